@@ -225,14 +225,15 @@ std::optional<Uint256> Uint256::checked_sub(const Uint256& a, const Uint256& b) 
 }
 
 std::optional<Uint256> Uint256::checked_mul(const Uint256& a, const Uint256& b) noexcept {
-    if (a.bit_width() + b.bit_width() > 257) return std::nullopt;
-    Uint256 r = a * b;
-    // bit widths summing to 257 may or may not overflow; check by division.
-    if (!a.is_zero()) {
-        auto dm = divmod(r, a);
-        if (dm->quot != b || !dm->rem.is_zero()) return std::nullopt;
-    }
-    return r;
+    const unsigned width = a.bit_width() + b.bit_width();
+    if (width <= 256) return a * b;
+    if (width > 257) return std::nullopt;
+    // Widths summing to 257 leave the product in [2^255, 2^257): a * (b >> 1) is below 2^256,
+    // so double it and add the odd part with carry checks.
+    const Uint256 half = a * (b >> 1);
+    if (half.bit(255)) return std::nullopt;
+    const Uint256 doubled = half << 1;
+    return b.bit(0) ? checked_add(doubled, a) : std::optional<Uint256>(doubled);
 }
 
 std::optional<Uint256::DivMod> Uint256::divmod(const Uint256& a, const Uint256& b) noexcept {
@@ -312,7 +313,8 @@ std::optional<Int256> Int256::checked_mul(const Int256& a, const Int256& b) noex
 std::optional<Int256> Int256::checked_div(const Int256& a, const Int256& b) noexcept {
     if (b.bits.is_zero()) return std::nullopt;
     if (a == min() && b == Int256(-1)) return std::nullopt;
-    auto dm = Uint256::divmod(a.magnitude(), b.magnitude());
+    const auto dm = Uint256::divmod(a.magnitude(), b.magnitude());
+    if (!dm) return std::nullopt;
     const Int256 q(dm->quot);
     return a.is_negative() != b.is_negative() ? q.negate() : q;
 }
