@@ -1,0 +1,281 @@
+#include <credence/core/jcs.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <numeric>
+#include <vector>
+
+namespace credence::core {
+
+namespace {
+
+// Length of the valid UTF-8 sequence at s (Unicode Table 3-7), or 0 when malformed.
+size_t utf8_sequence_length(const unsigned char* s, size_t avail) noexcept {
+    const unsigned char c = s[0];
+    if (c < 0x80) return 1;
+    size_t len;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) {
+        len = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3;
+        if (c == 0xE0)
+            lo = 0xA0;
+        else if (c == 0xED)
+            hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4;
+        if (c == 0xF0)
+            lo = 0x90;
+        else if (c == 0xF4)
+            hi = 0x8F;
+    } else {
+        return 0;
+    }
+    if (avail < len || s[1] < lo || s[1] > hi) return 0;
+    for (size_t i = 2; i < len; ++i)
+        if ((s[i] & 0xC0) != 0x80) return 0;
+    return len;
+}
+
+// Code point of the (valid) UTF-8 sequence at s.
+uint32_t decode_at(const unsigned char* s) noexcept {
+    const unsigned char c = s[0];
+    if (c < 0x80) return c;
+    if (c < 0xE0) return ((c & 0x1Fu) << 6) | (s[1] & 0x3Fu);
+    if (c < 0xF0) return ((c & 0x0Fu) << 12) | ((s[1] & 0x3Fu) << 6) | (s[2] & 0x3Fu);
+    return ((c & 0x07u) << 18) | ((s[1] & 0x3Fu) << 12) | ((s[2] & 0x3Fu) << 6) | (s[3] & 0x3Fu);
+}
+
+// First UTF-16 code unit of a code point: the high surrogate for supplementary characters.
+constexpr uint32_t first_utf16_unit(uint32_t cp) noexcept {
+    return cp < 0x10000 ? cp : 0xD800 + ((cp - 0x10000) >> 10);
+}
+
+bool valid_utf8(std::string_view s) noexcept {
+    const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+    size_t i = 0;
+    while (i < s.size()) {
+        const size_t len = utf8_sequence_length(p + i, s.size() - i);
+        if (len == 0) return false;
+        i += len;
+    }
+    return true;
+}
+
+// RFC 8785 §3.2.2.2: escape only what JSON requires; the short forms where they exist, else
+// \u00xx with lowercase hex. Everything else (including U+007F and non-ASCII) stays literal.
+void append_string(std::string& out, std::string_view s) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    out.push_back('"');
+    size_t run = 0;
+    for (size_t i = 0; i < s.size(); ++i) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (c >= 0x20 && c != '"' && c != '\\') continue;
+        out.append(s.data() + run, i - run);
+        run = i + 1;
+        switch (c) {
+            case '"':
+                out.append("\\\"");
+                break;
+            case '\\':
+                out.append("\\\\");
+                break;
+            case '\b':
+                out.append("\\b");
+                break;
+            case '\f':
+                out.append("\\f");
+                break;
+            case '\n':
+                out.append("\\n");
+                break;
+            case '\r':
+                out.append("\\r");
+                break;
+            case '\t':
+                out.append("\\t");
+                break;
+            default: {
+                const char esc[6] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 0xF]};
+                out.append(esc, 6);
+            }
+        }
+    }
+    out.append(s.data() + run, s.size() - run);
+    out.push_back('"');
+}
+
+class Serializer {
+public:
+    explicit Serializer(bool trusted) noexcept : trusted_(trusted) {}
+
+    Result<void, JcsError> write(const JsonValue& v, std::string& out) {
+        switch (v.kind()) {
+            case JsonKind::null:
+                out.append("null");
+                return {};
+            case JsonKind::boolean:
+                out.append(v.as_bool() ? "true" : "false");
+                return {};
+            case JsonKind::number: {
+                const double d = v.as_number().value;
+                if (!std::isfinite(d))
+                    return fail(JcsError::non_finite_number, "NaN or infinity has no JSON form");
+                append_es6_number(out, d);
+                return {};
+            }
+            case JsonKind::string:
+                if (!trusted_ && !valid_utf8(v.as_string()))
+                    return fail(JcsError::invalid_utf8, "string is not valid UTF-8");
+                append_string(out, v.as_string());
+                return {};
+            case JsonKind::array: {
+                out.push_back('[');
+                bool first = true;
+                for (const auto& e : v.as_array()) {
+                    if (!first) out.push_back(',');
+                    first = false;
+                    if (auto r = write(e, out); !r) return r;
+                }
+                out.push_back(']');
+                return {};
+            }
+            case JsonKind::object:
+                return write_object(v.as_object(), out);
+        }
+        return {};
+    }
+
+private:
+    bool trusted_;
+
+    Result<void, JcsError> write_object(const JsonValue::Object& obj, std::string& out) {
+        if (!trusted_)
+            for (const auto& m : obj)
+                if (!valid_utf8(m.key))
+                    return fail(JcsError::invalid_utf8, "member name is not valid UTF-8");
+        // RFC 8785 §3.2.3: sort by UTF-16 code units; the DOM keeps input order, so sort indices.
+        std::vector<uint32_t> order(obj.size());
+        std::iota(order.begin(), order.end(), 0u);
+        std::sort(order.begin(), order.end(), [&obj](uint32_t a, uint32_t b) {
+            return compare_utf16(obj[a].key, obj[b].key) < 0;
+        });
+        for (size_t i = 1; i < order.size(); ++i)
+            if (obj[order[i - 1]].key == obj[order[i]].key)
+                return fail(JcsError::duplicate_key, "duplicate member name");
+        out.push_back('{');
+        bool first = true;
+        for (const uint32_t i : order) {
+            if (!first) out.push_back(',');
+            first = false;
+            append_string(out, obj[i].key);
+            out.push_back(':');
+            if (auto r = write(obj[i].value, out); !r) return r;
+        }
+        out.push_back('}');
+        return {};
+    }
+};
+
+}  // namespace
+
+int compare_utf16(std::string_view a, std::string_view b) noexcept {
+    const size_t n = std::min(a.size(), b.size());
+    size_t i = 0;
+    while (i < n && a[i] == b[i]) ++i;
+    if (i == n) return a.size() < b.size() ? -1 : (a.size() > b.size() ? 1 : 0);
+    // Back up to the start of the code point holding the first difference; the common prefix
+    // means both strings have a code point boundary there.
+    while (i > 0 && (static_cast<unsigned char>(a[i]) & 0xC0) == 0x80) --i;
+    const uint32_t ca = decode_at(reinterpret_cast<const unsigned char*>(a.data()) + i);
+    const uint32_t cb = decode_at(reinterpret_cast<const unsigned char*>(b.data()) + i);
+    const uint32_t ua = first_utf16_unit(ca), ub = first_utf16_unit(cb);
+    // Same high surrogate: low surrogates order like the code points themselves.
+    if (ua == ub) return ca < cb ? -1 : (ca > cb ? 1 : 0);
+    return ua < ub ? -1 : 1;
+}
+
+// ECMAScript Number::toString (ECMA-262 §6.1.6.1.20), as RFC 8785 §3.2.2.3 requires. With
+// s the shortest round-trip digit string (k digits) and n the decimal point position
+// (value = 0.s × 10^n): plain notation for -6 < n <= 21, exponent notation otherwise.
+void append_es6_number(std::string& out, double value) {
+    if (value == 0) {  // +0 and -0 both print "0"
+        out.push_back('0');
+        return;
+    }
+    if (value < 0) {
+        out.push_back('-');
+        value = -value;
+    }
+    // Shortest round-trip digits; to_chars picks the closest candidate on ties, as ES requires.
+    char buf[32];
+    const auto r = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::scientific);
+    // buf: d[.ddd]e[+-]XX
+    char digits[20];
+    int k = 0;
+    const char* p = buf;
+    for (; p != r.ptr && *p != 'e'; ++p)
+        if (*p != '.') digits[k++] = *p;
+    int exp10 = 0;
+    std::from_chars(p + (p[1] == '+' ? 2 : 1), r.ptr, exp10);
+    const int n = exp10 + 1;
+
+    if (k <= n && n <= 21) {
+        out.append(digits, static_cast<size_t>(k));
+        out.append(static_cast<size_t>(n - k), '0');
+    } else if (0 < n && n <= 21) {
+        out.append(digits, static_cast<size_t>(n));
+        out.push_back('.');
+        out.append(digits + n, static_cast<size_t>(k - n));
+    } else if (-6 < n && n <= 0) {
+        out.append("0.");
+        out.append(static_cast<size_t>(-n), '0');
+        out.append(digits, static_cast<size_t>(k));
+    } else {
+        out.push_back(digits[0]);
+        if (k > 1) {
+            out.push_back('.');
+            out.append(digits + 1, static_cast<size_t>(k - 1));
+        }
+        out.push_back('e');
+        out.push_back(n - 1 < 0 ? '-' : '+');
+        char eb[8];
+        const auto er = std::to_chars(eb, eb + sizeof eb, n - 1 < 0 ? 1 - n : n - 1);
+        out.append(eb, er.ptr);
+    }
+}
+
+Result<std::string, JcsError> es6_number_to_string(double value) {
+    if (!std::isfinite(value))
+        return fail(JcsError::non_finite_number, "NaN or infinity has no JSON form");
+    std::string out;
+    append_es6_number(out, value);
+    return out;
+}
+
+Result<std::string, JcsError> canonicalize(const JsonValue& value) {
+    std::string out;
+    Serializer s(false);
+    if (auto r = s.write(value, out); !r) return std::unexpected(r.error());
+    return out;
+}
+
+Result<std::string, JcsError> canonicalize(std::string_view text, const ParseLimits& limits) {
+    auto doc = parse_json(text, limits);
+    if (!doc) return std::unexpected(doc.error());
+    std::string out;
+    out.reserve(text.size());
+    Serializer s(true);  // the parser guarantees valid UTF-8, finite numbers, distinct names
+    if (auto r = s.write(*doc, out); !r) return std::unexpected(r.error());
+    return out;
+}
+
+Result<std::string, JcsError> canonicalize(ByteView bytes, const ParseLimits& limits) {
+    return canonicalize(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
+                        limits);
+}
+
+}  // namespace credence::core
