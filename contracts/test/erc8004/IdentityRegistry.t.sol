@@ -62,9 +62,9 @@ contract IdentityRegistryTest is RegistryFixture {
         address vecWallet = 0x70997970C51812dc3A010C7d01b50e0d17dc79C8;
         assertEq(vm.addr(vecWalletKey), vecWallet);
         vm.chainId(8453);
-        address at = 0x8004A169FB4a3325136EB29fA0ceB6D2e539a432;
-        deployCodeTo("IdentityRegistry.sol:IdentityRegistry", at);
-        IdentityRegistry reg = IdentityRegistry(at);
+        address target = 0x8004A169FB4a3325136EB29fA0ceB6D2e539a432;
+        deployCodeTo("IdentityRegistry.sol:IdentityRegistry", target);
+        IdentityRegistry reg = IdentityRegistry(target);
         vm.startPrank(vecOwner);
         for (uint256 i; i < 43; ++i) {
             reg.register();
