@@ -38,7 +38,7 @@ ParsedHexAddress parse_hex_address(std::string_view text, HexAddressCase rule) n
         out.status = HexAddressStatus::not_lowercase;
         return out;
     }
-    if (has_lower && has_upper) {
+    if ((has_lower && has_upper) || (rule == HexAddressCase::checksum_or_lowercase && has_upper)) {
         const Hash32 hash = keccak256(std::string_view(lower.data(), lower.size()));
         for (size_t i = 0; i < 40; ++i) {
             const char c = text[2 + i];

@@ -16,6 +16,9 @@ namespace credence::core::detail {
 enum class HexAddressCase {
     any,        ///< all-lowercase, all-uppercase or a valid EIP-55 checksum
     lowercase,  ///< only lowercase hex digits (ERC-8257 canonical forms)
+    /// lowercase, or any case that is the EIP-55 checksum (the eip155 CAIP-10 profile: an
+    /// all-uppercase address "will not validate")
+    checksum_or_lowercase,
 };
 
 enum class HexAddressStatus { ok, bad_syntax, bad_checksum, not_lowercase };
