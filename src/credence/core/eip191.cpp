@@ -12,7 +12,8 @@ Hash32 eip191_personal_message_hash(ByteView message) {
         "\x19" "Ethereum Signed Message:\n" + std::to_string(message.size());
     Keccak256 h;
     h.update(std::string_view(prefix));
-    h.update(message);
+    // Keccak256::update passes an empty span's null pointer to memcpy (UB); skip empty input.
+    if (!message.empty()) h.update(message);
     return h.finalize();
 }
 
@@ -30,7 +31,7 @@ Hash32 eip191_validator_hash(const Address& validator, ByteView data) noexcept {
     Keccak256 h;
     h.update(ByteView(kPrefix));
     h.update(validator.view());
-    h.update(data);
+    if (!data.empty()) h.update(data);
     return h.finalize();
 }
 
