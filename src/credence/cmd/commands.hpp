@@ -1,14 +1,41 @@
-// Registration of the CLI command groups, one file each (util.cpp, ...).
+// The CLI's command groups, one file each, and the small toolkit they share.
+//
+// Errors: a command throws CliError with a one-line message; main() is the single boundary that
+// prints it as "error: <message>" on stderr and exits 1. Nothing else in cmd/ prints errors.
 #pragma once
 
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 namespace credence::cmd {
 
-void add_util_commands(CLI::App& app);
+class CliError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
 
-/// Exit status set by the command that ran (0 on success).
-int exit_code();
-void set_exit_code(int code);
+/// A command's result, printed as plain text (one value per line, the `cast` way) or, with
+/// --json, as one JSON document.
+class Output {
+public:
+    explicit Output(bool json) : json_(json) {}
+    /// Adds a named value. Plain output prints just the value.
+    void add(const std::string& key, nlohmann::json value);
+    /// Prints and clears what was added.
+    void flush();
+
+private:
+    bool json_;
+    nlohmann::ordered_json doc_ = nlohmann::ordered_json::object();
+};
+
+/// Reads a whole file, or stdin for "-". Throws CliError when it cannot.
+[[nodiscard]] std::string read_input(const std::string& path);
+
+void add_util_commands(CLI::App& app);
 
 }  // namespace credence::cmd

@@ -1,28 +1,39 @@
-// `credence util ...`: a cast-like toolbox over credence::core.
-#include <credence/cmd/commands.hpp>
-#include <credence/core/keccak.hpp>
+// `credence util ...`: a cast-like toolbox over credence::core. Argument conventions follow
+// Foundry's cast so that scripts port by changing the command name.
+#include <credence/cmd/util.hpp>
 
-#include <fmt/core.h>
+#include <cstdlib>
 
 namespace credence::cmd {
-namespace {
-int g_exit_code = 0;
-}  // namespace
 
-int exit_code() { return g_exit_code; }
-void set_exit_code(int code) { g_exit_code = code; }
+core::SecretKey load_private_key(const std::string& flag_value) {
+    std::string hex = flag_value;
+    for (const char* var : {"CREDENCE_PRIVATE_KEY", "ETH_PRIVATE_KEY"}) {
+        if (!hex.empty()) break;
+        if (const char* env = std::getenv(var)) hex = env;
+    }
+    if (hex.empty()) throw CliError("no private key: pass --private-key or set CREDENCE_PRIVATE_KEY");
+    auto key = core::SecretKey::from_hex(hex);
+    core::secure_wipe(hex.data(), hex.size());
+    // The key's bytes never reach the message.
+    if (!key) throw CliError("invalid private key: " + std::string(to_string(key.error().code)));
+    return std::move(*key);
+}
+
+CLI::App* add_util_command(CLI::App& util, const std::string& name, const std::string& about,
+                           UtilOptions& opts) {
+    auto* cmd = util.add_subcommand(name, about);
+    cmd->add_flag("--json", opts.json, "Print the result as JSON");
+    return cmd;
+}
 
 void add_util_commands(CLI::App& app) {
+    static UtilOptions opts;
     auto* util = app.add_subcommand("util", "Ethereum and JSON utilities (cast-compatible arguments)");
     util->require_subcommand(1);
-    auto* keccak = util->add_subcommand("keccak", "keccak256 of hex data (0x...) or UTF-8 text");
-    static std::string input;
-    keccak->add_option("data", input, "0x-prefixed hex, or text")->required();
-    keccak->callback([] {
-        auto bytes = core::from_prefixed_hex(input);
-        const auto digest = bytes ? core::keccak256(*bytes) : core::keccak256(std::string_view(input));
-        fmt::print("{}\n", core::to_hex(digest));
-    });
+    add_util_hash_commands(*util, opts);
+    add_util_sign_commands(*util, opts);
+    add_util_json_commands(*util, opts);
 }
 
 }  // namespace credence::cmd

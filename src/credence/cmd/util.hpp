@@ -1,0 +1,43 @@
+// `credence util`: the subcommand groups (one file each) and their shared helpers.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include <credence/cmd/commands.hpp>
+#include <credence/core/error.hpp>
+#include <credence/core/secp256k1.hpp>
+
+#include <fmt/core.h>
+
+namespace credence::cmd {
+
+/// Options every util command shares.
+struct UtilOptions {
+    bool json = false;
+};
+
+void add_util_hash_commands(CLI::App& util, UtilOptions& opts);
+void add_util_abi_commands(CLI::App& util, UtilOptions& opts);
+void add_util_sign_commands(CLI::App& util, UtilOptions& opts);
+void add_util_json_commands(CLI::App& util, UtilOptions& opts);
+
+/// A util subcommand with the shared --json flag.
+CLI::App* add_util_command(CLI::App& util, const std::string& name, const std::string& about,
+                           UtilOptions& opts);
+
+/// Unwraps a core result, or throws CliError("<what>: <reason>[: detail]").
+template <typename T, typename Code>
+T must(core::Result<T, Code>&& r, std::string_view what) {
+    if (!r) {
+        const auto& e = r.error();
+        throw CliError(e.detail.empty() ? fmt::format("{}: {}", what, to_string(e.code))
+                                        : fmt::format("{}: {}: {}", what, to_string(e.code), e.detail));
+    }
+    if constexpr (!std::is_void_v<T>) return std::move(*r);
+}
+
+/// The signing key from --private-key, else $CREDENCE_PRIVATE_KEY, else $ETH_PRIVATE_KEY.
+[[nodiscard]] core::SecretKey load_private_key(const std::string& flag_value);
+
+}  // namespace credence::cmd
