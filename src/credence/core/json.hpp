@@ -52,6 +52,8 @@ enum class JsonError {
 struct ParseLimits {
     size_t max_bytes = size_t{64} << 20;
     /// Maximum number of nested arrays/objects; a top-level scalar has depth 0, `[]` depth 1.
+    /// Parsing itself never recurses, but destroying and serializing a DOM recurse once per
+    /// level, so keep this in the thousands at most.
     size_t max_depth = 128;
 };
 
@@ -77,6 +79,8 @@ public:
     explicit JsonValue(double d);
     explicit JsonValue(JsonNumber n) noexcept;
     explicit JsonValue(std::string s) noexcept;
+    explicit JsonValue(std::string_view s) : JsonValue(std::string(s)) {}
+    explicit JsonValue(const char* s) : JsonValue(std::string(s)) {}  // not the bool overload
     explicit JsonValue(Array a) noexcept;
     explicit JsonValue(Object o) noexcept;
     JsonValue(const JsonValue&);

@@ -212,3 +212,11 @@ TEST(core_json, error_names) {
     EXPECT_EQ(to_string(JsonError::duplicate_key), "duplicate_key");
     EXPECT_EQ(to_string(JsonError::lone_surrogate), "lone_surrogate");
 }
+
+TEST(core_json, hand_built_values) {
+    EXPECT_TRUE(JsonValue("text").is_string());  // not the bool constructor
+    EXPECT_EQ(JsonValue(std::string_view("sv")).as_string(), "sv");
+    EXPECT_TRUE(JsonValue(true).is_bool());
+    EXPECT_EQ(JsonValue(2.5).as_number().value, 2.5);
+    EXPECT_TRUE(JsonValue().is_null());
+}

@@ -1,6 +1,7 @@
 #include <credence/core/unicode.hpp>
 
 #include <algorithm>
+#include <vector>
 
 #include <credence/core/detail/unicode_tables.hpp>
 
@@ -149,6 +150,28 @@ char32_t compose_pair(char32_t a, char32_t b) noexcept {
     return kCompositionValues[it - kCompositionKeys];
 }
 
+// Stable sort of s[begin, end) by combining class. Runs are short in real text, so insertion
+// sort; long (attacker-made) runs sort (ccc, position) pairs so the cost stays O(n log n).
+// (std::stable_sort would do, but trips a libstdc++ deprecation warning under clang.)
+void sort_run(std::u32string& s, size_t begin, size_t end) {
+    if (end - begin <= 32) {
+        for (size_t k = begin + 1; k < end; ++k) {
+            const char32_t c = s[k];
+            const uint8_t cc = ccc_of(props(c));
+            size_t m = k;
+            for (; m > begin && ccc_of(props(s[m - 1])) > cc; --m) s[m] = s[m - 1];
+            s[m] = c;
+        }
+        return;
+    }
+    std::vector<uint64_t> keyed(end - begin);  // ccc << 53 | position << 21 | code point
+    for (size_t k = begin; k < end; ++k)
+        keyed[k - begin] =
+            (uint64_t{ccc_of(props(s[k]))} << 53) | (uint64_t{k - begin} << 21) | (s[k] & 0x1FFFFF);
+    std::sort(keyed.begin(), keyed.end());
+    for (size_t k = begin; k < end; ++k) s[k] = static_cast<char32_t>(keyed[k - begin] & 0x1FFFFF);
+}
+
 // Canonical Ordering Algorithm (Unicode §3.11): stable sort of each run of non-starters by ccc.
 void canonical_order(std::u32string& s) {
     size_t i = 0;
@@ -159,13 +182,7 @@ void canonical_order(std::u32string& s) {
         }
         size_t j = i + 1;
         while (j < s.size() && ccc_of(props(s[j])) != 0) ++j;
-        if (j - i > 1) {
-            auto by_ccc = [](char32_t x, char32_t y) {
-                return ccc_of(props(x)) < ccc_of(props(y));
-            };
-            std::stable_sort(s.begin() + static_cast<ptrdiff_t>(i),
-                             s.begin() + static_cast<ptrdiff_t>(j), by_ccc);
-        }
+        if (j - i > 1) sort_run(s, i, j);
         i = j;
     }
 }
