@@ -102,19 +102,17 @@ public:
     Decoder(ByteView data, DecodeOptions options) noexcept
         : data_(data), budget_(data.size()), canonical_(options.canonical) {}
 
-    /// Decodes `count` values laid out as a tuple whose heads start at `region`. Returns the
-    /// canonical extent of the encoding (heads plus tails).
-    Result<uint64_t, AbiError> list(size_t count, TypeAtFn type_at, const void* ctx, uint64_t heads,
-                                    size_t region, unsigned depth, AbiValue::List& out) {
+    /// Decodes `count` values laid out as a tuple whose heads start at `region` into
+    /// `out_at(i)`. Returns the canonical extent of the encoding (heads plus tails).
+    template <typename TypeAt, typename OutAt>
+    Result<uint64_t, AbiError> list(size_t count, const TypeAt& type_at, uint64_t heads, size_t region,
+                                    unsigned depth, const OutAt& out_at) {
         const size_t avail = data_.size() - region;
         if (heads > avail) return fail(AbiError::short_data, "heads run past the end of the data");
-        // Every value costs at least one word of budget; fail before allocating if it cannot fit.
-        if (count > budget_ / 32) return fail(AbiError::too_large, "decoded size exceeds the input");
-        out.resize(count);
         uint64_t tail = heads;
         size_t head_pos = region;
         for (size_t i = 0; i < count; ++i) {
-            const AbiType& t = type_at(ctx, i);
+            const AbiType& t = type_at(i);
             if (t.is_dynamic()) {
                 uint64_t offset = 0;
                 // ABI spec: a dynamic value's head is the offset of its tail from the start of
@@ -123,16 +121,26 @@ public:
                     return fail(AbiError::bad_offset, "offset points outside the data");
                 if (canonical_ && offset != tail)
                     return fail(AbiError::bad_offset, "non-canonical offset " + std::to_string(offset) + ", expected " + std::to_string(tail));
-                auto used = value(t, region + offset, depth + 1, out[i]);
+                auto used = value(t, region + offset, depth + 1, out_at(i));
                 if (!used) return used;
                 tail += *used;
             } else {
-                auto used = value(t, head_pos, depth + 1, out[i]);
+                auto used = value(t, head_pos, depth + 1, out_at(i));
                 if (!used) return used;
             }
             head_pos += t.head_size();
         }
         return tail;
+    }
+
+    /// A nested list: checks the budget before allocating `count` values.
+    template <typename TypeAt>
+    Result<uint64_t, AbiError> nested(size_t count, const TypeAt& type_at, uint64_t heads, size_t pos,
+                                      unsigned depth, AbiValue& out) {
+        // Every value costs at least one word of budget; fail before allocating if it cannot fit.
+        if (count > budget_ / 32) return fail(AbiError::too_large, "decoded size exceeds the input");
+        auto& items = out.v.emplace<AbiValue::List>(count);
+        return list(count, type_at, heads, pos, depth, [&items](size_t i) -> AbiValue& { return items[i]; });
     }
 
     /// Decodes one value whose encoding starts at `pos` (the head for static types, the tail for
@@ -178,23 +186,22 @@ public:
                 if (!word_to_size(data_.data() + pos, count) || count > (avail - 32) / h)
                     return fail(AbiError::bad_length, "array length larger than the remaining data");
                 if (auto c = charge(32); !c) return std::unexpected(std::move(c.error()));
-                auto& items = out.v.emplace<AbiValue::List>();
-                auto used = list(count, repeat_type_at, &t.element(), count * h, pos + 32, depth, items);
+                const AbiType& elem = t.element();
+                auto used = nested(count, [&elem](size_t) -> const AbiType& { return elem; }, count * h, pos + 32, depth, out);
                 if (!used) return used;
                 return 32 + *used;
             }
             case AbiKind::fixed_array: {
                 const uint64_t h = t.element().head_size();
                 if (t.length() > avail / h) return fail(AbiError::short_data, "fixed array runs past the end of the data");
-                auto& items = out.v.emplace<AbiValue::List>();
-                return list(t.length(), repeat_type_at, &t.element(), t.length() * h, pos, depth, items);
+                const AbiType& elem = t.element();
+                return nested(t.length(), [&elem](size_t) -> const AbiType& { return elem; }, t.length() * h, pos, depth, out);
             }
             case AbiKind::tuple: {
                 const auto comps = t.components();
                 uint64_t heads = 0;
                 for (const auto& c : comps) heads = std::min(heads + c.head_size(), kHeadCap);
-                auto& items = out.v.emplace<AbiValue::List>();
-                return list(comps.size(), span_type_at, &comps, heads, pos, depth, items);
+                return nested(comps.size(), [comps](size_t i) -> const AbiType& { return comps[i]; }, heads, pos, depth, out);
             }
         }
         return fail(AbiError::unsupported, "unknown type kind");
@@ -395,17 +402,28 @@ Result<Bytes, AbiError> encode_call(const Selector& selector, std::span<const Ab
 
 namespace detail {
 
-Result<std::vector<AbiValue>, AbiError> decode_list(size_t count, AbiTypeAt type_at, const void* ctx,
-                                                   ByteView data, DecodeOptions options) {
+Result<void, AbiError> decode_list_into(size_t count, AbiTypeAt type_at, const void* ctx, ByteView data,
+                                        DecodeOptions options, AbiOutAt out_at, void* out_ctx) {
     uint64_t heads = 0;
     for (size_t i = 0; i < count; ++i) heads = std::min(heads + type_at(ctx, i).head_size(), kHeadCap);
     Decoder dec(data, options);
-    AbiValue::List out;
-    auto used = dec.list(count, type_at, ctx, heads, 0, 0, out);
+    auto used = dec.list(
+        count, [&](size_t i) -> const AbiType& { return type_at(ctx, i); }, heads, 0, 0,
+        [&](size_t i) -> AbiValue& { return out_at(out_ctx, i); });
     if (!used) return std::unexpected(std::move(used.error()));
     // Canonical form: the encoding is exactly heads plus tails, nothing after.
     if (options.canonical && *used != data.size())
         return fail(AbiError::trailing_data, std::to_string(data.size() - *used) + " bytes after the encoding");
+    return {};
+}
+
+Result<std::vector<AbiValue>, AbiError> decode_list(size_t count, AbiTypeAt type_at, const void* ctx,
+                                                   ByteView data, DecodeOptions options) {
+    std::vector<AbiValue> out(count);
+    auto r = decode_list_into(
+        count, type_at, ctx, data, options,
+        [](void* c, size_t i) -> AbiValue& { return (*static_cast<std::vector<AbiValue>*>(c))[i]; }, &out);
+    if (!r) return std::unexpected(std::move(r.error()));
     return out;
 }
 

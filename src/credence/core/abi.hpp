@@ -133,6 +133,11 @@ template <typename TypeAt>
 
 namespace detail {
 using AbiTypeAt = const AbiType& (*)(const void* ctx, size_t i);
+using AbiOutAt = AbiValue& (*)(void* ctx, size_t i);
+/// Decodes value i into out_at(out_ctx, i), so callers can place values without moving them.
+[[nodiscard]] Result<void, AbiError> decode_list_into(size_t count, AbiTypeAt type_at, const void* ctx,
+                                                      ByteView data, DecodeOptions options,
+                                                      AbiOutAt out_at, void* out_ctx);
 [[nodiscard]] Result<std::vector<AbiValue>, AbiError> decode_list(size_t count, AbiTypeAt type_at,
                                                                  const void* ctx, ByteView data,
                                                                  DecodeOptions options);

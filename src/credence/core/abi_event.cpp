@@ -23,20 +23,31 @@ Result<std::vector<LogValue>, AbiError> LogDecoder::decode(std::span<const Hash3
         return fail(AbiError::topic0_mismatch, "topic0 is not the hash of " + event_.signature());
 
     const auto& inputs = event_.inputs;
-    auto data_values = decode_with(
-        data_params_.size(), [&](size_t i) -> const AbiType& { return inputs[data_params_[i]].type; },
-        data, options);
-    if (!data_values) return std::unexpected(std::move(data_values.error()));
-
     std::vector<LogValue> out(inputs.size());
+    // Non-indexed params are decoded from `data` straight into their slots.
+    struct Ctx {
+        const std::vector<AbiParam>& inputs;
+        const std::vector<size_t>& map;
+        std::vector<LogValue>& out;
+    } ctx{inputs, data_params_, out};
+    auto r = detail::decode_list_into(
+        data_params_.size(),
+        [](const void* c, size_t i) -> const AbiType& {
+            const auto* x = static_cast<const Ctx*>(c);
+            return x->inputs[x->map[i]].type;
+        },
+        &ctx, data, options,
+        [](void* c, size_t i) -> AbiValue& {
+            auto* x = static_cast<Ctx*>(c);
+            return x->out[x->map[i]].value;
+        },
+        &ctx);
+    if (!r) return std::unexpected(std::move(r.error()));
+
     size_t topic = first;
-    size_t next_data = 0;
     for (size_t i = 0; i < inputs.size(); ++i) {
         const AbiParam& p = inputs[i];
-        if (!p.indexed) {
-            out[i].value = std::move((*data_values)[next_data++]);
-            continue;
-        }
+        if (!p.indexed) continue;
         const Hash32& word = topics[topic++];
         if (p.type.is_value_type()) {
             auto v = decode_word(p.type, word);
