@@ -21,7 +21,8 @@ struct Fixture {
 
 // A real signature over a real digest, made once (the key is a fixed test key, never printed).
 Fixture make_fixture() {
-    auto key = SecretKey::from_hex("0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318");
+    auto key =
+        SecretKey::from_hex("0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318");
     if (!key) std::abort();
     const Hash32 digest = keccak256(std::string_view("credence ecrecover benchmark"));
     auto sig = sign_digest(*key, digest);

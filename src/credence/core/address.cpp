@@ -9,10 +9,14 @@ namespace credence::core {
 
 std::string_view to_string(AddressError e) noexcept {
     switch (e) {
-        case AddressError::missing_prefix: return "address lacks 0x prefix";
-        case AddressError::wrong_length: return "address is not 20 bytes";
-        case AddressError::bad_digit: return "invalid hex digit in address";
-        case AddressError::bad_checksum: return "address fails its EIP-55 checksum";
+        case AddressError::missing_prefix:
+            return "address lacks 0x prefix";
+        case AddressError::wrong_length:
+            return "address is not 20 bytes";
+        case AddressError::bad_digit:
+            return "invalid hex digit in address";
+        case AddressError::bad_checksum:
+            return "address fails its EIP-55 checksum";
     }
     return "address error";
 }
@@ -53,7 +57,8 @@ Result<Address, AddressError> Address::from_hex(std::string_view hex, ChecksumMo
     for (size_t i = 0; i < kSize; ++i) {
         const int hi = hex_digit_value(digits[2 * i]);
         const int lo = hex_digit_value(digits[2 * i + 1]);
-        if (hi < 0 || lo < 0) return fail(AddressError::bad_digit, "at digit " + std::to_string(2 * i));
+        if (hi < 0 || lo < 0)
+            return fail(AddressError::bad_digit, "at digit " + std::to_string(2 * i));
         a.bytes[i] = static_cast<uint8_t>((hi << 4) | lo);
     }
     for (char c : digits) {

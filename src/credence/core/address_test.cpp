@@ -31,8 +31,10 @@ std::string upper_digits(const std::string& s) {
 }
 
 bool mixed_case(const std::string& s) {
-    const bool lo = std::any_of(s.begin() + 2, s.end(), [](char c) { return c >= 'a' && c <= 'f'; });
-    const bool up = std::any_of(s.begin() + 2, s.end(), [](char c) { return c >= 'A' && c <= 'F'; });
+    const bool lo =
+        std::any_of(s.begin() + 2, s.end(), [](char c) { return c >= 'a' && c <= 'f'; });
+    const bool up =
+        std::any_of(s.begin() + 2, s.end(), [](char c) { return c >= 'A' && c <= 'F'; });
     return lo && up;
 }
 

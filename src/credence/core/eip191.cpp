@@ -8,8 +8,9 @@ namespace credence::core {
 
 Hash32 eip191_personal_message_hash(ByteView message) {
     // EIP-191 version 'E': the length is the message's byte count in decimal ASCII.
-    const std::string prefix =
-        "\x19" "Ethereum Signed Message:\n" + std::to_string(message.size());
+    std::string prefix(1, '\x19');
+    prefix += "Ethereum Signed Message:\n";
+    prefix += std::to_string(message.size());
     Keccak256 h;
     h.update(std::string_view(prefix));
     // Keccak256::update passes an empty span's null pointer to memcpy (UB); skip empty input.

@@ -29,12 +29,16 @@ TEST(core_eip191, personal_message_prefix_uses_decimal_byte_length) {
     // No external personal_sign vector is available: check the EIP-191 layout by hand.
     const std::string msg = "hello";
     EXPECT_EQ(eip191_personal_message_hash(as_bytes(msg)),
-              keccak256(std::string("\x19" "Ethereum Signed Message:\n5hello")));
+              keccak256(std::string("\x19"
+                                    "Ethereum Signed Message:\n5hello")));
     const std::string long_msg(1000, 'x');
     EXPECT_EQ(eip191_personal_message_hash(as_bytes(long_msg)),
-              keccak256(std::string("\x19" "Ethereum Signed Message:\n1000") + long_msg));
+              keccak256(std::string("\x19"
+                                    "Ethereum Signed Message:\n1000") +
+                        long_msg));
     EXPECT_EQ(eip191_personal_message_hash({}),
-              keccak256(std::string("\x19" "Ethereum Signed Message:\n0")));
+              keccak256(std::string("\x19"
+                                    "Ethereum Signed Message:\n0")));
 }
 
 TEST(core_eip191, personal_message_sign_and_recover) {

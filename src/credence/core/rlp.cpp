@@ -7,18 +7,30 @@ namespace credence::core {
 
 std::string_view to_string(RlpError e) noexcept {
     switch (e) {
-        case RlpError::input_too_short: return "RLP input too short";
-        case RlpError::trailing_bytes: return "trailing bytes after RLP item";
-        case RlpError::non_canonical_size: return "non-canonical RLP size";
-        case RlpError::leading_zero_in_length: return "leading zero in RLP length";
-        case RlpError::length_overflow: return "RLP length overflow";
-        case RlpError::too_deep: return "RLP nesting too deep";
-        case RlpError::unexpected_list: return "expected RLP string, got list";
-        case RlpError::unexpected_string: return "expected RLP list, got string";
-        case RlpError::leading_zero_scalar: return "RLP scalar with leading zero";
-        case RlpError::scalar_overflow: return "RLP scalar too large";
-        case RlpError::wrong_size: return "RLP string of wrong size";
-        case RlpError::wrong_field_count: return "RLP list with wrong number of fields";
+        case RlpError::input_too_short:
+            return "RLP input too short";
+        case RlpError::trailing_bytes:
+            return "trailing bytes after RLP item";
+        case RlpError::non_canonical_size:
+            return "non-canonical RLP size";
+        case RlpError::leading_zero_in_length:
+            return "leading zero in RLP length";
+        case RlpError::length_overflow:
+            return "RLP length overflow";
+        case RlpError::too_deep:
+            return "RLP nesting too deep";
+        case RlpError::unexpected_list:
+            return "expected RLP string, got list";
+        case RlpError::unexpected_string:
+            return "expected RLP list, got string";
+        case RlpError::leading_zero_scalar:
+            return "RLP scalar with leading zero";
+        case RlpError::scalar_overflow:
+            return "RLP scalar too large";
+        case RlpError::wrong_size:
+            return "RLP string of wrong size";
+        case RlpError::wrong_field_count:
+            return "RLP list with wrong number of fields";
     }
     return "RLP error";
 }
@@ -142,7 +154,8 @@ Result<RlpHeader, RlpError> rlp_decode_header(ByteView in) {
     if (b <= long_base) {
         h.header_size = 1;
         h.payload_size = static_cast<size_t>(b - short_base);
-        if (h.payload_size > in.size() - 1) return fail(RlpError::input_too_short, "payload past end");
+        if (h.payload_size > in.size() - 1)
+            return fail(RlpError::input_too_short, "payload past end");
         // Yellow Paper B: a single byte < 0x80 must encode as itself, not as 0x81xx.
         if (!h.list && h.payload_size == 1 && in[1] < kShortString) {
             return fail(RlpError::non_canonical_size, "single byte below 0x80 with a 0x81 prefix");
@@ -156,9 +169,11 @@ Result<RlpHeader, RlpError> rlp_decode_header(ByteView in) {
     uint64_t length = 0;
     for (size_t i = 0; i < width; ++i) length = (length << 8) | in[1 + i];
     // The long form is only for payloads of 56 bytes or more.
-    if (length <= kShortMax) return fail(RlpError::non_canonical_size, "long form for short payload");
+    if (length <= kShortMax)
+        return fail(RlpError::non_canonical_size, "long form for short payload");
     h.header_size = 1 + width;
-    if (length > in.size() - h.header_size) return fail(RlpError::input_too_short, "payload past end");
+    if (length > in.size() - h.header_size)
+        return fail(RlpError::input_too_short, "payload past end");
     h.payload_size = static_cast<size_t>(length);
     return h;
 }

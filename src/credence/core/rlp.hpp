@@ -103,9 +103,9 @@ struct RlpHeader {
 /// A decoded item whose bytes stay in the caller's buffer.
 struct RlpItem {
     bool list = false;
-    ByteView payload;              // string bytes, or the concatenated encodings of the items
-    ByteView encoded;              // the whole item, header included
-    std::vector<RlpItem> items;    // children when `list`
+    ByteView payload;            // string bytes, or the concatenated encodings of the items
+    ByteView encoded;            // the whole item, header included
+    std::vector<RlpItem> items;  // children when `list`
 };
 
 /// Decodes exactly one item spanning all of `in` (no trailing bytes), nested at most kRlpMaxDepth.

@@ -53,7 +53,8 @@ RlpValue from_ethereum_tests(const json& j) {
         for (const auto& e : j) items.push_back(from_ethereum_tests(e));
         return RlpValue(std::move(items));
     }
-    if (j.is_number_unsigned() || j.is_number_integer()) return RlpValue(u64_to_be(j.get<uint64_t>()));
+    if (j.is_number_unsigned() || j.is_number_integer())
+        return RlpValue(u64_to_be(j.get<uint64_t>()));
     const auto s = j.get<std::string>();
     if (!s.empty() && s[0] == '#') return RlpValue(decimal_to_be(s.substr(1)));
     return RlpValue(Bytes(s.begin(), s.end()));

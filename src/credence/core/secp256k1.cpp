@@ -14,13 +14,20 @@ namespace credence::core {
 
 std::string_view to_string(Secp256k1Error e) noexcept {
     switch (e) {
-        case Secp256k1Error::invalid_secret_key: return "invalid secp256k1 secret key";
-        case Secp256k1Error::invalid_signature: return "invalid secp256k1 signature";
-        case Secp256k1Error::invalid_recovery_id: return "invalid recovery id";
-        case Secp256k1Error::invalid_public_key: return "invalid secp256k1 public key";
-        case Secp256k1Error::high_s: return "signature s value above n/2 (EIP-2)";
-        case Secp256k1Error::recovery_failed: return "public key recovery failed";
-        case Secp256k1Error::rng_failure: return "system random number generator failed";
+        case Secp256k1Error::invalid_secret_key:
+            return "invalid secp256k1 secret key";
+        case Secp256k1Error::invalid_signature:
+            return "invalid secp256k1 signature";
+        case Secp256k1Error::invalid_recovery_id:
+            return "invalid recovery id";
+        case Secp256k1Error::invalid_public_key:
+            return "invalid secp256k1 public key";
+        case Secp256k1Error::high_s:
+            return "signature s value above n/2 (EIP-2)";
+        case Secp256k1Error::recovery_failed:
+            return "public key recovery failed";
+        case Secp256k1Error::rng_failure:
+            return "system random number generator failed";
     }
     return "secp256k1 error";
 }

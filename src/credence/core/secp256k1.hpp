@@ -118,8 +118,9 @@ enum class SCheck {
     const Hash32& digest, const Signature& sig, SCheck check = SCheck::allow_high_s);
 
 /// Recovers the signer's address.
-[[nodiscard]] Result<Address, Secp256k1Error> recover_address(
-    const Hash32& digest, const Signature& sig, SCheck check = SCheck::allow_high_s);
+[[nodiscard]] Result<Address, Secp256k1Error> recover_address(const Hash32& digest,
+                                                              const Signature& sig,
+                                                              SCheck check = SCheck::allow_high_s);
 
 /// Verifies (r, s) over `digest` against `pub` (recovery id ignored). High-s is rejected unless
 /// `check` is allow_high_s, in which case the signature is normalized first.

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include <credence/core/keccak.hpp>
 #include <credence/core/uint256.hpp>
@@ -17,8 +19,8 @@ using nlohmann::json;
 namespace {
 
 // The secp256k1 group order n (SEC 2, §2.4.1): a curve parameter, used to build high-s forms.
-const Uint256 kOrder = *Uint256::from_hex(
-    "fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141");
+const Uint256 kOrder =
+    *Uint256::from_hex("fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141");
 
 Hash32 word(const std::string& hex) {
     auto w = from_hex_fixed<32>(hex);
@@ -59,7 +61,8 @@ TEST(core_secp256k1, ethers_accounts_key_to_address) {
 
 TEST(core_secp256k1, ethereum_tests_keyaddrtest) {
     // sig_of_emptystring is skipped: those signatures do not recover (see vectors/README.md).
-    const json cases = credence::testing::read_vector_json("ethereum-tests/BasicTests/keyaddrtest.json");
+    const json cases =
+        credence::testing::read_vector_json("ethereum-tests/BasicTests/keyaddrtest.json");
     ASSERT_FALSE(cases.empty());
     for (const auto& c : cases) {
         SCOPED_TRACE(c["seed"].get<std::string>());
@@ -146,8 +149,7 @@ TEST(core_secp256k1, signature_misuse_is_reported_separately_from_failure) {
     EXPECT_EQ(recover_public_key(digest, big_s).error().code, Secp256k1Error::invalid_signature);
     Signature bad_id = good;
     bad_id.recovery_id = 2;
-    EXPECT_EQ(recover_public_key(digest, bad_id).error().code,
-              Secp256k1Error::invalid_recovery_id);
+    EXPECT_EQ(recover_public_key(digest, bad_id).error().code, Secp256k1Error::invalid_recovery_id);
 
     // A well-formed signature whose r is not the x of a curve point: recovery fails (about half
     // of all small x have no point; none of them is misuse).
@@ -200,4 +202,26 @@ TEST(core_secp256k1, secret_key_is_wiped_when_moved_from) {
     EXPECT_TRUE(std::all_of(old.begin(), old.end(), [](uint8_t b) { return b == 0; }));
     const auto& now = moved.expose_secret();
     EXPECT_FALSE(std::all_of(now.begin(), now.end(), [](uint8_t b) { return b == 0; }));
+}
+
+TEST(core_secp256k1, context_is_safe_to_share_across_threads) {
+    // The context is created once and only read afterwards: concurrent first use, signing and
+    // recovery from several threads must agree.
+    const Hash32 digest = keccak256("threads");
+    std::vector<std::thread> threads;
+    std::vector<int> ok(4, 0);
+    for (size_t t = 0; t < ok.size(); ++t) {
+        threads.emplace_back([&, t] {
+            auto k = SecretKey::generate();
+            if (!k) return;
+            int good = 0;
+            for (int i = 0; i < 50; ++i) {
+                auto sig = sign_digest(*k, digest);
+                if (sig && recover_address(digest, *sig) == address_of(*k)) ++good;
+            }
+            ok[t] = good;
+        });
+    }
+    for (auto& th : threads) th.join();
+    for (int good : ok) EXPECT_EQ(good, 50);
 }

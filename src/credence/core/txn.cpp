@@ -9,16 +9,26 @@ namespace credence::core {
 
 std::string_view to_string(TxnError e) noexcept {
     switch (e) {
-        case TxnError::malformed_rlp: return "malformed transaction RLP";
-        case TxnError::unsupported_type: return "unsupported transaction type";
-        case TxnError::invalid_v: return "invalid legacy v value";
-        case TxnError::invalid_y_parity: return "invalid yParity";
-        case TxnError::missing_to: return "blob transaction without a recipient";
-        case TxnError::invalid_chain_id: return "invalid chain id";
-        case TxnError::invalid_signature: return "invalid transaction signature";
-        case TxnError::high_s: return "signature s above n/2 (EIP-2)";
-        case TxnError::recovery_failed: return "sender recovery failed";
-        case TxnError::invalid_secret_key: return "invalid secret key";
+        case TxnError::malformed_rlp:
+            return "malformed transaction RLP";
+        case TxnError::unsupported_type:
+            return "unsupported transaction type";
+        case TxnError::invalid_v:
+            return "invalid legacy v value";
+        case TxnError::invalid_y_parity:
+            return "invalid yParity";
+        case TxnError::missing_to:
+            return "blob transaction without a recipient";
+        case TxnError::invalid_chain_id:
+            return "invalid chain id";
+        case TxnError::invalid_signature:
+            return "invalid transaction signature";
+        case TxnError::high_s:
+            return "signature s above n/2 (EIP-2)";
+        case TxnError::recovery_failed:
+            return "sender recovery failed";
+        case TxnError::invalid_secret_key:
+            return "invalid secret key";
     }
     return "transaction error";
 }
@@ -91,7 +101,8 @@ void append_body(Bytes& out, const Txn& t) {
             if (t.type == TxnType::blob) {
                 rlp_append_uint(out, t.max_fee_per_blob_gas);
                 Bytes hashes;
-                for (const auto& h : t.blob_versioned_hashes) rlp_append_string(hashes, ByteView(h));
+                for (const auto& h : t.blob_versioned_hashes)
+                    rlp_append_string(hashes, ByteView(h));
                 rlp_append_header(out, true, hashes.size());
                 out.insert(out.end(), hashes.begin(), hashes.end());
             }
@@ -120,8 +131,8 @@ std::unexpected<Error<TxnError>> rlp_fail(const Error<RlpError>& e, std::string_
     return fail(TxnError::malformed_rlp, std::move(detail));
 }
 
-#define CREDENCE_TRY_RLP(var, expr, field)               \
-    auto var = (expr);                                   \
+#define CREDENCE_TRY_RLP(var, expr, field) \
+    auto var = (expr);                     \
     if (!var) return rlp_fail(var.error(), field)
 
 Result<std::optional<Address>, TxnError> read_to(RlpReader& r) {
@@ -270,13 +281,17 @@ Result<SignedTxn, TxnError> decode_typed(TxnType type, ByteView rlp) {
 
 TxnError map_secp(Secp256k1Error e) {
     switch (e) {
-        case Secp256k1Error::invalid_secret_key: return TxnError::invalid_secret_key;
-        case Secp256k1Error::high_s: return TxnError::high_s;
-        case Secp256k1Error::recovery_failed: return TxnError::recovery_failed;
+        case Secp256k1Error::invalid_secret_key:
+            return TxnError::invalid_secret_key;
+        case Secp256k1Error::high_s:
+            return TxnError::high_s;
+        case Secp256k1Error::recovery_failed:
+            return TxnError::recovery_failed;
         case Secp256k1Error::invalid_signature:
         case Secp256k1Error::invalid_recovery_id:
         case Secp256k1Error::invalid_public_key:
-        case Secp256k1Error::rng_failure: return TxnError::invalid_signature;
+        case Secp256k1Error::rng_failure:
+            return TxnError::invalid_signature;
     }
     return TxnError::invalid_signature;
 }
@@ -331,10 +346,14 @@ Result<SignedTxn, TxnError> decode_signed(ByteView raw) {
     // EIP-2718: a first byte >= 0xc0 starts a legacy RLP list; 0x00..0x7f is a type byte.
     if (first >= 0xc0) return decode_legacy(raw);
     switch (first) {
-        case 1: return decode_typed(TxnType::access_list, raw.subspan(1));
-        case 2: return decode_typed(TxnType::dynamic_fee, raw.subspan(1));
-        case 3: return decode_typed(TxnType::blob, raw.subspan(1));
-        default: break;
+        case 1:
+            return decode_typed(TxnType::access_list, raw.subspan(1));
+        case 2:
+            return decode_typed(TxnType::dynamic_fee, raw.subspan(1));
+        case 3:
+            return decode_typed(TxnType::blob, raw.subspan(1));
+        default:
+            break;
     }
     return fail(TxnError::unsupported_type, "first byte " + std::to_string(first));
 }

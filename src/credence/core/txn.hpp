@@ -27,16 +27,16 @@
 namespace credence::core {
 
 enum class TxnError {
-    malformed_rlp,        // the RLP is non-canonical, truncated, or of the wrong shape
-    unsupported_type,     // an EIP-2718 type byte we do not know, or an invalid first byte
-    invalid_v,            // legacy v neither 27/28 nor >= 35 (EIP-155)
-    invalid_y_parity,     // typed yParity not 0 or 1
-    missing_to,           // blob transactions cannot create contracts (EIP-4844)
-    invalid_chain_id,     // chain id too large for v, or missing on a typed transaction
-    invalid_signature,    // r/s zero or >= n
-    high_s,               // s > n/2 (EIP-2)
-    recovery_failed,      // no sender recovers
-    invalid_secret_key,   // misuse when signing
+    malformed_rlp,       // the RLP is non-canonical, truncated, or of the wrong shape
+    unsupported_type,    // an EIP-2718 type byte we do not know, or an invalid first byte
+    invalid_v,           // legacy v neither 27/28 nor >= 35 (EIP-155)
+    invalid_y_parity,    // typed yParity not 0 or 1
+    missing_to,          // blob transactions cannot create contracts (EIP-4844)
+    invalid_chain_id,    // chain id too large for v, or missing on a typed transaction
+    invalid_signature,   // r/s zero or >= n
+    high_s,              // s > n/2 (EIP-2)
+    recovery_failed,     // no sender recovers
+    invalid_secret_key,  // misuse when signing
 };
 
 [[nodiscard]] std::string_view to_string(TxnError e) noexcept;
@@ -67,7 +67,7 @@ struct Txn {
     Uint256 max_priority_fee_per_gas;  // dynamic_fee, blob
     Uint256 max_fee_per_gas;           // dynamic_fee, blob
     uint64_t gas_limit = 0;
-    std::optional<Address> to;         // nullopt: contract creation (not for blob)
+    std::optional<Address> to;  // nullopt: contract creation (not for blob)
     Uint256 value;
     Bytes data;
     std::vector<AccessListEntry> access_list;   // typed only

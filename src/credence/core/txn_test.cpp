@@ -46,7 +46,7 @@ struct Variant {
     bool eip155;
 };
 constexpr Variant kVariants[] = {
-    {"Legacy", TxnType::legacy, false},     {"Eip155", TxnType::legacy, true},
+    {"Legacy", TxnType::legacy, false},      {"Eip155", TxnType::legacy, true},
     {"Berlin", TxnType::access_list, false}, {"London", TxnType::dynamic_fee, false},
     {"Cancun", TxnType::blob, false},
 };
@@ -203,9 +203,10 @@ TEST(core_txn, ethers_transaction_vectors) {
         SCOPED_TRACE(c["name"].get<std::string>());
         for (const auto& v : kVariants) check_variant(c, v, Defaults{1, true}, n);
     }
-    std::printf("transaction.json.gz: %zu unsigned, %zu signed, %zu decoded, %zu recovered, "
-                "%zu EIP-155 chainId-0 quirk\n",
-                n.unsigned_checked, n.signed_checked, n.decoded, n.recovered, n.skipped_quirk);
+    std::printf(
+        "transaction.json.gz: %zu unsigned, %zu signed, %zu decoded, %zu recovered, "
+        "%zu EIP-155 chainId-0 quirk\n",
+        n.unsigned_checked, n.signed_checked, n.decoded, n.recovered, n.skipped_quirk);
     EXPECT_EQ(n.recovered + n.skipped_quirk, 896u * 4);
 }
 
@@ -218,9 +219,10 @@ TEST(core_txn, ethers_transactions_vectors) {
         SCOPED_TRACE(c["name"].get<std::string>());
         for (const auto& v : kVariants) check_variant(c, v, Defaults{0, false}, n);
     }
-    std::printf("transactions.json.gz: %zu unsigned, %zu signed, %zu decoded, %zu recovered, "
-                "%zu with r/s/v\n",
-                n.unsigned_checked, n.signed_checked, n.decoded, n.recovered, n.signature_fields);
+    std::printf(
+        "transactions.json.gz: %zu unsigned, %zu signed, %zu decoded, %zu recovered, "
+        "%zu with r/s/v\n",
+        n.unsigned_checked, n.signed_checked, n.decoded, n.recovered, n.signature_fields);
     EXPECT_GT(n.recovered, 3200u * 3);
     EXPECT_EQ(n.recovered, n.signature_fields);
 }
@@ -370,7 +372,8 @@ TEST(core_txn, decode_rejects_wrong_field_counts) {
         const Bytes raw = encode_signed(sample(type));
         EXPECT_EQ(decode_error(mutate(raw, [](auto& f) { f.push_back(RlpValue(Bytes{})); })),
                   TxnError::malformed_rlp);
-        EXPECT_EQ(decode_error(mutate(raw, [](auto& f) { f.pop_back(); })), TxnError::malformed_rlp);
+        EXPECT_EQ(decode_error(mutate(raw, [](auto& f) { f.pop_back(); })),
+                  TxnError::malformed_rlp);
     }
 }
 
@@ -383,19 +386,21 @@ TEST(core_txn, decode_rejects_non_canonical_scalars) {
     EXPECT_EQ(decode_error(mutate(legacy, [](auto& f) { f[4] = RlpValue(Bytes{0x00}); })),
               TxnError::malformed_rlp);
     // r with a leading zero
-    EXPECT_EQ(decode_error(mutate(legacy, [](auto& f) {
-                  Bytes r = f[7].bytes();
-                  r.insert(r.begin(), 0x00);
-                  f[7] = RlpValue(r);
-              })),
+    EXPECT_EQ(decode_error(mutate(legacy,
+                                  [](auto& f) {
+                                      Bytes r = f[7].bytes();
+                                      r.insert(r.begin(), 0x00);
+                                      f[7] = RlpValue(r);
+                                  })),
               TxnError::malformed_rlp);
     // gas limit wider than 64 bits
     EXPECT_EQ(decode_error(mutate(legacy, [](auto& f) { f[2] = RlpValue(Bytes(9, 0x01)); })),
               TxnError::malformed_rlp);
     // a scalar field given as a list
     const Bytes typed = encode_signed(sample(TxnType::dynamic_fee));
-    EXPECT_EQ(decode_error(mutate(typed, [](auto& f) { f[1] = RlpValue(std::vector<RlpValue>{}); })),
-              TxnError::malformed_rlp);
+    EXPECT_EQ(
+        decode_error(mutate(typed, [](auto& f) { f[1] = RlpValue(std::vector<RlpValue>{}); })),
+        TxnError::malformed_rlp);
     // non-canonical RLP inside the envelope: short string in long form
     EXPECT_EQ(decode_error(Bytes{0xf8, 0x03, 0x80, 0x80, 0x80}), TxnError::malformed_rlp);
 }
@@ -404,27 +409,32 @@ TEST(core_txn, decode_rejects_bad_addresses_and_hashes) {
     const Bytes typed = encode_signed(sample(TxnType::dynamic_fee));
     EXPECT_EQ(decode_error(mutate(typed, [](auto& f) { f[5] = RlpValue(Bytes(19, 0x11)); })),
               TxnError::malformed_rlp);
-    EXPECT_EQ(decode_error(mutate(typed, [](auto& f) {
-                  f[8] = RlpValue(std::vector<RlpValue>{RlpValue(std::vector<RlpValue>{
-                      RlpValue(Bytes(20, 0x11)),
-                      RlpValue(std::vector<RlpValue>{RlpValue(Bytes(31, 0x22))})})});
-              })),
+    EXPECT_EQ(decode_error(
+                  mutate(typed,
+                         [](auto& f) {
+                             f[8] = RlpValue(std::vector<RlpValue>{RlpValue(std::vector<RlpValue>{
+                                 RlpValue(Bytes(20, 0x11)),
+                                 RlpValue(std::vector<RlpValue>{RlpValue(Bytes(31, 0x22))})})});
+                         })),
               TxnError::malformed_rlp);
-    EXPECT_EQ(decode_error(mutate(typed, [](auto& f) {
-                  f[8] = RlpValue(std::vector<RlpValue>{RlpValue(Bytes(20, 0x11))});
-              })),
-              TxnError::malformed_rlp);
+    EXPECT_EQ(
+        decode_error(mutate(
+            typed,
+            [](auto& f) { f[8] = RlpValue(std::vector<RlpValue>{RlpValue(Bytes(20, 0x11))}); })),
+        TxnError::malformed_rlp);
     const Bytes blob = encode_signed(sample(TxnType::blob));
-    EXPECT_EQ(decode_error(mutate(blob, [](auto& f) {
-                  f[10] = RlpValue(std::vector<RlpValue>{RlpValue(Bytes(33, 0x01))});
-              })),
-              TxnError::malformed_rlp);
+    EXPECT_EQ(
+        decode_error(mutate(
+            blob,
+            [](auto& f) { f[10] = RlpValue(std::vector<RlpValue>{RlpValue(Bytes(33, 0x01))}); })),
+        TxnError::malformed_rlp);
 }
 
 TEST(core_txn, decode_rejects_invalid_legacy_v) {
     const Bytes legacy = encode_signed(sample(TxnType::legacy));
     for (uint8_t v : std::initializer_list<uint8_t>{0, 1, 26, 29, 34}) {
-        EXPECT_EQ(decode_error(mutate(legacy, [&](auto& f) { f[6] = RlpValue(v == 0 ? Bytes{} : Bytes{v}); })),
+        EXPECT_EQ(decode_error(mutate(
+                      legacy, [&](auto& f) { f[6] = RlpValue(v == 0 ? Bytes{} : Bytes{v}); })),
                   TxnError::invalid_v)
             << int(v);
     }
@@ -454,8 +464,7 @@ TEST(core_txn, blob_transactions_need_a_recipient) {
 TEST(core_txn, typed_signing_needs_a_chain_id) {
     Txn t = sample(TxnType::dynamic_fee).txn;
     t.chain_id.reset();
-    EXPECT_EQ(sign_txn(t, *SecretKey::from_hex(kTestKey)).error().code,
-              TxnError::invalid_chain_id);
+    EXPECT_EQ(sign_txn(t, *SecretKey::from_hex(kTestKey)).error().code, TxnError::invalid_chain_id);
 }
 
 TEST(core_txn, recover_sender_reports_bad_signatures) {
