@@ -36,7 +36,8 @@ void BM_agent_wallet_set_digest_cpp(benchmark::State& state) {
     const Uint256 agent_id{42};
     const Uint256 deadline{1893456000};
     for (auto _ : state)
-        benchmark::DoNotOptimize(agent_wallet_set_digest(chain_id, registry, agent_id, new_wallet, owner, deadline));
+        benchmark::DoNotOptimize(
+            agent_wallet_set_digest(chain_id, registry, agent_id, new_wallet, owner, deadline));
 }
 BENCHMARK(BM_agent_wallet_set_digest_cpp);
 

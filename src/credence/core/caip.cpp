@@ -7,18 +7,30 @@ namespace credence::core {
 
 std::string_view to_string(CaipError e) noexcept {
     switch (e) {
-        case CaipError::malformed: return "malformed identifier";
-        case CaipError::bad_namespace: return "bad chain namespace";
-        case CaipError::bad_reference: return "bad chain reference";
-        case CaipError::bad_account_address: return "bad account address";
-        case CaipError::bad_asset_namespace: return "bad asset namespace";
-        case CaipError::bad_asset_reference: return "bad asset reference";
-        case CaipError::bad_token_id: return "bad token id";
-        case CaipError::wrong_namespace: return "wrong namespace";
-        case CaipError::bad_chain_id: return "bad chain id";
-        case CaipError::bad_address: return "bad address";
-        case CaipError::not_lowercase: return "hex must be lowercase";
-        case CaipError::bad_tool_id: return "bad tool id";
+        case CaipError::malformed:
+            return "malformed identifier";
+        case CaipError::bad_namespace:
+            return "bad chain namespace";
+        case CaipError::bad_reference:
+            return "bad chain reference";
+        case CaipError::bad_account_address:
+            return "bad account address";
+        case CaipError::bad_asset_namespace:
+            return "bad asset namespace";
+        case CaipError::bad_asset_reference:
+            return "bad asset reference";
+        case CaipError::bad_token_id:
+            return "bad token id";
+        case CaipError::wrong_namespace:
+            return "wrong namespace";
+        case CaipError::bad_chain_id:
+            return "bad chain id";
+        case CaipError::bad_address:
+            return "bad address";
+        case CaipError::not_lowercase:
+            return "hex must be lowercase";
+        case CaipError::bad_tool_id:
+            return "bad tool id";
     }
     return "unknown error";
 }
@@ -69,7 +81,8 @@ Result<uint64_t, CaipError> parse_eip155_reference(std::string_view s) {
     uint64_t v = 0;
     for (char c : s) {
         const auto digit = static_cast<uint64_t>(c - '0');
-        if (v > (UINT64_MAX - digit) / 10) return fail(CaipError::bad_chain_id, "chain id exceeds 64 bits");
+        if (v > (UINT64_MAX - digit) / 10)
+            return fail(CaipError::bad_chain_id, "chain id exceeds 64 bits");
         v = v * 10 + digit;
     }
     return v;
@@ -78,11 +91,14 @@ Result<uint64_t, CaipError> parse_eip155_reference(std::string_view s) {
 Result<EvmAddress, CaipError> parse_evm_address(std::string_view s, detail::HexAddressCase rule) {
     const auto parsed = detail::parse_hex_address(s, rule);
     switch (parsed.status) {
-        case detail::HexAddressStatus::ok: return parsed.bytes;
-        case detail::HexAddressStatus::not_lowercase: return fail(CaipError::not_lowercase, std::string(s));
+        case detail::HexAddressStatus::ok:
+            return parsed.bytes;
+        case detail::HexAddressStatus::not_lowercase:
+            return fail(CaipError::not_lowercase, std::string(s));
         case detail::HexAddressStatus::bad_checksum:
             return fail(CaipError::bad_address, "bad EIP-55 checksum: " + std::string(s));
-        case detail::HexAddressStatus::bad_syntax: break;
+        case detail::HexAddressStatus::bad_syntax:
+            break;
     }
     return fail(CaipError::bad_address, "expected 0x and 40 hex digits: " + std::string(s));
 }
@@ -105,11 +121,13 @@ Result<AccountId, CaipError> parse_account_id(std::string_view text) {
     const size_t first = text.find(':');
     if (first == std::string_view::npos) return fail(CaipError::malformed, "missing ':'");
     const size_t second = text.find(':', first + 1);
-    if (second == std::string_view::npos) return fail(CaipError::malformed, "missing account address");
+    if (second == std::string_view::npos)
+        return fail(CaipError::malformed, "missing account address");
     auto chain = parse_chain_id(text.substr(0, second));
     if (!chain) return std::unexpected(chain.error());
     const auto address = text.substr(second + 1);
-    if (!valid_address_like(address, 128)) return fail(CaipError::bad_account_address, std::string(address));
+    if (!valid_address_like(address, 128))
+        return fail(CaipError::bad_account_address, std::string(address));
     return AccountId{std::move(*chain), std::string(address)};
 }
 
@@ -124,16 +142,19 @@ Result<AssetId, CaipError> parse_asset_id(std::string_view text) {
     std::optional<std::string> token_id;
     if (const size_t slash2 = rest.find('/'); slash2 != std::string_view::npos) {
         const auto token = rest.substr(slash2 + 1);
-        if (!valid_address_like(token, 78)) return fail(CaipError::bad_token_id, std::string(token));
+        if (!valid_address_like(token, 78))
+            return fail(CaipError::bad_token_id, std::string(token));
         token_id = std::string(token);
         rest = rest.substr(0, slash2);
     }
     const size_t colon = rest.find(':');
-    if (colon == std::string_view::npos) return fail(CaipError::malformed, "missing asset namespace");
+    if (colon == std::string_view::npos)
+        return fail(CaipError::malformed, "missing asset namespace");
     const auto ns = rest.substr(0, colon);
     const auto ref = rest.substr(colon + 1);
     if (!valid_namespace(ns)) return fail(CaipError::bad_asset_namespace, std::string(ns));
-    if (!valid_address_like(ref, 128)) return fail(CaipError::bad_asset_reference, std::string(ref));
+    if (!valid_address_like(ref, 128))
+        return fail(CaipError::bad_asset_reference, std::string(ref));
     return AssetId{std::move(*chain), std::string(ns), std::string(ref), std::move(token_id)};
 }
 
@@ -148,7 +169,8 @@ std::string to_string(const AssetId& id) {
 }
 
 Result<uint64_t, CaipError> eip155_chain_id(const ChainId& chain) {
-    if (chain.chain_namespace != "eip155") return fail(CaipError::wrong_namespace, chain.chain_namespace);
+    if (chain.chain_namespace != "eip155")
+        return fail(CaipError::wrong_namespace, chain.chain_namespace);
     return parse_eip155_reference(chain.reference);
 }
 
@@ -158,7 +180,9 @@ Result<EvmAddress, CaipError> eip155_address(const AccountId& account) {
     return parse_evm_address(account.address, detail::HexAddressCase::checksum_or_lowercase);
 }
 
-ChainId make_eip155_chain_id(uint64_t chain_id) { return ChainId{"eip155", std::to_string(chain_id)}; }
+ChainId make_eip155_chain_id(uint64_t chain_id) {
+    return ChainId{"eip155", std::to_string(chain_id)};
+}
 
 AccountId make_eip155_account_id(uint64_t chain_id, const EvmAddress& address) {
     return AccountId{make_eip155_chain_id(chain_id), to_hex(address)};
@@ -173,7 +197,8 @@ Result<AgentRegistry, CaipError> parse_agent_registry(std::string_view text) {
     if (!chain_id) return std::unexpected(chain_id.error());
     // A registry contract is deployed on one real chain; the EOA-only chain "0" cannot hold it.
     if (*chain_id == 0) return fail(CaipError::bad_chain_id, "chain id 0 names no chain");
-    auto address = parse_evm_address(account->address, detail::HexAddressCase::checksum_or_lowercase);
+    auto address =
+        parse_evm_address(account->address, detail::HexAddressCase::checksum_or_lowercase);
     if (!address) return std::unexpected(address.error());
     return AgentRegistry{*chain_id, *address};
 }
@@ -191,7 +216,8 @@ Result<ToolReference, CaipError> parse_tool_reference(std::string_view text) {
     auto chain_id = eip155_chain_id(asset->chain);
     if (!chain_id) return std::unexpected(chain_id.error());
     if (*chain_id == 0) return fail(CaipError::bad_chain_id, "chain id 0 names no chain");
-    if (asset->asset_namespace != "erc8257") return fail(CaipError::wrong_namespace, asset->asset_namespace);
+    if (asset->asset_namespace != "erc8257")
+        return fail(CaipError::wrong_namespace, asset->asset_namespace);
     auto registry = parse_evm_address(asset->asset_reference, detail::HexAddressCase::lowercase);
     if (!registry) return std::unexpected(registry.error());
     if (!asset->token_id) return fail(CaipError::malformed, "missing tool id");

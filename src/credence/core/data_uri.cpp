@@ -7,21 +7,30 @@ namespace credence::core {
 
 std::string_view to_string(DataUriError e) noexcept {
     switch (e) {
-        case DataUriError::not_data_uri: return "not a data: URI";
-        case DataUriError::missing_comma: return "data: URI without ','";
-        case DataUriError::bad_media_type: return "bad media type";
-        case DataUriError::bad_parameter: return "bad media type parameter";
-        case DataUriError::bad_percent_escape: return "bad percent escape";
-        case DataUriError::bad_character: return "character not allowed in data: URI";
-        case DataUriError::bad_base64: return "bad base64";
-        case DataUriError::too_large: return "data: URI payload too large";
+        case DataUriError::not_data_uri:
+            return "not a data: URI";
+        case DataUriError::missing_comma:
+            return "data: URI without ','";
+        case DataUriError::bad_media_type:
+            return "bad media type";
+        case DataUriError::bad_parameter:
+            return "bad media type parameter";
+        case DataUriError::bad_percent_escape:
+            return "bad percent escape";
+        case DataUriError::bad_character:
+            return "character not allowed in data: URI";
+        case DataUriError::bad_base64:
+            return "bad base64";
+        case DataUriError::too_large:
+            return "data: URI payload too large";
     }
     return "unknown error";
 }
 
 namespace {
 
-constexpr std::string_view kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+constexpr std::string_view kAlphabet =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 constexpr std::array<int8_t, 256> make_decode_table() {
     std::array<int8_t, 256> t{};
@@ -32,7 +41,9 @@ constexpr std::array<int8_t, 256> make_decode_table() {
 }
 constexpr auto kDecode = make_decode_table();
 
-char ascii_lower(char c) noexcept { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+char ascii_lower(char c) noexcept {
+    return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+}
 
 std::string lowercase(std::string_view s) {
     std::string out(s);
@@ -41,8 +52,9 @@ std::string lowercase(std::string_view s) {
 }
 
 bool iequals(std::string_view a, std::string_view b) noexcept {
-    return a.size() == b.size() &&
-           std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return ascii_lower(x) == ascii_lower(y); });
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+               return ascii_lower(x) == ascii_lower(y);
+           });
 }
 
 // RFC 2045 §5.1: token := 1*<any (US-ASCII) CHAR except SPACE, CTLs, or tspecials>.
@@ -78,13 +90,15 @@ Result<Header, DataUriError> parse_header(std::string_view text, bool allow_base
     }
     while (pos != std::string_view::npos) {
         const size_t next = text.find(';', pos + 1);
-        const std::string_view param = text.substr(pos + 1, next == std::string_view::npos ? next : next - pos - 1);
+        const std::string_view param =
+            text.substr(pos + 1, next == std::string_view::npos ? next : next - pos - 1);
         if (allow_base64 && next == std::string_view::npos && iequals(param, "base64")) {
             h.base64 = true;  // only as the last item
             break;
         }
         const size_t eq = param.find('=');
-        if (eq == std::string_view::npos || !is_token(param.substr(0, eq)) || !is_token(param.substr(eq + 1)))
+        if (eq == std::string_view::npos || !is_token(param.substr(0, eq)) ||
+            !is_token(param.substr(eq + 1)))
             return fail(DataUriError::bad_parameter, std::string(param));
         std::string attribute = lowercase(param.substr(0, eq));
         for (const auto& [a, v] : h.parameters)
@@ -104,7 +118,8 @@ Result<Bytes, DataUriError> percent_decode(std::string_view text, size_t max_byt
     Bytes out;
     out.reserve(std::min(text.size(), max_bytes));
     for (size_t i = 0; i < text.size(); ++i) {
-        if (out.size() >= max_bytes) return fail(DataUriError::too_large, "over " + std::to_string(max_bytes) + " bytes");
+        if (out.size() >= max_bytes)
+            return fail(DataUriError::too_large, "over " + std::to_string(max_bytes) + " bytes");
         const char c = text[i];
         const auto u = static_cast<unsigned char>(c);
         if (c == '%') {
@@ -112,7 +127,8 @@ Result<Bytes, DataUriError> percent_decode(std::string_view text, size_t max_byt
                 return fail(DataUriError::bad_percent_escape, "truncated escape");
             const int hi = hex_digit_value(text[i + 1]);
             const int lo = hex_digit_value(text[i + 2]);
-            if (hi < 0 || lo < 0) return fail(DataUriError::bad_percent_escape, std::string(text.substr(i, 3)));
+            if (hi < 0 || lo < 0)
+                return fail(DataUriError::bad_percent_escape, std::string(text.substr(i, 3)));
             out.push_back(static_cast<uint8_t>(hi * 16 + lo));
             i += 2;
             continue;
@@ -120,7 +136,8 @@ Result<Bytes, DataUriError> percent_decode(std::string_view text, size_t max_byt
         // RFC 3986 §2: bytes outside visible ASCII must be percent-encoded; '#' would start a
         // fragment, which is not part of the data.
         if (u <= 0x20 || u >= 0x7f || c == '#')
-            return fail(DataUriError::bad_character, "byte " + std::to_string(u) + " at " + std::to_string(i));
+            return fail(DataUriError::bad_character,
+                        "byte " + std::to_string(u) + " at " + std::to_string(i));
         out.push_back(u);
     }
     return out;
@@ -129,7 +146,8 @@ Result<Bytes, DataUriError> percent_decode(std::string_view text, size_t max_byt
 bool keep_raw(uint8_t b) noexcept {
     // RFC 3986 unreserved and the sub-delims/gen-delims a data part may hold unescaped.
     if ((b >= 'A' && b <= 'Z') || (b >= 'a' && b <= 'z') || (b >= '0' && b <= '9')) return true;
-    return std::string_view("-._~!$&'()*+,;=:@/?").find(static_cast<char>(b)) != std::string_view::npos;
+    return std::string_view("-._~!$&'()*+,;=:@/?").find(static_cast<char>(b)) !=
+           std::string_view::npos;
 }
 
 void write_header(std::string& out, std::string_view media_type,
@@ -220,14 +238,16 @@ Result<DataUri, DataUriError> parse_data_uri(std::string_view uri, size_t max_by
 
 Result<std::string, DataUriError> encode_data_uri(const DataUri& uri) {
     const size_t slash = uri.media_type.find('/');
-    if (slash == std::string::npos || !is_token(std::string_view(uri.media_type).substr(0, slash)) ||
+    if (slash == std::string::npos ||
+        !is_token(std::string_view(uri.media_type).substr(0, slash)) ||
         !is_token(std::string_view(uri.media_type).substr(slash + 1)))
         return fail(DataUriError::bad_media_type, uri.media_type);
     for (size_t i = 0; i < uri.parameters.size(); ++i) {
         const auto& [a, v] = uri.parameters[i];
         if (!is_token(a) || !is_token(v)) return fail(DataUriError::bad_parameter, a + "=" + v);
         for (size_t j = 0; j < i; ++j)
-            if (iequals(uri.parameters[j].first, a)) return fail(DataUriError::bad_parameter, "repeated " + a);
+            if (iequals(uri.parameters[j].first, a))
+                return fail(DataUriError::bad_parameter, "repeated " + a);
     }
     std::string out = "data:" + lowercase(uri.media_type);
     for (const auto& [a, v] : uri.parameters) {
@@ -255,7 +275,8 @@ Result<std::string, DataUriError> encode_data_uri(const DataUri& uri) {
     return out;
 }
 
-Result<std::string, DataUriError> encode_base64_data_uri(std::string_view media_type, ByteView data) {
+Result<std::string, DataUriError> encode_base64_data_uri(std::string_view media_type,
+                                                         ByteView data) {
     if (media_type.empty()) return fail(DataUriError::bad_media_type, "empty media type");
     auto header = parse_header(media_type, /*allow_base64=*/false);
     if (!header) return std::unexpected(header.error());

@@ -58,8 +58,8 @@ struct DataUri {
 };
 
 /// Parses a data: URI; the decoded payload may be at most `max_bytes`.
-[[nodiscard]] Result<DataUri, DataUriError> parse_data_uri(std::string_view uri,
-                                                           size_t max_bytes = kDefaultDataUriMaxBytes);
+[[nodiscard]] Result<DataUri, DataUriError> parse_data_uri(
+    std::string_view uri, size_t max_bytes = kDefaultDataUriMaxBytes);
 
 /// Writes a data: URI (base64 or percent-encoded per `uri.base64`). Fails when the media type or a
 /// parameter is not made of RFC 2045 tokens, so every output parses back.

@@ -19,8 +19,13 @@ DataUriError error_of(std::string_view uri, size_t max = kDefaultDataUriMaxBytes
 // RFC 4648 §10 test vectors.
 TEST(core_data_uri, base64_rfc4648_vectors) {
     const std::pair<const char*, const char*> cases[] = {
-        {"", ""},         {"f", "Zg=="},        {"fo", "Zm8="},         {"foo", "Zm9v"},
-        {"foob", "Zm9vYg=="}, {"fooba", "Zm9vYmE="}, {"foobar", "Zm9vYmFy"},
+        {"", ""},
+        {"f", "Zg=="},
+        {"fo", "Zm8="},
+        {"foo", "Zm9v"},
+        {"foob", "Zm9vYg=="},
+        {"fooba", "Zm9vYmE="},
+        {"foobar", "Zm9vYmFy"},
     };
     for (const auto& [plain, encoded] : cases) {
         EXPECT_EQ(base64_encode(as_bytes(plain)), encoded);
@@ -44,8 +49,9 @@ TEST(core_data_uri, base64_all_byte_values_round_trip) {
 // RFC 4648 §3.1-§3.5: no line breaks or other characters, padding only at the end, canonical
 // (zero) pad bits, length a multiple of 4.
 TEST(core_data_uri, base64_strict_rejections) {
-    for (const char* bad : {"Zg", "Zg=", "Zm8", "Z===", "====", "Zg==Zg==", "Zm9v\n", "Zm 9v", "Zm9v YmFy",
-                            "Zh==", "Zm9=", "Zm-v", "Zm_v", "Zm9v%3D", "=Zm9", "Zg=a"}) {
+    for (const char* bad :
+         {"Zg", "Zg=", "Zm8", "Z===", "====", "Zg==Zg==", "Zm9v\n", "Zm 9v", "Zm9v YmFy",
+          "Zh==", "Zm9=", "Zm-v", "Zm_v", "Zm9v%3D", "=Zm9", "Zg=a"}) {
         auto r = base64_decode(bad);
         ASSERT_FALSE(r.has_value()) << bad;
         EXPECT_EQ(r.error().code, DataUriError::bad_base64) << bad;
@@ -65,14 +71,16 @@ TEST(core_data_uri, rfc2397_examples) {
     EXPECT_FALSE(note->base64);
     EXPECT_EQ(text_of(note->data), "A brief note");
 
-    auto query = parse_data_uri("data:application/vnd-xxx-query,select_vcount,fcol_from_fieldtable/local");
+    auto query =
+        parse_data_uri("data:application/vnd-xxx-query,select_vcount,fcol_from_fieldtable/local");
     ASSERT_TRUE(query.has_value());
     EXPECT_EQ(query->media_type, "application/vnd-xxx-query");
     EXPECT_TRUE(query->parameters.empty());
     EXPECT_EQ(text_of(query->data), "select_vcount,fcol_from_fieldtable/local");
 
     // The RFC's Greek example holds "%fg", which is no valid escape (RFC 3986 §2.1).
-    EXPECT_EQ(error_of("data:text/plain;charset=iso-8859-7,%be%fg%be"), DataUriError::bad_percent_escape);
+    EXPECT_EQ(error_of("data:text/plain;charset=iso-8859-7,%be%fg%be"),
+              DataUriError::bad_percent_escape);
     auto greek = parse_data_uri("data:text/plain;charset=iso-8859-7,%be%e3%be");
     ASSERT_TRUE(greek.has_value());
     EXPECT_EQ(greek->parameter("CHARSET"), "iso-8859-7");
@@ -187,7 +195,8 @@ TEST(core_data_uri, encode_rejects_non_token_fields) {
     uri.parameters = {{"a", "1"}, {"A", "2"}};
     EXPECT_EQ(encode_data_uri(uri).error().code, DataUriError::bad_parameter);
     EXPECT_EQ(encode_base64_data_uri("", {}).error().code, DataUriError::bad_media_type);
-    EXPECT_EQ(encode_base64_data_uri("application/json;base64", {}).error().code, DataUriError::bad_parameter);
+    EXPECT_EQ(encode_base64_data_uri("application/json;base64", {}).error().code,
+              DataUriError::bad_parameter);
 }
 
 TEST(core_data_uri, error_names) {

@@ -12,16 +12,26 @@ namespace credence::core {
 
 std::string_view to_string(Eip712Error e) noexcept {
     switch (e) {
-        case Eip712Error::malformed_document: return "malformed typed-data document";
-        case Eip712Error::bad_type_definition: return "bad type definition";
-        case Eip712Error::unknown_type: return "unknown type";
-        case Eip712Error::missing_field: return "missing field";
-        case Eip712Error::bad_value: return "bad value";
-        case Eip712Error::out_of_range: return "value out of range";
-        case Eip712Error::bad_hex: return "bad hex";
-        case Eip712Error::length_mismatch: return "length mismatch";
-        case Eip712Error::bad_address: return "bad address";
-        case Eip712Error::recursion_limit: return "nesting too deep";
+        case Eip712Error::malformed_document:
+            return "malformed typed-data document";
+        case Eip712Error::bad_type_definition:
+            return "bad type definition";
+        case Eip712Error::unknown_type:
+            return "unknown type";
+        case Eip712Error::missing_field:
+            return "missing field";
+        case Eip712Error::bad_value:
+            return "bad value";
+        case Eip712Error::out_of_range:
+            return "value out of range";
+        case Eip712Error::bad_hex:
+            return "bad hex";
+        case Eip712Error::length_mismatch:
+            return "length mismatch";
+        case Eip712Error::bad_address:
+            return "bad address";
+        case Eip712Error::recursion_limit:
+            return "nesting too deep";
     }
     return "unknown error";
 }
@@ -100,7 +110,8 @@ bool valid_name(std::string_view s, std::string_view forbidden) noexcept {
     return true;
 }
 
-[[nodiscard]] std::unexpected<Error<Eip712Error>> prefixed(Error<Eip712Error> e, std::string_view where) {
+[[nodiscard]] std::unexpected<Error<Eip712Error>> prefixed(Error<Eip712Error> e,
+                                                           std::string_view where) {
     e.detail = std::string(where) + (e.detail.empty() ? "" : ": ") + e.detail;
     return std::unexpected(std::move(e));
 }
@@ -155,7 +166,8 @@ public:
     Result<void, Eip712Error> encode_struct(std::string_view name, const json& value, size_t depth,
                                             Bytes& out) {
         if (depth > kMaxEip712Depth)
-            return fail(Eip712Error::recursion_limit, "more than " + std::to_string(kMaxEip712Depth) + " levels");
+            return fail(Eip712Error::recursion_limit,
+                        "more than " + std::to_string(kMaxEip712Depth) + " levels");
         const auto it = types_.find(name);
         if (it == types_.end()) return fail(Eip712Error::unknown_type, std::string(name));
         if (!value.is_object())
@@ -174,7 +186,8 @@ public:
         return {};
     }
 
-    Result<Hash32, Eip712Error> hash_struct(std::string_view name, const json& value, size_t depth) {
+    Result<Hash32, Eip712Error> hash_struct(std::string_view name, const json& value,
+                                            size_t depth) {
         Bytes enc;
         auto r = encode_struct(name, value, depth, enc);
         if (!r) return std::unexpected(r.error());
@@ -196,24 +209,30 @@ private:
     }
 
     // One 32-byte word of encodeData for a value of type `type`.
-    Result<Hash32, Eip712Error> encode_value(std::string_view type, const json& value, size_t depth) {
+    Result<Hash32, Eip712Error> encode_value(std::string_view type, const json& value,
+                                             size_t depth) {
         if (depth > kMaxEip712Depth)
-            return fail(Eip712Error::recursion_limit, "more than " + std::to_string(kMaxEip712Depth) + " levels");
+            return fail(Eip712Error::recursion_limit,
+                        "more than " + std::to_string(kMaxEip712Depth) + " levels");
         if (!type.empty() && type.back() == ']') return encode_array(type, value, depth);
         if (auto atomic = parse_atomic(type)) return encode_atomic(*atomic, value);
-        if (types_.find(type) == types_.end()) return fail(Eip712Error::unknown_type, std::string(type));
+        if (types_.find(type) == types_.end())
+            return fail(Eip712Error::unknown_type, std::string(type));
         return hash_struct(type, value, depth);
     }
 
     // EIP-712 §Definition of encodeData: arrays are the keccak256 of the concatenated encodings
     // of their elements (structs as hashStruct, nested arrays recursively).
-    Result<Hash32, Eip712Error> encode_array(std::string_view type, const json& value, size_t depth) {
+    Result<Hash32, Eip712Error> encode_array(std::string_view type, const json& value,
+                                             size_t depth) {
         const size_t open = type.rfind('[');
-        if (open == std::string_view::npos) return fail(Eip712Error::unknown_type, std::string(type));
+        if (open == std::string_view::npos)
+            return fail(Eip712Error::unknown_type, std::string(type));
         const std::string_view element = type.substr(0, open);
         const std::string_view len_text = type.substr(open + 1, type.size() - open - 2);
         if (!base_type(type)) return fail(Eip712Error::unknown_type, std::string(type));
-        if (!value.is_array()) return fail(Eip712Error::bad_value, "expected an array for " + std::string(type));
+        if (!value.is_array())
+            return fail(Eip712Error::bad_value, "expected an array for " + std::string(type));
         if (!len_text.empty()) {
             size_t n = 0;
             for (char c : len_text) {
@@ -221,8 +240,9 @@ private:
                 n = n * 10 + static_cast<size_t>(c - '0');
             }
             if (n != value.size())
-                return fail(Eip712Error::length_mismatch, std::string(type) + " got " +
-                                                              std::to_string(value.size()) + " elements");
+                return fail(
+                    Eip712Error::length_mismatch,
+                    std::string(type) + " got " + std::to_string(value.size()) + " elements");
         }
         Keccak256 h;
         size_t index = 0;
@@ -239,7 +259,8 @@ private:
         Hash32 word{};
         switch (a.kind) {
             case AtomicKind::boolean:
-                if (!value.is_boolean()) return fail(Eip712Error::bad_value, "expected true or false");
+                if (!value.is_boolean())
+                    return fail(Eip712Error::bad_value, "expected true or false");
                 word[31] = value.get<bool>() ? 1 : 0;
                 return word;
             case AtomicKind::address: {
@@ -257,25 +278,30 @@ private:
                 return keccak256(std::string_view(value.get_ref<const std::string&>()));
             case AtomicKind::bytes:
             case AtomicKind::fixed_bytes: {
-                if (!value.is_string()) return fail(Eip712Error::bad_hex, "expected a 0x hex string");
+                if (!value.is_string())
+                    return fail(Eip712Error::bad_hex, "expected a 0x hex string");
                 auto bytes = from_prefixed_hex(value.get_ref<const std::string&>());
-                if (!bytes) return fail(Eip712Error::bad_hex, std::string(to_string(bytes.error().code)));
+                if (!bytes)
+                    return fail(Eip712Error::bad_hex, std::string(to_string(bytes.error().code)));
                 if (a.kind == AtomicKind::bytes) return keccak256(*bytes);
                 if (bytes->size() != a.size)
                     return fail(Eip712Error::length_mismatch, "expected " + std::to_string(a.size) +
-                                                                  " bytes, got " + std::to_string(bytes->size()));
+                                                                  " bytes, got " +
+                                                                  std::to_string(bytes->size()));
                 std::copy(bytes->begin(), bytes->end(), word.begin());  // bytesN is left-aligned
                 return word;
             }
             case AtomicKind::uint_n:
-            case AtomicKind::int_n: return encode_integer(a.kind == AtomicKind::int_n, a.size, value);
+            case AtomicKind::int_n:
+                return encode_integer(a.kind == AtomicKind::int_n, a.size, value);
         }
         return fail(Eip712Error::unknown_type);
     }
 
     // uintN/intN from a JSON integer, a safe-integer float (JavaScript numbers), or a decimal or
     // 0x-hex string with an optional '-'. Encoded as the 256-bit two's complement word.
-    static Result<Hash32, Eip712Error> encode_integer(bool is_signed, unsigned bits, const json& value) {
+    static Result<Hash32, Eip712Error> encode_integer(bool is_signed, unsigned bits,
+                                                      const json& value) {
         Int256 v;
         bool big_positive = false;  // above int256 max: only a uint256 can hold it
         Uint256 big;
@@ -290,22 +316,25 @@ private:
                 return fail(Eip712Error::bad_value, "not an integer");
             // JavaScript numbers beyond 2^53 - 1 are not exact; ethers rejects them too.
             if (std::fabs(d) > 9007199254740991.0)
-                return fail(Eip712Error::out_of_range, "number is not a safe integer; use a string");
+                return fail(Eip712Error::out_of_range,
+                            "number is not a safe integer; use a string");
             v = Int256{static_cast<int64_t>(d)};
         } else if (value.is_string()) {
             const auto& s = value.get_ref<const std::string&>();
             if (!s.empty() && s[0] == '-') {
                 auto parsed = Int256::parse(s);
                 if (!parsed)
-                    return fail(parsed.error().code == IntError::overflow ? Eip712Error::out_of_range
-                                                                         : Eip712Error::bad_value,
+                    return fail(parsed.error().code == IntError::overflow
+                                    ? Eip712Error::out_of_range
+                                    : Eip712Error::bad_value,
                                 "integer \"" + s + "\"");
                 v = *parsed;
             } else {
                 auto parsed = Uint256::parse(s);
                 if (!parsed)
-                    return fail(parsed.error().code == IntError::overflow ? Eip712Error::out_of_range
-                                                                         : Eip712Error::bad_value,
+                    return fail(parsed.error().code == IntError::overflow
+                                    ? Eip712Error::out_of_range
+                                    : Eip712Error::bad_value,
                                 "integer \"" + s + "\"");
                 big = *parsed;
                 big_positive = true;
@@ -317,11 +346,13 @@ private:
         if (big_positive) {
             const unsigned limit = is_signed ? bits - 1 : bits;
             if (big.bit_width() > limit)
-                return fail(Eip712Error::out_of_range, (is_signed ? "int" : "uint") + std::to_string(bits));
+                return fail(Eip712Error::out_of_range,
+                            (is_signed ? "int" : "uint") + std::to_string(bits));
             return big.to_word();
         }
         if (is_signed ? !v.fits_bits(bits) : (v.is_negative() || v.bits.bit_width() > bits))
-            return fail(Eip712Error::out_of_range, (is_signed ? "int" : "uint") + std::to_string(bits));
+            return fail(Eip712Error::out_of_range,
+                        (is_signed ? "int" : "uint") + std::to_string(bits));
         return v.bits.to_word();
     }
 
@@ -351,7 +382,8 @@ Result<Eip712Types, Eip712Error> parse_eip712_types(const json& types) {
         if (!valid_name(name, "()[],"))
             return fail(Eip712Error::bad_type_definition, "struct name \"" + name + "\"");
         if (parse_atomic(name))
-            return fail(Eip712Error::bad_type_definition, "struct named like an atomic type: " + name);
+            return fail(Eip712Error::bad_type_definition,
+                        "struct named like an atomic type: " + name);
         if (!fields.is_array())
             return fail(Eip712Error::malformed_document, "types." + name + " must be an array");
         std::vector<Eip712Field> list;
@@ -362,16 +394,19 @@ Result<Eip712Types, Eip712Error> parse_eip712_types(const json& types) {
             const auto fname = f.find("name");
             const auto ftype = f.find("type");
             if (fname == f.end() || ftype == f.end() || !fname->is_string() || !ftype->is_string())
-                return fail(Eip712Error::malformed_document, "field of " + name + " needs name and type strings");
+                return fail(Eip712Error::malformed_document,
+                            "field of " + name + " needs name and type strings");
             const auto& n = fname->get_ref<const std::string&>();
             const auto& t = ftype->get_ref<const std::string&>();
             if (!valid_name(n, "()[],") || !valid_name(t, "(),"))
-                return fail(Eip712Error::bad_type_definition, name + " field \"" + n + "\" of type \"" + t + "\"");
+                return fail(Eip712Error::bad_type_definition,
+                            name + " field \"" + n + "\" of type \"" + t + "\"");
             list.push_back({n, t});
         }
         for (const auto& f : list)
             if (!field_names.insert(f.name).second)
-                return fail(Eip712Error::bad_type_definition, "duplicate field " + name + "." + f.name);
+                return fail(Eip712Error::bad_type_definition,
+                            "duplicate field " + name + "." + f.name);
         out.emplace(name, std::move(list));
     }
     return out;
@@ -382,9 +417,12 @@ Result<TypedData, Eip712Error> parse_typed_data(std::string_view json_text) {
     // keeps the last one silently, so they are caught with the parser callback.
     std::vector<std::set<std::string>> open_objects;
     bool duplicate = false;
-    const json::parser_callback_t on_event = [&](int /*depth*/, json::parse_event_t event, json& parsed) {
+    const json::parser_callback_t on_event = [&](int /*depth*/, json::parse_event_t event,
+                                                 json& parsed) {
         switch (event) {
-            case json::parse_event_t::object_start: open_objects.emplace_back(); break;
+            case json::parse_event_t::object_start:
+                open_objects.emplace_back();
+                break;
             case json::parse_event_t::object_end:
                 if (!open_objects.empty()) open_objects.pop_back();
                 break;
@@ -393,7 +431,8 @@ Result<TypedData, Eip712Error> parse_typed_data(std::string_view json_text) {
                     !open_objects.back().insert(parsed.get<std::string>()).second)
                     duplicate = true;
                 break;
-            default: break;
+            default:
+                break;
         }
         return true;
     };
@@ -410,7 +449,8 @@ Result<TypedData, Eip712Error> parse_typed_data(std::string_view json_text) {
 
 Result<TypedData, Eip712Error> typed_data_from_json(const json& doc) {
     try {
-        if (!doc.is_object()) return fail(Eip712Error::malformed_document, "document must be an object");
+        if (!doc.is_object())
+            return fail(Eip712Error::malformed_document, "document must be an object");
         const auto types = doc.find("types");
         const auto primary = doc.find("primaryType");
         const auto domain = doc.find("domain");
@@ -433,7 +473,8 @@ Result<TypedData, Eip712Error> typed_data_from_json(const json& doc) {
             for (const auto& [key, value] : domain->items()) {
                 const bool known = std::any_of(kDomainFields.begin(), kDomainFields.end(),
                                                [&](const auto& f) { return f.name == key; });
-                if (!known) return fail(Eip712Error::malformed_document, "unknown domain key " + key);
+                if (!known)
+                    return fail(Eip712Error::malformed_document, "unknown domain key " + key);
             }
             std::vector<Eip712Field> fields;
             for (const auto& f : kDomainFields) {
@@ -446,7 +487,8 @@ Result<TypedData, Eip712Error> typed_data_from_json(const json& doc) {
         if (out.types.find(out.primary_type) == out.types.end())
             return fail(Eip712Error::unknown_type, "primaryType " + out.primary_type);
         if (out.primary_type != kDomainType) {
-            if (message == doc.end()) return fail(Eip712Error::malformed_document, "missing message");
+            if (message == doc.end())
+                return fail(Eip712Error::malformed_document, "missing message");
             out.message = *message;
         }
         return out;
@@ -575,7 +617,8 @@ Hash32 domain_separator(const Eip712Domain& d) {
     return keccak256(ByteView(buf.data(), 32 * words));
 }
 
-Hash32 erc8004_domain_separator(const Uint256& chain_id, const Eip712Address& verifying_contract) noexcept {
+Hash32 erc8004_domain_separator(const Uint256& chain_id,
+                                const Eip712Address& verifying_contract) noexcept {
     static const Hash32 kTypeHash = keccak256(std::string_view(
         "EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"));
     static const Hash32 kNameHash = keccak256(kErc8004DomainName);

@@ -4,9 +4,9 @@
 // Input is the wallet JSON document {types, primaryType, domain, message}. The output is the
 // 32-byte digest keccak256(0x19 0x01 ‖ domainSeparator ‖ hashStruct(message)) that a signer signs;
 // intermediate steps (encodeType, typeHash, encodeData, hashStruct, domainSeparator) are exposed
-// too. Where MetaMask and ethers differ, this follows the stricter one (ethers v6): every field must
-// be present, bytes and bytesN values are 0x-hex (bytesN of exactly N bytes), addresses are 0x +
-// 40 hex digits with a valid EIP-55 checksum when mixed-case, integers are range-checked. Like
+// too. Where MetaMask and ethers differ, this follows the stricter one (ethers v6): every field
+// must be present, bytes and bytesN values are 0x-hex (bytesN of exactly N bytes), addresses are 0x
+// + 40 hex digits with a valid EIP-55 checksum when mixed-case, integers are range-checked. Like
 // MetaMask, a `types.EIP712Domain` given in the document is used as is; without one the domain
 // type is made of the domain fields present, in the EIP's order (ethers). Recursive struct types
 // are allowed (EIP-712 §Definition of encodeType); value nesting is capped at kMaxEip712Depth.
@@ -31,16 +31,17 @@
 namespace credence::core {
 
 enum class Eip712Error {
-    malformed_document,  ///< not JSON, wrong member kinds, duplicate keys, unknown domain key
-    bad_type_definition, ///< bad struct or field name, duplicate field, struct named like an atomic
-    unknown_type,        ///< a referenced type is neither atomic nor a declared struct
-    missing_field,       ///< a struct value lacks a declared field (or it is null)
-    bad_value,           ///< wrong JSON kind for the type, or an unparsable number
-    out_of_range,        ///< integer does not fit uintN/intN
-    bad_hex,             ///< bytes/bytesN value is not 0x-prefixed even-length hex
-    length_mismatch,     ///< bytesN of the wrong size, fixed array of the wrong length
-    bad_address,         ///< not 0x + 40 hex digits, or a wrong EIP-55 checksum
-    recursion_limit,     ///< value nesting deeper than kMaxEip712Depth
+    malformed_document,   ///< not JSON, wrong member kinds, duplicate keys, unknown domain key
+    bad_type_definition,  ///< bad struct or field name, duplicate field, struct named like an
+                          ///< atomic
+    unknown_type,         ///< a referenced type is neither atomic nor a declared struct
+    missing_field,        ///< a struct value lacks a declared field (or it is null)
+    bad_value,            ///< wrong JSON kind for the type, or an unparsable number
+    out_of_range,         ///< integer does not fit uintN/intN
+    bad_hex,              ///< bytes/bytesN value is not 0x-prefixed even-length hex
+    length_mismatch,      ///< bytesN of the wrong size, fixed array of the wrong length
+    bad_address,          ///< not 0x + 40 hex digits, or a wrong EIP-55 checksum
+    recursion_limit,      ///< value nesting deeper than kMaxEip712Depth
 };
 
 [[nodiscard]] std::string_view to_string(Eip712Error e) noexcept;
@@ -97,7 +98,8 @@ struct TypedData {
 [[nodiscard]] Result<Hash32, Eip712Error> typed_data_digest(std::string_view json_text);
 
 /// keccak256(0x19 ‖ 0x01 ‖ domain_separator ‖ struct_hash).
-[[nodiscard]] Hash32 eip712_digest(const Hash32& domain_separator, const Hash32& struct_hash) noexcept;
+[[nodiscard]] Hash32 eip712_digest(const Hash32& domain_separator,
+                                   const Hash32& struct_hash) noexcept;
 
 /// The standard domain fields; absent ones are left out of the type, in this order.
 struct Eip712Domain {
@@ -130,11 +132,8 @@ inline constexpr std::string_view kAgentWalletSetType =
 
 /// The digest the new wallet signs for IdentityRegistry.setAgentWallet (ERC-8004 §Identity
 /// Registry: agentWallet is set with an EIP-712 signature from the new wallet).
-[[nodiscard]] Hash32 agent_wallet_set_digest(const Uint256& chain_id,
-                                             const Eip712Address& verifying_contract,
-                                             const Uint256& agent_id,
-                                             const Eip712Address& new_wallet,
-                                             const Eip712Address& owner,
-                                             const Uint256& deadline) noexcept;
+[[nodiscard]] Hash32 agent_wallet_set_digest(
+    const Uint256& chain_id, const Eip712Address& verifying_contract, const Uint256& agent_id,
+    const Eip712Address& new_wallet, const Eip712Address& owner, const Uint256& deadline) noexcept;
 
 }  // namespace credence::core

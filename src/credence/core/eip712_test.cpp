@@ -35,9 +35,9 @@ json simple_doc(const std::string& type, const json& value) {
 
 }  // namespace
 
-// All 130 cases of ethers' typed-data.json: the encoded struct (typeHash ‖ encodeData), the typeHash
-// (its first word) against keccak256(encodeType), hashStruct, and the final digest, each through
-// the JSON-text path and the parsed-JSON path.
+// All 130 cases of ethers' typed-data.json: the encoded struct (typeHash ‖ encodeData), the
+// typeHash (its first word) against keccak256(encodeType), hashStruct, and the final digest, each
+// through the JSON-text path and the parsed-JSON path.
 TEST(core_eip712, ethers_typed_data_vectors) {
     const auto cases = credence::testing::read_vector_json("ethers/typed-data.json");
     ASSERT_EQ(cases.size(), 130u);
@@ -111,7 +111,8 @@ TEST(core_eip712, eip712_mail_example) {
     domain.name = d["name"].get<std::string>();
     domain.version = d["version"].get<std::string>();
     domain.chain_id = Uint256{d["chainId"].get<uint64_t>()};
-    domain.verifying_contract = from_hex_fixed<20>(d["verifyingContract"].get<std::string>()).value();
+    domain.verifying_contract =
+        from_hex_fixed<20>(d["verifyingContract"].get<std::string>()).value();
     EXPECT_EQ(to_hex(domain_separator(domain)), expected["domainSeparator"].get<std::string>());
 }
 
@@ -133,8 +134,10 @@ TEST(core_eip712, cpp_domain_matches_json_domain) {
                                              : Uint256{id.get<uint64_t>()};
         }
         if (d.contains("verifyingContract"))
-            domain.verifying_contract = from_hex_fixed<20>(d["verifyingContract"].get<std::string>()).value();
-        if (d.contains("salt")) domain.salt = from_hex_fixed<32>(d["salt"].get<std::string>()).value();
+            domain.verifying_contract =
+                from_hex_fixed<20>(d["verifyingContract"].get<std::string>()).value();
+        if (d.contains("salt"))
+            domain.salt = from_hex_fixed<32>(d["salt"].get<std::string>()).value();
         auto ds = domain_separator(*td);
         ASSERT_TRUE(ds.has_value());
         EXPECT_EQ(domain_separator(domain), *ds) << c["name"];
@@ -157,11 +160,13 @@ TEST(core_eip712, encode_type_orders_and_dedups_dependencies) {
     auto enc = encode_type(*types, "Zebra");
     ASSERT_TRUE(enc.has_value()) << enc.error().detail;
     EXPECT_EQ(*enc,
-              "Zebra(Apple[] a,Mango m,Mango[2] m2)Apple(string s)Banana(uint8 x)Mango(Zebra[] z,Banana b)");
+              "Zebra(Apple[] a,Mango m,Mango[2] m2)Apple(string s)Banana(uint8 x)Mango(Zebra[] "
+              "z,Banana b)");
     auto enc_mango = encode_type(*types, "Mango");
     ASSERT_TRUE(enc_mango.has_value());
     EXPECT_EQ(*enc_mango,
-              "Mango(Zebra[] z,Banana b)Apple(string s)Banana(uint8 x)Zebra(Apple[] a,Mango m,Mango[2] m2)");
+              "Mango(Zebra[] z,Banana b)Apple(string s)Banana(uint8 x)Zebra(Apple[] a,Mango "
+              "m,Mango[2] m2)");
 }
 
 // A recursive type with finite data encodes (the recursion ends where the data ends).
@@ -174,7 +179,8 @@ TEST(core_eip712, recursive_type_with_finite_data) {
     auto digest = typed_data_digest(doc.dump());
     ASSERT_TRUE(digest.has_value()) << digest.error().detail;
 
-    // Same digest when the leaf hashStruct is folded in by hand: enc(children) = keccak(hashStruct...)
+    // Same digest when the leaf hashStruct is folded in by hand: enc(children) =
+    // keccak(hashStruct...)
     auto td = typed_data_from_json(doc);
     ASSERT_TRUE(td.has_value());
     auto leaf = hash_struct(td->types, "Node", json::parse(R"({"id": 4, "children": []})"));
@@ -187,8 +193,9 @@ TEST(core_eip712, recursive_type_with_finite_data) {
 TEST(core_eip712, recursion_limit_rejects_deep_values) {
     json value = json::object({{"id", 0}, {"children", json::array()}});
     for (int i = 0; i < 100; ++i) value = json{{"id", i}, {"children", json::array({value})}};
-    json doc{{"types", {{"Node", json::array({{{"name", "id"}, {"type", "uint32"}},
-                                               {{"name", "children"}, {"type", "Node[]"}}})}}},
+    json doc{{"types",
+              {{"Node", json::array({{{"name", "id"}, {"type", "uint32"}},
+                                     {{"name", "children"}, {"type", "Node[]"}}})}}},
              {"primaryType", "Node"},
              {"domain", json::object()},
              {"message", value}};
@@ -205,7 +212,8 @@ TEST(core_eip712, recursion_limit_rejects_deep_values) {
 }
 
 TEST(core_eip712, primary_type_eip712domain_signs_domain_only) {
-    json doc{{"types", json::object()}, {"primaryType", "EIP712Domain"}, {"domain", {{"name", "x"}}}};
+    json doc{
+        {"types", json::object()}, {"primaryType", "EIP712Domain"}, {"domain", {{"name", "x"}}}};
     auto td = typed_data_from_json(doc);
     ASSERT_TRUE(td.has_value()) << td.error().detail;
     auto ds = domain_separator(*td);
@@ -227,12 +235,18 @@ TEST(core_eip712, integer_range_checks) {
     EXPECT_EQ(error_of(simple_doc("int8", 128)), E::out_of_range);
     EXPECT_EQ(error_of(simple_doc("int8", -129)), E::out_of_range);
     EXPECT_EQ(error_of(simple_doc("int8", "-0x81")), E::out_of_range);
-    EXPECT_EQ(error_of(simple_doc("int256", "57896044618658097711785492504343953926634992332820282019728792003956564819968")),
+    EXPECT_EQ(error_of(simple_doc(
+                  "int256",
+                  "57896044618658097711785492504343953926634992332820282019728792003956564819968")),
               E::out_of_range);
-    EXPECT_EQ(error_of(simple_doc("uint256", "115792089237316195423570985008687907853269984665640564039457584007913129639936")),
-              E::out_of_range);
+    EXPECT_EQ(
+        error_of(simple_doc(
+            "uint256",
+            "115792089237316195423570985008687907853269984665640564039457584007913129639936")),
+        E::out_of_range);
     EXPECT_EQ(error_of(simple_doc("uint64", 1e300)), E::out_of_range);
-    EXPECT_EQ(error_of(simple_doc("uint64", 9007199254740994.0)), E::out_of_range);  // not a safe integer
+    EXPECT_EQ(error_of(simple_doc("uint64", 9007199254740994.0)),
+              E::out_of_range);  // not a safe integer
     EXPECT_EQ(error_of(simple_doc("uint64", 1.5)), E::bad_value);
     EXPECT_EQ(error_of(simple_doc("uint64", "12a")), E::bad_value);
     EXPECT_EQ(error_of(simple_doc("uint64", "")), E::bad_value);
@@ -276,20 +290,25 @@ TEST(core_eip712, rejects_bad_hex_and_lengths) {
 TEST(core_eip712, rejects_bad_addresses) {
     using E = Eip712Error;
     EXPECT_EQ(error_of(simple_doc("address", "0x1234")), E::bad_address);
-    EXPECT_EQ(error_of(simple_doc("address", "CD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826")), E::bad_address);
-    EXPECT_EQ(error_of(simple_doc("address", "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD82g")), E::bad_address);
+    EXPECT_EQ(error_of(simple_doc("address", "CD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826")),
+              E::bad_address);
+    EXPECT_EQ(error_of(simple_doc("address", "0xCD2a3d9F938E13CD947Ec05AbC7FE734Df8DD82g")),
+              E::bad_address);
     // One letter's case flipped breaks the EIP-55 checksum of the Ether Mail sender.
-    EXPECT_EQ(error_of(simple_doc("address", "0xcD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826")), E::bad_address);
+    EXPECT_EQ(error_of(simple_doc("address", "0xcD2a3d9F938E13CD947Ec05AbC7FE734Df8DD826")),
+              E::bad_address);
     EXPECT_EQ(error_of(simple_doc("address", 12)), E::bad_address);
     // All-lowercase and all-uppercase carry no checksum and are accepted.
-    EXPECT_TRUE(typed_data_digest(simple_doc("address", "0xcd2a3d9f938e13cd947ec05abc7fe734df8dd826").dump()));
-    EXPECT_TRUE(typed_data_digest(simple_doc("address", "0xCD2A3D9F938E13CD947EC05ABC7FE734DF8DD826").dump()));
+    EXPECT_TRUE(typed_data_digest(
+        simple_doc("address", "0xcd2a3d9f938e13cd947ec05abc7fe734df8dd826").dump()));
+    EXPECT_TRUE(typed_data_digest(
+        simple_doc("address", "0xCD2A3D9F938E13CD947EC05ABC7FE734DF8DD826").dump()));
 }
 
 TEST(core_eip712, rejects_unknown_types) {
     using E = Eip712Error;
-    for (const char* t : {"uint", "uint7", "uint264", "uint08", "int0", "bytes0", "bytes33", "bytes01",
-                          "Nope", "Nope[]", "uint8[", "uint8[x]", "uint8]", "uint8[1]x"})
+    for (const char* t : {"uint", "uint7", "uint264", "uint08", "int0", "bytes0", "bytes33",
+                          "bytes01", "Nope", "Nope[]", "uint8[", "uint8[x]", "uint8]", "uint8[1]x"})
         EXPECT_EQ(error_of(simple_doc(t, 1)), E::unknown_type) << t;
     json doc = simple_doc("uint8", 1);
     doc["primaryType"] = "Missing";
@@ -297,7 +316,9 @@ TEST(core_eip712, rejects_unknown_types) {
 }
 
 TEST(core_eip712, rejects_missing_fields) {
-    json doc{{"types", {{"T", json::array({{{"name", "a"}, {"type", "uint8"}}, {{"name", "b"}, {"type", "string"}}})}}},
+    json doc{{"types",
+              {{"T", json::array({{{"name", "a"}, {"type", "uint8"}},
+                                  {{"name", "b"}, {"type", "string"}}})}}},
              {"primaryType", "T"},
              {"domain", json::object()},
              {"message", {{"a", 1}}}};
@@ -325,19 +346,30 @@ TEST(core_eip712, rejects_malformed_documents) {
     EXPECT_EQ(text_error("[]"), E::malformed_document);
     EXPECT_EQ(text_error(R"({"primaryType":"T","domain":{},"message":{}})"), E::malformed_document);
     EXPECT_EQ(text_error(R"({"types":{},"domain":{},"message":{}})"), E::malformed_document);
-    EXPECT_EQ(text_error(R"({"types":{"T":[]},"primaryType":"T","message":{}})"), E::malformed_document);
-    EXPECT_EQ(text_error(R"({"types":{"T":[]},"primaryType":"T","domain":{}})"), E::malformed_document);
-    EXPECT_EQ(text_error(R"({"types":[],"primaryType":"T","domain":{},"message":{}})"), E::malformed_document);
-    EXPECT_EQ(text_error(R"({"types":{"T":{}},"primaryType":"T","domain":{},"message":{}})"), E::malformed_document);
-    EXPECT_EQ(text_error(R"({"types":{"T":[{"name":"a"}]},"primaryType":"T","domain":{},"message":{}})"),
+    EXPECT_EQ(text_error(R"({"types":{"T":[]},"primaryType":"T","message":{}})"),
               E::malformed_document);
-    EXPECT_EQ(text_error(R"({"types":{"T":[]},"primaryType":"T","domain":{"chain":1},"message":{}})"),
-              E::malformed_document);  // unknown domain key without a declared EIP712Domain
-    EXPECT_EQ(text_error(R"({"types":{"T":[]},"primaryType":"T","primaryType":"T","domain":{},"message":{}})"),
-              E::malformed_document);  // duplicate key
-    EXPECT_EQ(text_error(R"({"types":{"T":[]},"primaryType":"T","domain":{},"message":{"a":1,"a":2}})"),
-              E::malformed_document);  // duplicate key, nested
-    EXPECT_EQ(typed_data_digest(R"({"types":{"T":[]},"primaryType":"T","domain":{},"message":[]})").error().code,
+    EXPECT_EQ(text_error(R"({"types":{"T":[]},"primaryType":"T","domain":{}})"),
+              E::malformed_document);
+    EXPECT_EQ(text_error(R"({"types":[],"primaryType":"T","domain":{},"message":{}})"),
+              E::malformed_document);
+    EXPECT_EQ(text_error(R"({"types":{"T":{}},"primaryType":"T","domain":{},"message":{}})"),
+              E::malformed_document);
+    EXPECT_EQ(
+        text_error(R"({"types":{"T":[{"name":"a"}]},"primaryType":"T","domain":{},"message":{}})"),
+        E::malformed_document);
+    EXPECT_EQ(
+        text_error(R"({"types":{"T":[]},"primaryType":"T","domain":{"chain":1},"message":{}})"),
+        E::malformed_document);  // unknown domain key without a declared EIP712Domain
+    EXPECT_EQ(
+        text_error(
+            R"({"types":{"T":[]},"primaryType":"T","primaryType":"T","domain":{},"message":{}})"),
+        E::malformed_document);  // duplicate key
+    EXPECT_EQ(
+        text_error(R"({"types":{"T":[]},"primaryType":"T","domain":{},"message":{"a":1,"a":2}})"),
+        E::malformed_document);  // duplicate key, nested
+    EXPECT_EQ(typed_data_digest(R"({"types":{"T":[]},"primaryType":"T","domain":{},"message":[]})")
+                  .error()
+                  .code,
               E::bad_value);
 }
 

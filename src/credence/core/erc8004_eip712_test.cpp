@@ -28,7 +28,8 @@ const json kAgentWalletSetTypes = json::parse(R"({
 Eip712Address address_of(const json& v) { return from_hex_fixed<20>(v.get<std::string>()).value(); }
 
 Uint256 uint_of(const json& v) {
-    return v.is_string() ? Uint256::parse(v.get<std::string>()).value() : Uint256{v.get<uint64_t>()};
+    return v.is_string() ? Uint256::parse(v.get<std::string>()).value()
+                         : Uint256{v.get<uint64_t>()};
 }
 
 }  // namespace
@@ -89,9 +90,9 @@ TEST(core_erc8004_eip712, published_digests_cpp_helper) {
         const Eip712Address registry = address_of(c["verifyingContract"]);
         EXPECT_EQ(to_hex(erc8004_domain_separator(chain_id, registry)),
                   c["domainSeparator"].get<std::string>());
-        const Hash32 digest = agent_wallet_set_digest(chain_id, registry, uint_of(m["agentId"]),
-                                                      address_of(m["newWallet"]),
-                                                      address_of(m["owner"]), uint_of(m["deadline"]));
+        const Hash32 digest = agent_wallet_set_digest(
+            chain_id, registry, uint_of(m["agentId"]), address_of(m["newWallet"]),
+            address_of(m["owner"]), uint_of(m["deadline"]));
         EXPECT_EQ(to_hex(digest), c["digest"].get<std::string>());
 
         // The generic C++ domain gives the same separator.

@@ -61,7 +61,8 @@ std::string checksum_hex_address(const std::array<uint8_t, 20>& address) {
     out.reserve(42);
     for (size_t i = 0; i < lower.size(); ++i) {
         char c = lower[i];
-        if (c >= 'a' && c <= 'f' && checksum_nibble_set(hash, i)) c = static_cast<char>(c - 'a' + 'A');
+        if (c >= 'a' && c <= 'f' && checksum_nibble_set(hash, i))
+            c = static_cast<char>(c - 'a' + 'A');
         out.push_back(c);
     }
     return out;

@@ -29,8 +29,8 @@ struct ParsedHexAddress {
 };
 
 /// Parses "0x" + 40 hex digits. Mixed-case digits must carry a valid EIP-55 checksum.
-[[nodiscard]] ParsedHexAddress parse_hex_address(std::string_view text,
-                                                 HexAddressCase rule = HexAddressCase::any) noexcept;
+[[nodiscard]] ParsedHexAddress parse_hex_address(
+    std::string_view text, HexAddressCase rule = HexAddressCase::any) noexcept;
 
 /// EIP-55 mixed-case checksum form, "0x"-prefixed.
 [[nodiscard]] std::string checksum_hex_address(const std::array<uint8_t, 20>& address);
