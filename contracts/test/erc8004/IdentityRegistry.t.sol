@@ -245,7 +245,7 @@ contract IdentityRegistryTest is RegistryFixture {
     // ERC-8004 §On-chain metadata: setAgentWallet with an EIP-712 signature of the new (EOA) wallet.
     function test_SetAgentWallet_Eip712Eoa() public {
         uint256 id = _registerAs(owner, URI1);
-        uint256 deadline = block.timestamp + 5 minutes;
+        uint256 deadline = vm.getBlockTimestamp() + 5 minutes;
         bytes memory sig = _sign(walletKey, _digest(identity, id, wallet, owner, deadline));
         vm.expectEmit(true, true, true, true, address(identity));
         emit IIdentityRegistry.MetadataSet(id, "agentWallet", "agentWallet", abi.encodePacked(wallet));
@@ -259,7 +259,7 @@ contract IdentityRegistryTest is RegistryFixture {
     function test_SetAgentWallet_Erc1271() public {
         uint256 id = _registerAs(owner, URI1);
         ERC1271WalletMock cw = new ERC1271WalletMock(wallet);
-        uint256 deadline = block.timestamp + 60;
+        uint256 deadline = vm.getBlockTimestamp() + 60;
         bytes memory sig = _sign(walletKey, _digest(identity, id, address(cw), owner, deadline));
         vm.prank(owner);
         identity.setAgentWallet(id, address(cw), deadline, sig);
@@ -269,7 +269,7 @@ contract IdentityRegistryTest is RegistryFixture {
     // ERC-8004 §On-chain metadata: the owner must prove control of the new wallet (bad signature reverts).
     function test_SetAgentWallet_WrongSignerReverts() public {
         uint256 id = _registerAs(owner, URI1);
-        uint256 deadline = block.timestamp + 60;
+        uint256 deadline = vm.getBlockTimestamp() + 60;
         bytes memory sig = _sign(0xB0B, _digest(identity, id, wallet, owner, deadline));
         vm.prank(owner);
         vm.expectRevert(IdentityRegistry.InvalidWalletSignature.selector);
@@ -279,7 +279,7 @@ contract IdentityRegistryTest is RegistryFixture {
     // ERC-8004 compat: a signature deadline is at most now + 5 minutes, and not in the past.
     function test_SetAgentWallet_DeadlineBounds() public {
         uint256 id = _registerAs(owner, URI1);
-        uint256 far = block.timestamp + 5 minutes + 1;
+        uint256 far = vm.getBlockTimestamp() + 5 minutes + 1;
         bytes memory sig = _sign(walletKey, _digest(identity, id, wallet, owner, far));
         vm.prank(owner);
         vm.expectRevert(abi.encodeWithSelector(IdentityRegistry.DeadlineTooFar.selector, far));
@@ -295,7 +295,7 @@ contract IdentityRegistryTest is RegistryFixture {
     // ERC-8004 §On-chain metadata: only the agent owner (or operator) can change the wallet.
     function test_SetAgentWallet_StrangerReverts() public {
         uint256 id = _registerAs(owner, URI1);
-        uint256 deadline = block.timestamp + 60;
+        uint256 deadline = vm.getBlockTimestamp() + 60;
         bytes memory sig = _sign(walletKey, _digest(identity, id, wallet, owner, deadline));
         vm.prank(stranger);
         vm.expectRevert(abi.encodeWithSelector(IdentityRegistry.NotAuthorized.selector, id, stranger));
@@ -307,7 +307,7 @@ contract IdentityRegistryTest is RegistryFixture {
         uint256 id = _registerAs(owner, URI1);
         vm.prank(owner);
         vm.expectRevert(IdentityRegistry.InvalidWallet.selector);
-        identity.setAgentWallet(id, address(0), block.timestamp, "");
+        identity.setAgentWallet(id, address(0), vm.getBlockTimestamp(), "");
     }
 
     // ERC-8004 §On-chain metadata: unsetAgentWallet clears the wallet.
@@ -324,7 +324,7 @@ contract IdentityRegistryTest is RegistryFixture {
     // ERC-8004 §On-chain metadata: on transfer agentWallet is automatically cleared.
     function test_Transfer_ClearsWallet() public {
         uint256 id = _registerAs(owner, URI1);
-        uint256 deadline = block.timestamp + 60;
+        uint256 deadline = vm.getBlockTimestamp() + 60;
         bytes memory sig = _sign(walletKey, _digest(identity, id, wallet, owner, deadline));
         vm.prank(owner);
         identity.setAgentWallet(id, wallet, deadline, sig);

@@ -50,7 +50,7 @@ contract ValidationRegistryTest is RegistryFixture {
         assertEq(resp, 0);
         assertEq(rh, bytes32(0));
         assertEq(tag, "");
-        assertEq(last, block.timestamp);
+        assertEq(last, vm.getBlockTimestamp());
         assertEq(validation.getAgentValidations(agent)[0], REQ);
         assertEq(validation.getValidatorRequests(validator)[0], REQ);
     }
@@ -83,7 +83,7 @@ contract ValidationRegistryTest is RegistryFixture {
         vm.prank(stranger);
         vm.expectRevert(abi.encodeWithSelector(ValidationRegistry.NotValidator.selector, REQ, stranger));
         validation.validationResponse(REQ, 100, "", 0, "");
-        vm.warp(block.timestamp + 10);
+        vm.warp(vm.getBlockTimestamp() + 10);
         vm.expectEmit(true, true, true, true, address(validation));
         emit IValidationRegistry.ValidationResponse(validator, agent, REQ, 50, "r", keccak256("a"), "soft-finality");
         vm.prank(validator);
@@ -94,7 +94,7 @@ contract ValidationRegistryTest is RegistryFixture {
         assertEq(resp, 100);
         assertEq(rh, keccak256("b"));
         assertEq(tag, "hard-finality");
-        assertEq(last, block.timestamp);
+        assertEq(last, vm.getBlockTimestamp());
     }
 
     // ERC-8004 §Validation Response: response is a value between 0 and 100.

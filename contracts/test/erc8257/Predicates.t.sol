@@ -93,11 +93,11 @@ contract PredicatesTest is Test {
     function test_Subscription_TierAndExpiry() public {
         SubscriptionPredicate p = new SubscriptionPredicate(address(subs), 2);
         uint256 id = _tool(address(p));
-        subs.set(alice, 1, uint64(block.timestamp + 100));
+        subs.set(alice, 1, uint64(vm.getBlockTimestamp() + 100));
         assertFalse(reg.hasAccess(id, alice, ""));
-        subs.set(alice, 2, uint64(block.timestamp + 100));
+        subs.set(alice, 2, uint64(vm.getBlockTimestamp() + 100));
         assertTrue(reg.hasAccess(id, alice, ""));
-        vm.warp(block.timestamp + 101);
+        vm.warp(vm.getBlockTimestamp() + 101);
         assertFalse(reg.hasAccess(id, alice, ""));
         (bytes4 k, bytes memory d) = _kind(p);
         assertEq(k, bytes4(0x44387cc2));
@@ -142,7 +142,7 @@ contract PredicatesTest is Test {
     function test_AccessProof_SignatureDeadlineAndBinding() public {
         AccessProofPredicate p = new AccessProofPredicate();
         uint256 id = _tool(address(p));
-        uint64 deadline = uint64(block.timestamp + 60);
+        uint64 deadline = uint64(vm.getBlockTimestamp() + 60);
         (uint8 v, bytes32 r, bytes32 s) = vm.sign(aliceKey, p.accessProofDigest(id, alice, deadline));
         bytes memory data = abi.encode(deadline, abi.encodePacked(r, s, v));
         assertTrue(reg.hasAccess(id, alice, data));
@@ -163,7 +163,7 @@ contract PredicatesTest is Test {
         key = bound(key, 1, 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364140);
         vm.assume(key != aliceKey);
         AccessProofPredicate p = new AccessProofPredicate();
-        uint64 deadline = uint64(block.timestamp + 60);
+        uint64 deadline = uint64(vm.getBlockTimestamp() + 60);
         (uint8 v, bytes32 r, bytes32 s) = vm.sign(key, p.accessProofDigest(1, alice, deadline));
         assertFalse(p.hasAccess(1, alice, abi.encode(deadline, abi.encodePacked(r, s, v))));
     }
@@ -215,7 +215,7 @@ contract PredicatesTest is Test {
         ch[1] = address(hold);
         CompositePredicate andP = new CompositePredicate(ch, RequirementLogic.AND);
         nft.mint(alice, 9);
-        uint64 deadline = uint64(block.timestamp + 60);
+        uint64 deadline = uint64(vm.getBlockTimestamp() + 60);
         (uint8 v, bytes32 r, bytes32 s) = vm.sign(aliceKey, ap.accessProofDigest(5, alice, deadline));
         bytes[] memory parts = new bytes[](2);
         parts[0] = abi.encode(deadline, abi.encodePacked(r, s, v));
