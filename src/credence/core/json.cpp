@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <iterator>
 #include <system_error>
 
 namespace credence::core {
@@ -97,12 +98,12 @@ void append_utf8(std::string& out, uint32_t cp) {
     }
 }
 
-// One container being built. Objects collect members; `key` holds the name awaiting its value.
+// One container being built. Its elements sit on the parser's shared scratch stacks from
+// index `start` on (values_ for arrays, members_ for objects) and move into an exactly sized
+// vector when it closes: one allocation per container, no regrowth (as RapidJSON does).
 struct Frame {
     bool is_object = false;
-    JsonValue::Array array;
-    JsonValue::Object object;
-    std::string key;
+    size_t start = 0;
 };
 
 class Parser {
@@ -117,6 +118,8 @@ private:
     const char* end_;
     const ParseLimits& limits_;
     std::vector<Frame> stack_;
+    std::vector<JsonValue> values_;    // pending array elements of all open arrays
+    std::vector<JsonMember> members_;  // pending members of all open objects
     std::vector<const std::string*> key_scratch_;
 
     void skip_ws() noexcept {
@@ -127,8 +130,8 @@ private:
     Result<void, JsonError> parse_string(std::string& out);
     Result<JsonValue, JsonError> parse_number();
     Result<JsonValue, JsonError> parse_literal();
-    Result<void, JsonError> check_duplicates(const JsonValue::Object& obj);
-    Result<void, JsonError> parse_key(Frame& f);
+    Result<void, JsonError> check_duplicates(size_t start);
+    Result<void, JsonError> parse_key();
 };
 
 // RFC 8259 §7 strings, with UTF-8 validated per Unicode Table 3-7 (well-formed byte sequences).
@@ -327,31 +330,33 @@ Result<JsonValue, JsonError> Parser::parse_literal() {
 
 // I-JSON §2.3 / RFC 8785 §3.1: member names must be unique. Names are already unescaped, so
 // "a" and "\u0061" collide. Sorting pointers keeps large objects O(n log n).
-Result<void, JsonError> Parser::check_duplicates(const JsonValue::Object& obj) {
-    if (obj.size() < 2) return {};
-    if (obj.size() <= 8) {
-        for (size_t i = 0; i < obj.size(); ++i)
-            for (size_t j = i + 1; j < obj.size(); ++j)
-                if (obj[i].key == obj[j].key)
+Result<void, JsonError> Parser::check_duplicates(size_t start) {
+    const size_t n = members_.size() - start;
+    if (n < 2) return {};
+    if (n <= 8) {
+        for (size_t i = start; i < members_.size(); ++i)
+            for (size_t j = i + 1; j < members_.size(); ++j)
+                if (members_[i].key == members_[j].key)
                     return fail(JsonError::duplicate_key, "duplicate member name");
         return {};
     }
     key_scratch_.clear();
-    for (const auto& m : obj) key_scratch_.push_back(&m.key);
+    for (size_t i = start; i < members_.size(); ++i) key_scratch_.push_back(&members_[i].key);
     std::sort(key_scratch_.begin(), key_scratch_.end(),
-              [](const std::string* a, const std::string* b) { return *a < *b; });
+              [](const std::string* x, const std::string* y) { return *x < *y; });
     for (size_t i = 1; i < key_scratch_.size(); ++i)
         if (*key_scratch_[i - 1] == *key_scratch_[i])
             return fail(JsonError::duplicate_key, "duplicate member name");
     return {};
 }
 
-// Expects `"name" :` at p_ (after whitespace) and leaves p_ at the value.
-Result<void, JsonError> Parser::parse_key(Frame& f) {
+// Expects `"name" :` at p_ (after whitespace), pushes a member with that name and a null value
+// (filled in when the value is complete), and leaves p_ at the value.
+Result<void, JsonError> Parser::parse_key() {
     skip_ws();
     if (p_ == end_) return fail(JsonError::unexpected_end, "expected member name");
     if (*p_ != '"') return fail(JsonError::unexpected_char, "expected member name");
-    if (auto r = parse_string(f.key); !r) return std::unexpected(r.error());
+    if (auto r = parse_string(members_.emplace_back().key); !r) return std::unexpected(r.error());
     skip_ws();
     if (p_ == end_) return fail(JsonError::unexpected_end, "expected ':'");
     if (*p_ != ':') return fail(JsonError::unexpected_char, "expected ':'");
@@ -378,18 +383,15 @@ Result<JsonValue, JsonError> Parser::run() {
                 return fail(JsonError::too_deep,
                             "nesting deeper than " + std::to_string(limits_.max_depth));
             ++p_;
-            Frame& f = stack_.emplace_back();
-            f.is_object = c == '{';
+            const bool is_object = c == '{';
             skip_ws();
-            const char close = f.is_object ? '}' : ']';
-            if (p_ != end_ && *p_ == close) {
+            if (p_ != end_ && *p_ == (is_object ? '}' : ']')) {
                 ++p_;
-                value =
-                    f.is_object ? JsonValue(JsonValue::Object{}) : JsonValue(JsonValue::Array{});
-                stack_.pop_back();
+                value = is_object ? JsonValue(JsonValue::Object{}) : JsonValue(JsonValue::Array{});
             } else {
-                if (f.is_object)
-                    if (auto r = parse_key(f); !r) return std::unexpected(r.error());
+                stack_.push_back(Frame{is_object, is_object ? members_.size() : values_.size()});
+                if (is_object)
+                    if (auto r = parse_key(); !r) return std::unexpected(r.error());
                 have_value = false;
             }
         } else if (c == '"') {
@@ -419,17 +421,17 @@ Result<JsonValue, JsonError> Parser::run() {
                                 "data after the value at offset " + std::to_string(offset(base)));
                 return value;
             }
-            Frame& f = stack_.back();
+            const Frame f = stack_.back();
             if (f.is_object)
-                f.object.push_back(JsonMember{std::move(f.key), std::move(value)});
+                members_.back().value = std::move(value);
             else
-                f.array.push_back(std::move(value));
+                values_.push_back(std::move(value));
             skip_ws();
             if (p_ == end_) return fail(JsonError::unexpected_end, "unterminated container");
             if (*p_ == ',') {
                 ++p_;
                 if (f.is_object)
-                    if (auto r = parse_key(f); !r) return std::unexpected(r.error());
+                    if (auto r = parse_key(); !r) return std::unexpected(r.error());
                 break;  // parse the next element
             }
             if (*p_ != (f.is_object ? '}' : ']'))
@@ -437,11 +439,17 @@ Result<JsonValue, JsonError> Parser::run() {
                     JsonError::unexpected_char,
                     "expected ',' or a closing bracket at offset " + std::to_string(offset(base)));
             ++p_;
+            const auto from = static_cast<ptrdiff_t>(f.start);
             if (f.is_object) {
-                if (auto r = check_duplicates(f.object); !r) return std::unexpected(r.error());
-                value = JsonValue(std::move(f.object));
+                if (auto r = check_duplicates(f.start); !r) return std::unexpected(r.error());
+                value =
+                    JsonValue(JsonValue::Object(std::make_move_iterator(members_.begin() + from),
+                                                std::make_move_iterator(members_.end())));
+                members_.resize(f.start);
             } else {
-                value = JsonValue(std::move(f.array));
+                value = JsonValue(JsonValue::Array(std::make_move_iterator(values_.begin() + from),
+                                                   std::make_move_iterator(values_.end())));
+                values_.resize(f.start);
             }
             stack_.pop_back();
         }

@@ -1,5 +1,7 @@
 #include <credence/core/manifest_checks.hpp>
 
+#include <vector>
+
 #include <credence/core/jcs.hpp>
 #include <credence/core/keccak.hpp>
 #include <credence/core/unicode.hpp>
@@ -22,36 +24,33 @@ std::string pointer_token(std::string_view key) {
     return out;
 }
 
-// Depth is bounded by the parser's max_depth, so plain recursion is safe here. `path` is the
-// JSON Pointer of `v`, extended and restored around each child.
-Result<void, ManifestBytesError> nfc_walk(const JsonValue& v, std::string& path) {
+// Depth is bounded by the parser's max_depth, so plain recursion is safe here. Nothing is
+// allocated on the success path: on failure the JSON Pointer of the offending string is built
+// while unwinding (`path` collects its tokens innermost first).
+bool nfc_walk(const JsonValue& v, std::vector<std::string>& path, bool& in_name) {
     switch (v.kind()) {
         case JsonKind::string:
-            if (!is_nfc(v.as_string()))
-                return fail(ManifestBytesError::not_nfc, "string value not in NFC at " + path);
-            return {};
+            return is_nfc(v.as_string());
         case JsonKind::array: {
             const auto& arr = v.as_array();
-            for (size_t i = 0; i < arr.size(); ++i) {
-                const size_t mark = path.size();
-                path += "/" + std::to_string(i);
-                if (auto r = nfc_walk(arr[i], path); !r) return r;
-                path.resize(mark);
-            }
-            return {};
+            for (size_t i = 0; i < arr.size(); ++i)
+                if (!nfc_walk(arr[i], path, in_name)) {
+                    path.push_back(std::to_string(i));
+                    return false;
+                }
+            return true;
         }
         case JsonKind::object:
             for (const auto& m : v.as_object()) {
-                const size_t mark = path.size();
-                path += "/" + pointer_token(m.key);
-                if (!is_nfc(m.key))
-                    return fail(ManifestBytesError::not_nfc, "member name not in NFC at " + path);
-                if (auto r = nfc_walk(m.value, path); !r) return r;
-                path.resize(mark);
+                if (!is_nfc(m.key)) in_name = true;
+                if (in_name || !nfc_walk(m.value, path, in_name)) {
+                    path.push_back(pointer_token(m.key));
+                    return false;
+                }
             }
-            return {};
+            return true;
         default:
-            return {};
+            return true;
     }
 }
 
@@ -120,8 +119,13 @@ Result<void, ManifestBytesError> check_no_bom(ByteView bytes) noexcept {
 
 // ERC-8257 §Canonical Manifest Bytes, Unicode normalization rule: reject, do not re-normalize.
 Result<void, ManifestBytesError> check_nfc_strings(const JsonValue& document) {
-    std::string path;
-    return nfc_walk(document, path);
+    std::vector<std::string> path;
+    bool in_name = false;
+    if (nfc_walk(document, path, in_name)) return {};
+    std::string pointer;
+    for (auto it = path.rbegin(); it != path.rend(); ++it) pointer += "/" + *it;
+    return fail(ManifestBytesError::not_nfc, std::string(in_name ? "member name" : "string value") +
+                                                 " not in NFC at " + pointer);
 }
 
 // ERC-8257 §Canonical Manifest Bytes, hex-field casing rule: reject, do not lowercase.
