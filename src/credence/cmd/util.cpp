@@ -32,6 +32,7 @@ void add_util_commands(CLI::App& app) {
     auto* util = app.add_subcommand("util", "Ethereum and JSON utilities (cast-compatible arguments)");
     util->require_subcommand(1);
     add_util_hash_commands(*util, opts);
+    add_util_abi_commands(*util, opts);
     add_util_sign_commands(*util, opts);
     add_util_json_commands(*util, opts);
 }
