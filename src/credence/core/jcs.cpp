@@ -40,12 +40,15 @@ size_t utf8_sequence_length(const unsigned char* s, size_t avail) noexcept {
     return len;
 }
 
-// Code point of the (valid) UTF-8 sequence at s.
-uint32_t decode_at(const unsigned char* s) noexcept {
+// Code point of the UTF-8 sequence at s (avail bytes left). Malformed input (only possible
+// through compare_utf16's public precondition being broken) yields the lead byte, never a read
+// past the end.
+uint32_t decode_at(const unsigned char* s, size_t avail) noexcept {
+    const size_t len = utf8_sequence_length(s, avail);
     const unsigned char c = s[0];
-    if (c < 0x80) return c;
-    if (c < 0xE0) return ((c & 0x1Fu) << 6) | (s[1] & 0x3Fu);
-    if (c < 0xF0) return ((c & 0x0Fu) << 12) | ((s[1] & 0x3Fu) << 6) | (s[2] & 0x3Fu);
+    if (len <= 1) return c;
+    if (len == 2) return ((c & 0x1Fu) << 6) | (s[1] & 0x3Fu);
+    if (len == 3) return ((c & 0x0Fu) << 12) | ((s[1] & 0x3Fu) << 6) | (s[2] & 0x3Fu);
     return ((c & 0x07u) << 18) | ((s[1] & 0x3Fu) << 12) | ((s[2] & 0x3Fu) << 6) | (s[3] & 0x3Fu);
 }
 
@@ -190,8 +193,10 @@ int compare_utf16(std::string_view a, std::string_view b) noexcept {
     // Back up to the start of the code point holding the first difference; the common prefix
     // means both strings have a code point boundary there.
     while (i > 0 && (static_cast<unsigned char>(a[i]) & 0xC0) == 0x80) --i;
-    const uint32_t ca = decode_at(reinterpret_cast<const unsigned char*>(a.data()) + i);
-    const uint32_t cb = decode_at(reinterpret_cast<const unsigned char*>(b.data()) + i);
+    const uint32_t ca =
+        decode_at(reinterpret_cast<const unsigned char*>(a.data()) + i, a.size() - i);
+    const uint32_t cb =
+        decode_at(reinterpret_cast<const unsigned char*>(b.data()) + i, b.size() - i);
     const uint32_t ua = first_utf16_unit(ca), ub = first_utf16_unit(cb);
     // Same high surrogate: low surrogates order like the code points themselves.
     if (ua == ub) return ca < cb ? -1 : (ca > cb ? 1 : 0);

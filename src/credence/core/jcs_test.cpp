@@ -112,6 +112,8 @@ TEST(core_jcs, sorts_keys_by_utf16_code_units) {
     EXPECT_LT(compare_utf16("\xF0\x90\x80\x80", "\xF4\x8F\xBF\xBF"), 0);
     EXPECT_EQ(compare_utf16("abc", "abc"), 0);
     EXPECT_LT(compare_utf16("ab", "abc"), 0);
+    // Broken precondition (truncated UTF-8) must still not read past the end.
+    EXPECT_NE(compare_utf16("a\xF0", "a\xC3"), 0);
 }
 
 // RFC 8785 §3.2.2.2: only the required escapes, lowercase \u00xx, everything else literal.
