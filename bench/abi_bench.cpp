@@ -15,12 +15,15 @@ namespace {
 
 // ERC-8004 §Reputation Registry, as declared in the ERC.
 constexpr std::string_view kNewFeedback =
-    "event NewFeedback(uint256 indexed agentId, address indexed clientAddress, uint64 feedbackIndex, "
+    "event NewFeedback(uint256 indexed agentId, address indexed clientAddress, uint64 "
+    "feedbackIndex, "
     "int128 value, uint8 valueDecimals, string indexed indexedTag1, string tag1, string tag2, "
     "string endpoint, string feedbackURI, bytes32 feedbackHash)";
 constexpr std::string_view kGiveFeedback =
-    "function giveFeedback(uint256 agentId, int128 value, uint8 valueDecimals, string calldata tag1, "
-    "string calldata tag2, string calldata endpoint, string calldata feedbackURI, bytes32 feedbackHash) external";
+    "function giveFeedback(uint256 agentId, int128 value, uint8 valueDecimals, string calldata "
+    "tag1, "
+    "string calldata tag2, string calldata endpoint, string calldata feedbackURI, bytes32 "
+    "feedbackHash) external";
 
 template <typename T>
 T must(Result<T, AbiError> r) {

@@ -36,7 +36,7 @@ const std::vector<std::vector<AbiType>>& type_lists() {
             "(uint256[][2][],bytes32)",
             "(uint64,int128,uint8,string,string,string,string,bytes32)",  // NewFeedback data
             "(string[][])",
-            "(uint256,uint32[],bytes10,bytes)",                              // ethereum/tests
+            "(uint256,uint32[],bytes10,bytes)",  // ethereum/tests
             "(((string)))",
             "(int256[3],(address,bytes)[2],bool[])",
         };

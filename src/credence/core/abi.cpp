@@ -7,7 +7,8 @@
 
 namespace credence::core {
 
-FixedBytes::FixedBytes(ByteView bytes) noexcept : size(static_cast<uint8_t>(std::min<size_t>(bytes.size(), 32))) {
+FixedBytes::FixedBytes(ByteView bytes) noexcept
+    : size(static_cast<uint8_t>(std::min<size_t>(bytes.size(), 32))) {
     std::copy_n(bytes.begin(), size, data.begin());
 }
 
@@ -53,7 +54,9 @@ Result<void, AbiError> decode_value_word(const AbiType& t, const uint8_t* w, Abi
         case AbiKind::unsigned_int: {
             // ABI spec: uint<M> is padded on the higher-order side with zero bytes.
             const size_t pad = 32 - t.bits() / 8;
-            if (!all_zero(w, pad)) return fail(AbiError::out_of_range, "uint" + std::to_string(t.bits()) + " value has high bits set");
+            if (!all_zero(w, pad))
+                return fail(AbiError::out_of_range,
+                            "uint" + std::to_string(t.bits()) + " value has high bits set");
             out.v = Uint256::from_word(w);
             return {};
         }
@@ -61,13 +64,16 @@ Result<void, AbiError> decode_value_word(const AbiType& t, const uint8_t* w, Abi
             // ABI spec: int<M> is sign-extended to 32 bytes (0xff padding for negative values).
             const size_t pad = 32 - t.bits() / 8;
             const uint8_t fill = (w[pad] & 0x80) != 0 ? 0xff : 0x00;
-            if (!all_equal(w, pad, fill)) return fail(AbiError::out_of_range, "int" + std::to_string(t.bits()) + " value not sign-extended");
+            if (!all_equal(w, pad, fill))
+                return fail(AbiError::out_of_range,
+                            "int" + std::to_string(t.bits()) + " value not sign-extended");
             out.v = Int256(Uint256::from_word(w));
             return {};
         }
         case AbiKind::address: {
             // ABI spec: address is encoded as uint160.
-            if (!all_zero(w, 12)) return fail(AbiError::bad_padding, "address has non-zero high bytes");
+            if (!all_zero(w, 12))
+                return fail(AbiError::bad_padding, "address has non-zero high bytes");
             AbiValue::Address a;
             std::memcpy(a.data(), w + 12, 20);
             out.v = a;
@@ -75,13 +81,16 @@ Result<void, AbiError> decode_value_word(const AbiType& t, const uint8_t* w, Abi
         }
         case AbiKind::boolean:
             // ABI spec: bool is encoded as uint8 restricted to 0 and 1.
-            if (!all_zero(w, 31) || w[31] > 1) return fail(AbiError::out_of_range, "bool is neither 0 nor 1");
+            if (!all_zero(w, 31) || w[31] > 1)
+                return fail(AbiError::out_of_range, "bool is neither 0 nor 1");
             out.v = (w[31] == 1);
             return {};
         case AbiKind::fixed_bytes: {
             // ABI spec: bytes<M> is padded on the lower-order side with zero bytes.
             const size_t n = t.size();
-            if (!all_zero(w + n, 32 - n)) return fail(AbiError::bad_padding, "bytes" + std::to_string(n) + " has non-zero padding");
+            if (!all_zero(w + n, 32 - n))
+                return fail(AbiError::bad_padding,
+                            "bytes" + std::to_string(n) + " has non-zero padding");
             out.v = FixedBytes(ByteView(w, n));
             return {};
         }
@@ -95,7 +104,9 @@ using TypeAtFn = detail::AbiTypeAt;
 const AbiType& span_type_at(const void* ctx, size_t i) {
     return (*static_cast<const std::span<const AbiType>*>(ctx))[i];
 }
-const AbiType& repeat_type_at(const void* ctx, size_t /*i*/) { return *static_cast<const AbiType*>(ctx); }
+const AbiType& repeat_type_at(const void* ctx, size_t /*i*/) {
+    return *static_cast<const AbiType*>(ctx);
+}
 
 class Decoder {
 public:
@@ -105,8 +116,8 @@ public:
     /// Decodes `count` values laid out as a tuple whose heads start at `region` into
     /// `out_at(i)`. Returns the canonical extent of the encoding (heads plus tails).
     template <typename TypeAt, typename OutAt>
-    Result<uint64_t, AbiError> list(size_t count, const TypeAt& type_at, uint64_t heads, size_t region,
-                                    unsigned depth, const OutAt& out_at) {
+    Result<uint64_t, AbiError> list(size_t count, const TypeAt& type_at, uint64_t heads,
+                                    size_t region, unsigned depth, const OutAt& out_at) {
         const size_t avail = data_.size() - region;
         if (heads > avail) return fail(AbiError::short_data, "heads run past the end of the data");
         uint64_t tail = heads;
@@ -120,7 +131,9 @@ public:
                 if (!word_to_size(data_.data() + head_pos, offset) || offset > avail)
                     return fail(AbiError::bad_offset, "offset points outside the data");
                 if (canonical_ && offset != tail)
-                    return fail(AbiError::bad_offset, "non-canonical offset " + std::to_string(offset) + ", expected " + std::to_string(tail));
+                    return fail(AbiError::bad_offset, "non-canonical offset " +
+                                                          std::to_string(offset) + ", expected " +
+                                                          std::to_string(tail));
                 auto used = value(t, region + offset, depth + 1, out_at(i));
                 if (!used) return used;
                 tail += *used;
@@ -135,12 +148,14 @@ public:
 
     /// A nested list: checks the budget before allocating `count` values.
     template <typename TypeAt>
-    Result<uint64_t, AbiError> nested(size_t count, const TypeAt& type_at, uint64_t heads, size_t pos,
-                                      unsigned depth, AbiValue& out) {
+    Result<uint64_t, AbiError> nested(size_t count, const TypeAt& type_at, uint64_t heads,
+                                      size_t pos, unsigned depth, AbiValue& out) {
         // Every value costs at least one word of budget; fail before allocating if it cannot fit.
-        if (count > budget_ / 32) return fail(AbiError::too_large, "decoded size exceeds the input");
+        if (count > budget_ / 32)
+            return fail(AbiError::too_large, "decoded size exceeds the input");
         auto& items = out.v.emplace<AbiValue::List>(count);
-        return list(count, type_at, heads, pos, depth, [&items](size_t i) -> AbiValue& { return items[i]; });
+        return list(count, type_at, heads, pos, depth,
+                    [&items](size_t i) -> AbiValue& { return items[i]; });
     }
 
     /// Decodes one value whose encoding starts at `pos` (the head for static types, the tail for
@@ -154,24 +169,29 @@ public:
             case AbiKind::address:
             case AbiKind::boolean:
             case AbiKind::fixed_bytes: {
-                if (avail < 32) return fail(AbiError::short_data, "word runs past the end of the data");
+                if (avail < 32)
+                    return fail(AbiError::short_data, "word runs past the end of the data");
                 if (auto c = charge(32); !c) return std::unexpected(std::move(c.error()));
-                if (auto r = decode_value_word(t, data_.data() + pos, out); !r) return std::unexpected(std::move(r.error()));
+                if (auto r = decode_value_word(t, data_.data() + pos, out); !r)
+                    return std::unexpected(std::move(r.error()));
                 return 32;
             }
             case AbiKind::bytes:
             case AbiKind::string: {
-                if (avail < 32) return fail(AbiError::short_data, "length word runs past the end of the data");
+                if (avail < 32)
+                    return fail(AbiError::short_data, "length word runs past the end of the data");
                 uint64_t len = 0;
                 // Length checked against the remaining data before anything is allocated.
                 if (!word_to_size(data_.data() + pos, len) || len > avail - 32)
                     return fail(AbiError::bad_length, "length larger than the remaining data");
                 const uint64_t padded = (len + 31) & ~uint64_t{31};
-                if (padded > avail - 32) return fail(AbiError::short_data, "padding runs past the end of the data");
+                if (padded > avail - 32)
+                    return fail(AbiError::short_data, "padding runs past the end of the data");
                 const uint8_t* p = data_.data() + pos + 32;
                 // ABI spec: bytes are followed by the minimum number of zero bytes to reach a
                 // multiple of 32.
-                if (!all_zero(p + len, padded - len)) return fail(AbiError::bad_padding, "non-zero padding after bytes");
+                if (!all_zero(p + len, padded - len))
+                    return fail(AbiError::bad_padding, "non-zero padding after bytes");
                 if (auto c = charge(32 + padded); !c) return std::unexpected(std::move(c.error()));
                 if (t.kind() == AbiKind::bytes)
                     out.v.emplace<Bytes>(p, p + len);
@@ -180,28 +200,37 @@ public:
                 return 32 + padded;
             }
             case AbiKind::dynamic_array: {
-                if (avail < 32) return fail(AbiError::short_data, "length word runs past the end of the data");
+                if (avail < 32)
+                    return fail(AbiError::short_data, "length word runs past the end of the data");
                 uint64_t count = 0;
                 const uint64_t h = t.element().head_size();
                 if (!word_to_size(data_.data() + pos, count) || count > (avail - 32) / h)
-                    return fail(AbiError::bad_length, "array length larger than the remaining data");
+                    return fail(AbiError::bad_length,
+                                "array length larger than the remaining data");
                 if (auto c = charge(32); !c) return std::unexpected(std::move(c.error()));
                 const AbiType& elem = t.element();
-                auto used = nested(count, [&elem](size_t) -> const AbiType& { return elem; }, count * h, pos + 32, depth, out);
+                auto used = nested(
+                    count, [&elem](size_t) -> const AbiType& { return elem; }, count* h, pos + 32,
+                    depth, out);
                 if (!used) return used;
                 return 32 + *used;
             }
             case AbiKind::fixed_array: {
                 const uint64_t h = t.element().head_size();
-                if (t.length() > avail / h) return fail(AbiError::short_data, "fixed array runs past the end of the data");
+                if (t.length() > avail / h)
+                    return fail(AbiError::short_data, "fixed array runs past the end of the data");
                 const AbiType& elem = t.element();
-                return nested(t.length(), [&elem](size_t) -> const AbiType& { return elem; }, t.length() * h, pos, depth, out);
+                return nested(
+                    t.length(), [&elem](size_t) -> const AbiType& { return elem; }, t.length() * h,
+                    pos, depth, out);
             }
             case AbiKind::tuple: {
                 const auto comps = t.components();
                 uint64_t heads = 0;
                 for (const auto& c : comps) heads = std::min(heads + c.head_size(), kHeadCap);
-                return nested(comps.size(), [comps](size_t i) -> const AbiType& { return comps[i]; }, heads, pos, depth, out);
+                return nested(
+                    comps.size(), [comps](size_t i) -> const AbiType& { return comps[i]; }, heads,
+                    pos, depth, out);
             }
         }
         return fail(AbiError::unsupported, "unknown type kind");
@@ -211,7 +240,8 @@ private:
     Result<void, AbiError> charge(uint64_t n) {
         // Canonical encodings never decode to more than their own size; only overlapping tails
         // can, which is how "ABI decode bombs" expand a few bytes into gigabytes.
-        if (n > budget_) return fail(AbiError::too_large, "decoded size exceeds the input (overlapping tails)");
+        if (n > budget_)
+            return fail(AbiError::too_large, "decoded size exceeds the input (overlapping tails)");
         budget_ -= n;
         return {};
     }
@@ -221,12 +251,48 @@ private:
     bool canonical_;
 };
 
+/// Exact size of the encoding when `v` matches `t` (a best-effort estimate otherwise), so the
+/// encoder can reserve once. Static types cost O(1); only dynamic parts are walked.
+size_t encoded_size(const AbiType& t, const AbiValue& v, unsigned depth) noexcept {
+    if (!t.is_dynamic()) return static_cast<size_t>(t.head_size());
+    if (depth > kMaxAbiDepth) return 0;
+    const auto padded = [](size_t n) { return 32 + ((n + 31) & ~size_t{31}); };
+    switch (t.kind()) {
+        case AbiKind::bytes:
+        case AbiKind::string:
+            if (const auto* s = v.as_string()) return padded(s->size());
+            if (const auto* b = v.as_bytes()) return padded(b->size());
+            return 32;
+        default: {
+            const auto* items = v.as_list();
+            if (items == nullptr) return 0;
+            size_t n = t.kind() == AbiKind::dynamic_array ? 32 : 0;
+            const bool is_tuple = t.kind() == AbiKind::tuple;
+            if (is_tuple && items->size() != t.components().size()) return n;
+            for (size_t i = 0; i < items->size(); ++i) {
+                const AbiType& c = is_tuple ? t.components()[i] : t.element();
+                n += encoded_size(c, (*items)[i], depth + 1) + (c.is_dynamic() ? 32 : 0);
+            }
+            return n;
+        }
+    }
+}
+
+/// Reservation for encoding `values`, capped: a bogus static type (uint256[2^32]) must fail in the
+/// encoder, not reserve 128 GiB here.
+size_t list_size(std::span<const AbiType> types, std::span<const AbiValue> values) noexcept {
+    size_t size = 0;
+    for (size_t i = 0; i < std::min(types.size(), values.size()); ++i)
+        size += encoded_size(types[i], values[i], 0) + (types[i].is_dynamic() ? 32 : 0);
+    return std::min<size_t>(size, size_t{1} << 24);
+}
+
 class Encoder {
 public:
     explicit Encoder(Bytes& out) noexcept : out_(out) {}
 
-    Result<void, AbiError> list(size_t count, TypeAtFn type_at, const void* ctx, const AbiValue* values,
-                                unsigned depth) {
+    Result<void, AbiError> list(size_t count, TypeAtFn type_at, const void* ctx,
+                                const AbiValue* values, unsigned depth) {
         const size_t start = out_.size();
         // Heads first: static values in place, a placeholder word for each dynamic one.
         for (size_t i = 0; i < count; ++i) {
@@ -259,11 +325,13 @@ public:
                 if (u == nullptr) {
                     const Int256* s = v.as_int();
                     if (s == nullptr) return mismatch(t, v);
-                    if (s->is_negative()) return fail(AbiError::out_of_range, "negative value for " + t.canonical());
+                    if (s->is_negative())
+                        return fail(AbiError::out_of_range, "negative value for " + t.canonical());
                     tmp = s->bits;
                     u = &tmp;
                 }
-                if (u->bit_width() > t.bits()) return fail(AbiError::out_of_range, "value does not fit in " + t.canonical());
+                if (u->bit_width() > t.bits())
+                    return fail(AbiError::out_of_range, "value does not fit in " + t.canonical());
                 u->write_word(grow(32));
                 return {};
             }
@@ -273,11 +341,14 @@ public:
                 if (s == nullptr) {
                     const Uint256* u = v.as_uint();
                     if (u == nullptr) return mismatch(t, v);
-                    if (u->bit_width() >= t.bits()) return fail(AbiError::out_of_range, "value does not fit in " + t.canonical());
+                    if (u->bit_width() >= t.bits())
+                        return fail(AbiError::out_of_range,
+                                    "value does not fit in " + t.canonical());
                     tmp = Int256(*u);
                     s = &tmp;
                 }
-                if (!s->fits_bits(t.bits())) return fail(AbiError::out_of_range, "value does not fit in " + t.canonical());
+                if (!s->fits_bits(t.bits()))
+                    return fail(AbiError::out_of_range, "value does not fit in " + t.canonical());
                 s->bits.write_word(grow(32));
                 return {};
             }
@@ -303,7 +374,8 @@ public:
                     return mismatch(t, v);
                 }
                 if (bytes.size() != t.size())
-                    return fail(AbiError::bad_value, std::to_string(bytes.size()) + " bytes given for " + t.canonical());
+                    return fail(AbiError::bad_value,
+                                std::to_string(bytes.size()) + " bytes given for " + t.canonical());
                 std::memcpy(grow(32), bytes.data(), bytes.size());
                 return {};
             }
@@ -337,7 +409,8 @@ public:
                 const auto* items = v.as_list();
                 if (items == nullptr) return mismatch(t, v);
                 if (items->size() != t.length())
-                    return fail(AbiError::count_mismatch, std::to_string(items->size()) + " values given for " + t.canonical());
+                    return fail(AbiError::count_mismatch, std::to_string(items->size()) +
+                                                              " values given for " + t.canonical());
                 return list(items->size(), repeat_type_at, &t.element(), items->data(), depth);
             }
             case AbiKind::tuple: {
@@ -345,7 +418,8 @@ public:
                 if (items == nullptr) return mismatch(t, v);
                 const auto comps = t.components();
                 if (items->size() != comps.size())
-                    return fail(AbiError::count_mismatch, std::to_string(items->size()) + " values given for " + t.canonical());
+                    return fail(AbiError::count_mismatch, std::to_string(items->size()) +
+                                                              " values given for " + t.canonical());
                 return list(comps.size(), span_type_at, &comps, items->data(), depth);
             }
         }
@@ -360,8 +434,10 @@ private:
     }
 
     static std::unexpected<Error<AbiError>> mismatch(const AbiType& t, const AbiValue& v) {
-        static constexpr const char* kNames[] = {"uint", "int", "address", "bool", "bytesN", "bytes", "string", "list"};
-        return fail(AbiError::bad_value, std::string(kNames[v.v.index()]) + " value given for " + t.canonical());
+        static constexpr const char* kNames[] = {"uint",   "int",   "address", "bool",
+                                                 "bytesN", "bytes", "string",  "list"};
+        return fail(AbiError::bad_value,
+                    std::string(kNames[v.v.index()]) + " value given for " + t.canonical());
     }
 
     Bytes& out_;
@@ -372,8 +448,10 @@ private:
 Result<void, AbiError> encode_into(Bytes& out, std::span<const AbiType> types,
                                    std::span<const AbiValue> values) {
     if (types.size() != values.size())
-        return fail(AbiError::count_mismatch, std::to_string(values.size()) + " values for " + std::to_string(types.size()) + " types");
+        return fail(AbiError::count_mismatch, std::to_string(values.size()) + " values for " +
+                                                  std::to_string(types.size()) + " types");
     const size_t start = out.size();
+    out.reserve(start + list_size(types, values));
     Encoder enc(out);
     auto r = enc.list(types.size(), span_type_at, &types, values.data(), 0);
     if (!r) out.resize(start);
@@ -382,7 +460,6 @@ Result<void, AbiError> encode_into(Bytes& out, std::span<const AbiType> types,
 
 Result<Bytes, AbiError> encode(std::span<const AbiType> types, std::span<const AbiValue> values) {
     Bytes out;
-    out.reserve(32 * (types.size() + 4));
     if (auto r = encode_into(out, types, values); !r) return std::unexpected(std::move(r.error()));
     return out;
 }
@@ -394,7 +471,7 @@ Result<Bytes, AbiError> encode_one(const AbiType& type, const AbiValue& value) {
 Result<Bytes, AbiError> encode_call(const Selector& selector, std::span<const AbiType> types,
                                     std::span<const AbiValue> values) {
     Bytes out;
-    out.reserve(4 + 32 * (types.size() + 4));
+    out.reserve(4 + list_size(types, values));
     out.insert(out.end(), selector.begin(), selector.end());
     if (auto r = encode_into(out, types, values); !r) return std::unexpected(std::move(r.error()));
     return out;
@@ -402,10 +479,12 @@ Result<Bytes, AbiError> encode_call(const Selector& selector, std::span<const Ab
 
 namespace detail {
 
-Result<void, AbiError> decode_list_into(size_t count, AbiTypeAt type_at, const void* ctx, ByteView data,
-                                        DecodeOptions options, AbiOutAt out_at, void* out_ctx) {
+Result<void, AbiError> decode_list_into(size_t count, AbiTypeAt type_at, const void* ctx,
+                                        ByteView data, DecodeOptions options, AbiOutAt out_at,
+                                        void* out_ctx) {
     uint64_t heads = 0;
-    for (size_t i = 0; i < count; ++i) heads = std::min(heads + type_at(ctx, i).head_size(), kHeadCap);
+    for (size_t i = 0; i < count; ++i)
+        heads = std::min(heads + type_at(ctx, i).head_size(), kHeadCap);
     Decoder dec(data, options);
     auto used = dec.list(
         count, [&](size_t i) -> const AbiType& { return type_at(ctx, i); }, heads, 0, 0,
@@ -413,16 +492,19 @@ Result<void, AbiError> decode_list_into(size_t count, AbiTypeAt type_at, const v
     if (!used) return std::unexpected(std::move(used.error()));
     // Canonical form: the encoding is exactly heads plus tails, nothing after.
     if (options.canonical && *used != data.size())
-        return fail(AbiError::trailing_data, std::to_string(data.size() - *used) + " bytes after the encoding");
+        return fail(AbiError::trailing_data,
+                    std::to_string(data.size() - *used) + " bytes after the encoding");
     return {};
 }
 
-Result<std::vector<AbiValue>, AbiError> decode_list(size_t count, AbiTypeAt type_at, const void* ctx,
-                                                   ByteView data, DecodeOptions options) {
+Result<std::vector<AbiValue>, AbiError> decode_list(size_t count, AbiTypeAt type_at,
+                                                    const void* ctx, ByteView data,
+                                                    DecodeOptions options) {
     std::vector<AbiValue> out(count);
     auto r = decode_list_into(
         count, type_at, ctx, data, options,
-        [](void* c, size_t i) -> AbiValue& { return (*static_cast<std::vector<AbiValue>*>(c))[i]; }, &out);
+        [](void* c, size_t i) -> AbiValue& { return (*static_cast<std::vector<AbiValue>*>(c))[i]; },
+        &out);
     if (!r) return std::unexpected(std::move(r.error()));
     return out;
 }
@@ -430,7 +512,7 @@ Result<std::vector<AbiValue>, AbiError> decode_list(size_t count, AbiTypeAt type
 }  // namespace detail
 
 Result<std::vector<AbiValue>, AbiError> decode(std::span<const AbiType> types, ByteView data,
-                                              DecodeOptions options) {
+                                               DecodeOptions options) {
     return detail::decode_list(types.size(), span_type_at, &types, data, options);
 }
 
@@ -442,7 +524,8 @@ Result<AbiValue, AbiError> decode_one(const AbiType& type, ByteView data, Decode
 
 Result<AbiValue, AbiError> decode_word(const AbiType& type, const Hash32& word) {
     AbiValue out;
-    if (auto r = decode_value_word(type, word.data(), out); !r) return std::unexpected(std::move(r.error()));
+    if (auto r = decode_value_word(type, word.data(), out); !r)
+        return std::unexpected(std::move(r.error()));
     return out;
 }
 

@@ -1,7 +1,8 @@
 // Solidity ABI encoding and decoding (the standard head/tail layout of the Solidity ABI spec,
 // https://docs.soliditylang.org/en/latest/abi-spec.html#formal-specification-of-the-encoding).
 //
-// Values are dynamic (AbiValue) and are checked against their AbiType on encode. Decoding is strict:
+// Values are dynamic (AbiValue) and are checked against their AbiType on encode. Decoding is
+// strict:
 // - every offset, length, head and tail must lie inside the data; lengths are checked against the
 //   remaining bytes before anything is allocated;
 // - padding must be zero (uintN high bytes, address high 12 bytes, bytesN low bytes, bool's 31
@@ -57,19 +58,20 @@ struct FixedBytes {
 struct AbiValue {
     using Address = std::array<uint8_t, 20>;
     using List = std::vector<AbiValue>;
-    using Variant = std::variant<Uint256, Int256, Address, bool, FixedBytes, Bytes, std::string, List>;
+    using Variant =
+        std::variant<Uint256, Int256, Address, bool, FixedBytes, Bytes, std::string, List>;
 
     Variant v;
 
     AbiValue() = default;
-    AbiValue(Uint256 x) : v(x) {}            // NOLINT: implicit by design
-    AbiValue(Int256 x) : v(x) {}             // NOLINT
-    AbiValue(const Address& x) : v(x) {}     // NOLINT
-    AbiValue(FixedBytes x) : v(x) {}         // NOLINT
-    AbiValue(Bytes x) : v(std::move(x)) {}   // NOLINT
-    AbiValue(std::string x) : v(std::move(x)) {}  // NOLINT
+    AbiValue(Uint256 x) : v(x) {}                   // NOLINT: implicit by design
+    AbiValue(Int256 x) : v(x) {}                    // NOLINT
+    AbiValue(const Address& x) : v(x) {}            // NOLINT
+    AbiValue(FixedBytes x) : v(x) {}                // NOLINT
+    AbiValue(Bytes x) : v(std::move(x)) {}          // NOLINT
+    AbiValue(std::string x) : v(std::move(x)) {}    // NOLINT
     AbiValue(const char* x) : v(std::string(x)) {}  // NOLINT: or it would become a bool
-    AbiValue(List x) : v(std::move(x)) {}    // NOLINT
+    AbiValue(List x) : v(std::move(x)) {}           // NOLINT
     /// Only a real bool, never a pointer or integer converted to one.
     template <typename B, std::enable_if_t<std::is_same_v<B, bool>, int> = 0>
     AbiValue(B x) : v(x) {}  // NOLINT
@@ -78,9 +80,13 @@ struct AbiValue {
     [[nodiscard]] const Int256* as_int() const noexcept { return std::get_if<Int256>(&v); }
     [[nodiscard]] const Address* as_address() const noexcept { return std::get_if<Address>(&v); }
     [[nodiscard]] const bool* as_bool() const noexcept { return std::get_if<bool>(&v); }
-    [[nodiscard]] const FixedBytes* as_fixed_bytes() const noexcept { return std::get_if<FixedBytes>(&v); }
+    [[nodiscard]] const FixedBytes* as_fixed_bytes() const noexcept {
+        return std::get_if<FixedBytes>(&v);
+    }
     [[nodiscard]] const Bytes* as_bytes() const noexcept { return std::get_if<Bytes>(&v); }
-    [[nodiscard]] const std::string* as_string() const noexcept { return std::get_if<std::string>(&v); }
+    [[nodiscard]] const std::string* as_string() const noexcept {
+        return std::get_if<std::string>(&v);
+    }
     [[nodiscard]] const List* as_list() const noexcept { return std::get_if<List>(&v); }
 
     friend bool operator==(const AbiValue& a, const AbiValue& b) = default;
@@ -114,11 +120,11 @@ using Selector = std::array<uint8_t, 4>;
 
 /// abi.decode(data, (types...)): one value per type.
 [[nodiscard]] Result<std::vector<AbiValue>, AbiError> decode(std::span<const AbiType> types,
-                                                            ByteView data,
-                                                            DecodeOptions options = {});
+                                                             ByteView data,
+                                                             DecodeOptions options = {});
 /// Decodes a single value (the encoding of a one-element list).
 [[nodiscard]] Result<AbiValue, AbiError> decode_one(const AbiType& type, ByteView data,
-                                                   DecodeOptions options = {});
+                                                    DecodeOptions options = {});
 
 /// Decodes one word holding a value type (uintN, intN, address, bool, bytesN), with the same
 /// padding and range checks as decode. Used for indexed event params.
@@ -128,19 +134,20 @@ using Selector = std::array<uint8_t, 4>;
 /// types inside bigger structures (event params) need not copy them.
 template <typename TypeAt>
 [[nodiscard]] Result<std::vector<AbiValue>, AbiError> decode_with(size_t count, TypeAt&& type_at,
-                                                                 ByteView data,
-                                                                 DecodeOptions options = {});
+                                                                  ByteView data,
+                                                                  DecodeOptions options = {});
 
 namespace detail {
 using AbiTypeAt = const AbiType& (*)(const void* ctx, size_t i);
 using AbiOutAt = AbiValue& (*)(void* ctx, size_t i);
 /// Decodes value i into out_at(out_ctx, i), so callers can place values without moving them.
-[[nodiscard]] Result<void, AbiError> decode_list_into(size_t count, AbiTypeAt type_at, const void* ctx,
-                                                      ByteView data, DecodeOptions options,
-                                                      AbiOutAt out_at, void* out_ctx);
+[[nodiscard]] Result<void, AbiError> decode_list_into(size_t count, AbiTypeAt type_at,
+                                                      const void* ctx, ByteView data,
+                                                      DecodeOptions options, AbiOutAt out_at,
+                                                      void* out_ctx);
 [[nodiscard]] Result<std::vector<AbiValue>, AbiError> decode_list(size_t count, AbiTypeAt type_at,
-                                                                 const void* ctx, ByteView data,
-                                                                 DecodeOptions options);
+                                                                  const void* ctx, ByteView data,
+                                                                  DecodeOptions options);
 }  // namespace detail
 
 template <typename TypeAt>
@@ -149,7 +156,9 @@ Result<std::vector<AbiValue>, AbiError> decode_with(size_t count, TypeAt&& type_
     using Fn = std::remove_reference_t<TypeAt>;
     return detail::decode_list(
         count,
-        [](const void* ctx, size_t i) -> const AbiType& { return (*static_cast<const Fn*>(ctx))(i); },
+        [](const void* ctx, size_t i) -> const AbiType& {
+            return (*static_cast<const Fn*>(ctx))(i);
+        },
         &type_at, data, options);
 }
 

@@ -12,13 +12,15 @@ LogDecoder::LogDecoder(AbiEvent event) : event_(std::move(event)) {
     }
 }
 
-Result<std::vector<LogValue>, AbiError> LogDecoder::decode(std::span<const Hash32> topics, ByteView data,
+Result<std::vector<LogValue>, AbiError> LogDecoder::decode(std::span<const Hash32> topics,
+                                                           ByteView data,
                                                            DecodeOptions options) const {
     // ABI spec §Events: topic0 is the signature hash unless the event is anonymous; each indexed
     // param takes one more topic (at most 4 topics in all, which the count check implies).
     const size_t first = topic0_.has_value() ? 1 : 0;
     if (topics.size() != first + indexed_count_)
-        return fail(AbiError::topic_count, std::to_string(topics.size()) + " topics, expected " + std::to_string(first + indexed_count_));
+        return fail(AbiError::topic_count, std::to_string(topics.size()) + " topics, expected " +
+                                               std::to_string(first + indexed_count_));
     if (topic0_.has_value() && topics[0] != *topic0_)
         return fail(AbiError::topic0_mismatch, "topic0 is not the hash of " + event_.signature());
 
@@ -62,8 +64,9 @@ Result<std::vector<LogValue>, AbiError> LogDecoder::decode(std::span<const Hash3
     return out;
 }
 
-Result<std::vector<LogValue>, AbiError> decode_log(const AbiEvent& event, std::span<const Hash32> topics,
-                                                   ByteView data, DecodeOptions options) {
+Result<std::vector<LogValue>, AbiError> decode_log(const AbiEvent& event,
+                                                   std::span<const Hash32> topics, ByteView data,
+                                                   DecodeOptions options) {
     return LogDecoder(event).decode(topics, data, options);
 }
 

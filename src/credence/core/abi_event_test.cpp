@@ -31,7 +31,8 @@ std::string text_word(std::string_view text) {
 
 // ERC-8004 §Reputation Registry: the NewFeedback event as declared in the ERC.
 constexpr std::string_view kNewFeedback =
-    "event NewFeedback(uint256 indexed agentId, address indexed clientAddress, uint64 feedbackIndex, "
+    "event NewFeedback(uint256 indexed agentId, address indexed clientAddress, uint64 "
+    "feedbackIndex, "
     "int128 value, uint8 valueDecimals, string indexed indexedTag1, string tag1, string tag2, "
     "string endpoint, string feedbackURI, bytes32 feedbackHash)";
 
@@ -44,19 +45,21 @@ struct NewFeedbackLog {
 NewFeedbackLog new_feedback_log() {
     const auto v = credence::testing::read_vector_json("erc8004.json");
     const std::string topic0 = v.at("eventTopics")
-                                   .at("NewFeedback(uint256,address,uint64,int128,uint8,string,string,string,string,string,bytes32)")
+                                   .at("NewFeedback(uint256,address,uint64,int128,uint8,string,"
+                                       "string,string,string,string,bytes32)")
                                    .get<std::string>();
     NewFeedbackLog log;
-    log.topics = {*from_hex_fixed<32>(topic0), word("2a"), word("70997970c51812dc3a010c7d01b50e0d17dc79c8"),
+    log.topics = {*from_hex_fixed<32>(topic0), word("2a"),
+                  word("70997970c51812dc3a010c7d01b50e0d17dc79c8"),
                   word("5eba0a4e3a9d5c4b1f3f5ad0e8e1a1c2d3e4f5060718293a4b5c6d7e8f901234")};
     log.data = words({
-        "3",                                     // feedbackIndex
-        std::string(64 - 2, 'f') + "fb",         // value = -5
-        "2",                                     // valueDecimals
-        "100", "140", "160", "1a0",              // offsets of tag1, tag2, endpoint, feedbackURI
-        "ab" + std::string(62, '0'),             // feedbackHash
-        "7", text_word("quality"),               // tag1
-        "0",                                     // tag2 = ""
+        "3",                                       // feedbackIndex
+        std::string(64 - 2, 'f') + "fb",           // value = -5
+        "2",                                       // valueDecimals
+        "100", "140", "160", "1a0",                // offsets of tag1, tag2, endpoint, feedbackURI
+        "ab" + std::string(62, '0'),               // feedbackHash
+        "7", text_word("quality"),                 // tag1
+        "0",                                       // tag2 = ""
         "15", text_word("https://agent.example"),  // endpoint (21 bytes)
         "1f", text_word("ipfs://bafyfeedbackfeedback0001"),  // feedbackURI (31 bytes)
     });
@@ -75,7 +78,8 @@ TEST(core_abi_event, decodes_new_feedback_log) {
     const auto& v = *values;
     EXPECT_EQ(v[0].value, AbiValue(Uint256(42)));
     EXPECT_FALSE(v[0].hashed);
-    EXPECT_EQ(to_hex(std::get<AbiValue::Address>(v[1].value.v)), "0x70997970c51812dc3a010c7d01b50e0d17dc79c8");
+    EXPECT_EQ(to_hex(std::get<AbiValue::Address>(v[1].value.v)),
+              "0x70997970c51812dc3a010c7d01b50e0d17dc79c8");
     EXPECT_EQ(v[2].value, AbiValue(Uint256(3)));
     EXPECT_EQ(v[3].value, AbiValue(Int256(-5)));
     EXPECT_EQ(v[4].value, AbiValue(Uint256(2)));
@@ -118,9 +122,11 @@ TEST(core_abi_event, rejects_wrong_topic_count_and_topic0) {
 }
 
 TEST(core_abi_event, anonymous_events_have_no_topic0) {
-    auto event = parse_event_signature("event Ping(address indexed from, bytes indexed blob, uint256 n) anonymous");
+    auto event = parse_event_signature(
+        "event Ping(address indexed from, bytes indexed blob, uint256 n) anonymous");
     ASSERT_TRUE(event.has_value());
-    const std::vector<Hash32> topics = {word("70997970c51812dc3a010c7d01b50e0d17dc79c8"), word("beef")};
+    const std::vector<Hash32> topics = {word("70997970c51812dc3a010c7d01b50e0d17dc79c8"),
+                                        word("beef")};
     auto values = decode_log(*event, topics, words({"9"}));
     ASSERT_TRUE(values.has_value()) << values.error().detail;
     EXPECT_FALSE((*values)[0].hashed);

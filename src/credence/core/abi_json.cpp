@@ -14,7 +14,8 @@ Result<std::string, AbiError> string_member(const json& obj, const char* key, bo
         if (required) return fail(AbiError::bad_json, std::string("missing \"") + key + "\"");
         return std::string();
     }
-    if (!it->is_string()) return fail(AbiError::bad_json, std::string("\"") + key + "\" is not a string");
+    if (!it->is_string())
+        return fail(AbiError::bad_json, std::string("\"") + key + "\" is not a string");
     return it->get<std::string>();
 }
 
@@ -27,7 +28,8 @@ Result<std::string, AbiError> type_string(const json& param, unsigned depth) {
     if (!type->starts_with("tuple")) return type;
     // ABI spec §JSON: "tuple" plus optional array suffixes, with the members in "components".
     const auto comps = param.find("components");
-    if (comps == param.end() || !comps->is_array()) return fail(AbiError::bad_json, "tuple without \"components\"");
+    if (comps == param.end() || !comps->is_array())
+        return fail(AbiError::bad_json, "tuple without \"components\"");
     std::string out = "(";
     for (size_t i = 0; i < comps->size(); ++i) {
         if (i != 0) out += ',';
@@ -40,11 +42,13 @@ Result<std::string, AbiError> type_string(const json& param, unsigned depth) {
     return out;
 }
 
-Result<std::vector<AbiParam>, AbiError> params(const json& item, const char* key, bool allow_indexed) {
+Result<std::vector<AbiParam>, AbiError> params(const json& item, const char* key,
+                                               bool allow_indexed) {
     std::vector<AbiParam> out;
     const auto it = item.find(key);
     if (it == item.end()) return out;
-    if (!it->is_array()) return fail(AbiError::bad_json, std::string("\"") + key + "\" is not an array");
+    if (!it->is_array())
+        return fail(AbiError::bad_json, std::string("\"") + key + "\" is not an array");
     for (const auto& p : *it) {
         auto ts = type_string(p, 0);
         if (!ts) return std::unexpected(std::move(ts.error()));
@@ -56,7 +60,8 @@ Result<std::vector<AbiParam>, AbiError> params(const json& item, const char* key
         if (const auto ix = p.find("indexed"); ix != p.end()) {
             if (!ix->is_boolean()) return fail(AbiError::bad_json, "\"indexed\" is not a boolean");
             indexed = ix->get<bool>();
-            if (indexed && !allow_indexed) return fail(AbiError::bad_json, "\"indexed\" outside an event");
+            if (indexed && !allow_indexed)
+                return fail(AbiError::bad_json, "\"indexed\" outside an event");
         }
         out.push_back(AbiParam{std::move(*name), std::move(*type), indexed});
     }
@@ -82,7 +87,8 @@ Result<void, AbiError> add_item(AbiDocument& doc, const json& item) {
         if (!outputs) return std::unexpected(std::move(outputs.error()));
         auto mutability = string_member(item, "stateMutability", false);
         if (!mutability) return std::unexpected(std::move(mutability.error()));
-        doc.functions.push_back(AbiFunction{std::move(*name), std::move(*inputs), std::move(*outputs), std::move(*mutability)});
+        doc.functions.push_back(AbiFunction{std::move(*name), std::move(*inputs),
+                                            std::move(*outputs), std::move(*mutability)});
         return {};
     }
     if (*kind == "event") {

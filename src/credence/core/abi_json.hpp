@@ -3,8 +3,8 @@
 // The document is an array of items with "type" function | event | error | constructor |
 // fallback | receive. Params carry "name", "type" and, for tuples, "components" (the type is then
 // "tuple" plus any array suffix, e.g. "tuple[2][]"); event inputs carry "indexed". "internalType"
-// is ignored. Items whose "type" is missing are functions (the ABI spec default). Unknown item types
-// are rejected, as are types outside the grammar of abi_type.hpp.
+// is ignored. Items whose "type" is missing are functions (the ABI spec default). Unknown item
+// types are rejected, as are types outside the grammar of abi_type.hpp.
 #pragma once
 
 #include <string_view>

@@ -73,8 +73,10 @@ TEST(core_abi_json, parses_solc_abi_and_matches_erc8004_vectors) {
 
     // Same items from the human-readable form.
     auto human = parse_event_signature(
-        "NewFeedback(uint256 indexed agentId, address indexed clientAddress, uint64 feedbackIndex, int128 value, "
-        "uint8 valueDecimals, string indexed indexedTag1, string tag1, string tag2, string endpoint, "
+        "NewFeedback(uint256 indexed agentId, address indexed clientAddress, uint64 feedbackIndex, "
+        "int128 value, "
+        "uint8 valueDecimals, string indexed indexedTag1, string tag1, string tag2, string "
+        "endpoint, "
         "string feedbackURI, bytes32 feedbackHash)");
     ASSERT_TRUE(human.has_value());
     EXPECT_EQ(human->inputs, e.inputs);
@@ -96,10 +98,11 @@ TEST(core_abi_json, rejects_malformed_documents) {
         "42",
         R"({"notabi":[]})",
         R"([1])",
-        R"([{"type":"function","inputs":[]}])",                                    // no name
+        R"([{"type":"function","inputs":[]}])",  // no name
         R"([{"type":"function","name":"f","inputs":[{"name":"x","type":"uint7"}]}])",
-        R"([{"type":"function","name":"f","inputs":[{"name":"x"}]}])",             // no type
-        R"([{"type":"function","name":"f","inputs":[{"name":"x","type":"tuple"}]}])",  // no components
+        R"([{"type":"function","name":"f","inputs":[{"name":"x"}]}])",                 // no type
+        R"([{"type":"function","name":"f","inputs":[{"name":"x","type":"tuple"}]}])",  // no
+                                                                                       // components
         R"([{"type":"function","name":"f","inputs":[{"name":"x","type":"tuple","components":[]}]}])",
         R"([{"type":"function","name":"f","inputs":[{"name":"x","type":"uint256","indexed":true}]}])",
         R"([{"type":"event","name":"E","inputs":[{"name":"x","type":"uint256","indexed":"yes"}]}])",

@@ -6,7 +6,8 @@ namespace credence::core {
 
 namespace {
 
-Result<void, AbiError> pack(Bytes& out, const AbiType& t, const AbiValue& v, bool in_array, unsigned depth) {
+Result<void, AbiError> pack(Bytes& out, const AbiType& t, const AbiValue& v, bool in_array,
+                            unsigned depth) {
     if (depth > kMaxAbiDepth) return fail(AbiError::too_deep, "value nested too deeply");
     if (t.is_value_type()) {
         // Reuse the standard encoder for range and type checks, then keep the right bytes.
@@ -24,8 +25,12 @@ Result<void, AbiError> pack(Bytes& out, const AbiType& t, const AbiValue& v, boo
                 out.insert(out.end(), word->end() - static_cast<std::ptrdiff_t>(n), word->end());
                 return {};
             }
-            case AbiKind::address: out.insert(out.end(), word->begin() + 12, word->end()); return {};
-            case AbiKind::boolean: out.push_back(word->back()); return {};
+            case AbiKind::address:
+                out.insert(out.end(), word->begin() + 12, word->end());
+                return {};
+            case AbiKind::boolean:
+                out.push_back(word->back());
+                return {};
             default:  // bytesN: left-aligned, N bytes
                 out.insert(out.end(), word->begin(), word->begin() + t.size());
                 return {};
@@ -34,7 +39,8 @@ Result<void, AbiError> pack(Bytes& out, const AbiType& t, const AbiValue& v, boo
     switch (t.kind()) {
         case AbiKind::bytes:
         case AbiKind::string: {
-            if (in_array) return fail(AbiError::unsupported, "packed encoding of arrays of dynamic types");
+            if (in_array)
+                return fail(AbiError::unsupported, "packed encoding of arrays of dynamic types");
             if (const auto* s = v.as_string(); s != nullptr && t.kind() == AbiKind::string) {
                 out.insert(out.end(), s->begin(), s->end());
                 return {};
@@ -48,9 +54,11 @@ Result<void, AbiError> pack(Bytes& out, const AbiType& t, const AbiValue& v, boo
         case AbiKind::dynamic_array:
         case AbiKind::fixed_array: {
             const auto* items = v.as_list();
-            if (items == nullptr) return fail(AbiError::bad_value, "list expected for " + t.canonical());
+            if (items == nullptr)
+                return fail(AbiError::bad_value, "list expected for " + t.canonical());
             if (t.kind() == AbiKind::fixed_array && items->size() != t.length())
-                return fail(AbiError::count_mismatch, std::to_string(items->size()) + " values given for " + t.canonical());
+                return fail(AbiError::count_mismatch,
+                            std::to_string(items->size()) + " values given for " + t.canonical());
             for (const auto& item : *items) {
                 if (auto r = pack(out, t.element(), item, true, depth + 1); !r) return r;
             }
@@ -63,17 +71,21 @@ Result<void, AbiError> pack(Bytes& out, const AbiType& t, const AbiValue& v, boo
 
 }  // namespace
 
-Result<Bytes, AbiError> encode_packed(std::span<const AbiType> types, std::span<const AbiValue> values) {
+Result<Bytes, AbiError> encode_packed(std::span<const AbiType> types,
+                                      std::span<const AbiValue> values) {
     if (types.size() != values.size())
-        return fail(AbiError::count_mismatch, std::to_string(values.size()) + " values for " + std::to_string(types.size()) + " types");
+        return fail(AbiError::count_mismatch, std::to_string(values.size()) + " values for " +
+                                                  std::to_string(types.size()) + " types");
     Bytes out;
     for (size_t i = 0; i < types.size(); ++i) {
-        if (auto r = pack(out, types[i], values[i], false, 0); !r) return std::unexpected(std::move(r.error()));
+        if (auto r = pack(out, types[i], values[i], false, 0); !r)
+            return std::unexpected(std::move(r.error()));
     }
     return out;
 }
 
-Result<Hash32, AbiError> keccak256_packed(std::span<const AbiType> types, std::span<const AbiValue> values) {
+Result<Hash32, AbiError> keccak256_packed(std::span<const AbiType> types,
+                                          std::span<const AbiValue> values) {
     auto packed = encode_packed(types, values);
     if (!packed) return std::unexpected(std::move(packed.error()));
     return keccak256(*packed);

@@ -13,13 +13,20 @@ namespace {
 // bytes and addresses hex, strings UTF-8 text.
 AbiValue packed_value(const AbiType& t, const json& v) {
     switch (t.kind()) {
-        case AbiKind::unsigned_int: return *Uint256::parse(v.get<std::string>());
-        case AbiKind::signed_int: return *Int256::parse(v.get<std::string>());
-        case AbiKind::address: return *from_hex_fixed<20>(v.get<std::string>());
-        case AbiKind::boolean: return AbiValue(v.get<bool>());
-        case AbiKind::fixed_bytes: return FixedBytes(*from_hex(v.get<std::string>()));
-        case AbiKind::bytes: return *from_hex(v.get<std::string>());
-        case AbiKind::string: return v.get<std::string>();
+        case AbiKind::unsigned_int:
+            return *Uint256::parse(v.get<std::string>());
+        case AbiKind::signed_int:
+            return *Int256::parse(v.get<std::string>());
+        case AbiKind::address:
+            return *from_hex_fixed<20>(v.get<std::string>());
+        case AbiKind::boolean:
+            return AbiValue(v.get<bool>());
+        case AbiKind::fixed_bytes:
+            return FixedBytes(*from_hex(v.get<std::string>()));
+        case AbiKind::bytes:
+            return *from_hex(v.get<std::string>());
+        case AbiKind::string:
+            return v.get<std::string>();
         default: {
             AbiValue::List items;
             for (const auto& x : v) items.push_back(packed_value(t.element(), x));

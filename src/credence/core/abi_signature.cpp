@@ -45,7 +45,8 @@ Result<std::vector<AbiParam>, AbiError> params_at(detail::AbiCursor& cur, bool a
     std::vector<AbiParam> out;
     out.reserve(types->size());
     for (size_t i = 0; i < types->size(); ++i) {
-        if (indexed[i] && !allow_indexed) return fail(AbiError::bad_signature, "'indexed' outside an event");
+        if (indexed[i] && !allow_indexed)
+            return fail(AbiError::bad_signature, "'indexed' outside an event");
         out.push_back(AbiParam{std::move(names[i]), std::move((*types)[i]), indexed[i]});
     }
     return out;
@@ -62,7 +63,8 @@ Result<ParsedItem, AbiError> parse_item(std::string_view text, ItemKind kind) {
         cur.skip_space();
         if (cur.peek() != '(') name = cur.identifier();
     }
-    if (name.empty() && kind != ItemKind::function) return fail(AbiError::bad_signature, "missing name");
+    if (name.empty() && kind != ItemKind::function)
+        return fail(AbiError::bad_signature, "missing name");
     item.name = name;
     cur.skip_space();
     if (cur.peek() != '(') return fail(AbiError::bad_signature, "expected '(' after the name");
@@ -83,7 +85,9 @@ Result<ParsedItem, AbiError> parse_item(std::string_view text, ItemKind kind) {
             continue;
         }
         const std::string_view word = cur.identifier();
-        if (word.empty()) return fail(AbiError::bad_signature, "unexpected character at position " + std::to_string(cur.pos));
+        if (word.empty())
+            return fail(AbiError::bad_signature,
+                        "unexpected character at position " + std::to_string(cur.pos));
         if (kind == ItemKind::function) {
             if (word == "returns" && !have_outputs) {
                 cur.skip_space();
@@ -91,9 +95,11 @@ Result<ParsedItem, AbiError> parse_item(std::string_view text, ItemKind kind) {
                 if (!outputs) return std::unexpected(std::move(outputs.error()));
                 item.outputs = std::move(*outputs);
                 have_outputs = true;
-            } else if (word == "pure" || word == "view" || word == "payable" || word == "nonpayable") {
+            } else if (word == "pure" || word == "view" || word == "payable" ||
+                       word == "nonpayable") {
                 item.state_mutability = word;
-            } else if (word != "external" && word != "public" && word != "virtual" && word != "override") {
+            } else if (word != "external" && word != "public" && word != "virtual" &&
+                       word != "override") {
                 return fail(AbiError::bad_signature, "unexpected word: " + std::string(word));
             }
         } else if (kind == ItemKind::event && word == "anonymous") {

@@ -34,7 +34,8 @@ struct AbiParam {
 /// The types of `params`, in order.
 [[nodiscard]] std::vector<AbiType> types_of(std::span<const AbiParam> params);
 /// "name(T1,T2,...)".
-[[nodiscard]] std::string canonical_signature(std::string_view name, std::span<const AbiParam> params);
+[[nodiscard]] std::string canonical_signature(std::string_view name,
+                                              std::span<const AbiParam> params);
 
 struct AbiFunction {
     std::string name;

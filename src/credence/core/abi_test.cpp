@@ -67,7 +67,8 @@ TEST(core_abi, ethers_abi_vectors) {
 // The three cases of ethereum/tests ABITests/basic_abi_tests.json. Their bytesN and bytes args are
 // given as ASCII text.
 TEST(core_abi, ethereum_tests_basic_abi) {
-    const auto cases = credence::testing::read_vector_json("ethereum-tests/ABITests/basic_abi_tests.json");
+    const auto cases =
+        credence::testing::read_vector_json("ethereum-tests/ABITests/basic_abi_tests.json");
     ASSERT_EQ(cases.size(), 3u);
     for (const auto& [name, c] : cases.items()) {
         std::vector<AbiType> types;
@@ -78,14 +79,18 @@ TEST(core_abi, ethereum_tests_basic_abi) {
             const AbiType& t = types[i];
             auto scalar = [&](const AbiType& st, const json& x) -> AbiValue {
                 switch (st.kind()) {
-                    case AbiKind::unsigned_int: return Uint256(x.get<uint64_t>());
-                    case AbiKind::address: return *from_hex_fixed<20>(x.get<std::string>());
-                    case AbiKind::fixed_bytes: return FixedBytes(as_bytes(x.get<std::string>()));
+                    case AbiKind::unsigned_int:
+                        return Uint256(x.get<uint64_t>());
+                    case AbiKind::address:
+                        return *from_hex_fixed<20>(x.get<std::string>());
+                    case AbiKind::fixed_bytes:
+                        return FixedBytes(as_bytes(x.get<std::string>()));
                     case AbiKind::bytes: {
                         const std::string s = x.get<std::string>();
                         return Bytes(s.begin(), s.end());
                     }
-                    default: return x.get<std::string>();
+                    default:
+                        return x.get<std::string>();
                 }
             };
             if (t.kind() == AbiKind::dynamic_array) {
@@ -166,13 +171,18 @@ TEST(core_abi, decode_rejects_short_heads) {
 
 TEST(core_abi, decode_rejects_non_zero_padding) {
     // ABI spec: address is uint160, the 12 high bytes are zero.
-    EXPECT_EQ(decode_error("(address)", words({"01" + std::string(40, 'a')})), AbiError::bad_padding);
+    EXPECT_EQ(decode_error("(address)", words({"01" + std::string(40, 'a')})),
+              AbiError::bad_padding);
     // bytesN is padded on the right with zeros.
-    EXPECT_EQ(decode_error("(bytes1)", words({"6101" + std::string(60, '0')})), AbiError::bad_padding);
-    EXPECT_EQ(decode_error("(bytes31)", words({std::string(62, '1') + "01"})), AbiError::bad_padding);
+    EXPECT_EQ(decode_error("(bytes1)", words({"6101" + std::string(60, '0')})),
+              AbiError::bad_padding);
+    EXPECT_EQ(decode_error("(bytes31)", words({std::string(62, '1') + "01"})),
+              AbiError::bad_padding);
     // bytes tails are padded with zeros to a multiple of 32.
-    EXPECT_EQ(decode_error("(bytes)", words({"20", "1", "61" + std::string(61, '0') + "1"})), AbiError::bad_padding);
-    EXPECT_EQ(decode_error("(string)", words({"20", "1", "6162" + std::string(60, '0')})), AbiError::bad_padding);
+    EXPECT_EQ(decode_error("(bytes)", words({"20", "1", "61" + std::string(61, '0') + "1"})),
+              AbiError::bad_padding);
+    EXPECT_EQ(decode_error("(string)", words({"20", "1", "6162" + std::string(60, '0')})),
+              AbiError::bad_padding);
 }
 
 TEST(core_abi, decode_rejects_out_of_range_values) {
@@ -181,14 +191,18 @@ TEST(core_abi, decode_rejects_out_of_range_values) {
     EXPECT_EQ(decode_error("(uint64)", words({"10000000000000000"})), AbiError::out_of_range);
     // bool must be 0 or 1.
     EXPECT_EQ(decode_error("(bool)", words({"2"})), AbiError::out_of_range);
-    EXPECT_EQ(decode_error("(bool)", words({"100000000000000000000000000000000000000000000000000000000000001"})),
-              AbiError::out_of_range);
+    EXPECT_EQ(
+        decode_error("(bool)",
+                     words({"100000000000000000000000000000000000000000000000000000000000001"})),
+        AbiError::out_of_range);
     // intN must be sign-extended: 0x80 as int8 needs 0xff padding, 0x7f needs zeros.
     EXPECT_EQ(decode_error("(int8)", words({"80"})), AbiError::out_of_range);
     EXPECT_EQ(decode_error("(int8)", words({std::string(62, 'f') + "7f"})), AbiError::out_of_range);
-    EXPECT_EQ(decode_error("(int128)", words({"1" + std::string(32, '0')})), AbiError::out_of_range);
+    EXPECT_EQ(decode_error("(int128)", words({"1" + std::string(32, '0')})),
+              AbiError::out_of_range);
     // ...and in range when they are.
-    auto ok = decode(*parse_type_list("(int8,int8,uint8,bool)"), words({std::string(62, 'f') + "80", "7f", "ff", "1"}));
+    auto ok = decode(*parse_type_list("(int8,int8,uint8,bool)"),
+                     words({std::string(62, 'f') + "80", "7f", "ff", "1"}));
     ASSERT_TRUE(ok.has_value());
     EXPECT_EQ((*ok)[0], AbiValue(Int256(-128)));
     EXPECT_EQ((*ok)[1], AbiValue(Int256(127)));
@@ -223,10 +237,12 @@ TEST(core_abi, decode_depth_limit) {
 TEST(core_abi, canonical_mode_rejects_trailing_and_reordered_tails) {
     const auto types = *parse_type_list("(string,string)");
     // Canonical: heads, then "a" at 0x40, then "b" at 0x80.
-    const Bytes canonical = words({"40", "80", "1", "61" + std::string(62, '0'), "1", "62" + std::string(62, '0')});
+    const Bytes canonical =
+        words({"40", "80", "1", "61" + std::string(62, '0'), "1", "62" + std::string(62, '0')});
     EXPECT_TRUE(decode(types, canonical, {.canonical = true}).has_value());
     // Tails swapped: valid for Solidity's decoder, not canonical.
-    const Bytes swapped = words({"80", "40", "1", "62" + std::string(62, '0'), "1", "61" + std::string(62, '0')});
+    const Bytes swapped =
+        words({"80", "40", "1", "62" + std::string(62, '0'), "1", "61" + std::string(62, '0')});
     auto lenient = decode(types, swapped);
     ASSERT_TRUE(lenient.has_value());
     EXPECT_EQ((*lenient)[0], AbiValue("a"));
@@ -242,7 +258,8 @@ TEST(core_abi, encode_checks_values_against_types) {
     const std::vector<AbiType> u8 = {AbiType::make_uint(8)};
     EXPECT_EQ(encode(u8, std::vector<AbiValue>{Uint256(256)}).error().code, AbiError::out_of_range);
     EXPECT_EQ(encode(u8, std::vector<AbiValue>{Int256(-1)}).error().code, AbiError::out_of_range);
-    EXPECT_EQ(encode(u8, std::vector<AbiValue>{std::string("1")}).error().code, AbiError::bad_value);
+    EXPECT_EQ(encode(u8, std::vector<AbiValue>{std::string("1")}).error().code,
+              AbiError::bad_value);
     EXPECT_EQ(encode(u8, std::vector<AbiValue>{}).error().code, AbiError::count_mismatch);
     const std::vector<AbiType> i8 = {AbiType::make_int(8)};
     EXPECT_EQ(encode(i8, std::vector<AbiValue>{Int256(128)}).error().code, AbiError::out_of_range);
@@ -250,15 +267,20 @@ TEST(core_abi, encode_checks_values_against_types) {
     EXPECT_EQ(encode(i8, std::vector<AbiValue>{Uint256(128)}).error().code, AbiError::out_of_range);
     EXPECT_TRUE(encode(i8, std::vector<AbiValue>{Uint256(127)}).has_value());
     const std::vector<AbiType> b4 = {AbiType::make_fixed_bytes(4)};
-    EXPECT_EQ(encode(b4, std::vector<AbiValue>{FixedBytes(Bytes{1, 2, 3})}).error().code, AbiError::bad_value);
-    const std::vector<AbiType> arr = {*parse_type("uint256[2]")};
-    EXPECT_EQ(encode(arr, std::vector<AbiValue>{AbiValue::List{Uint256(1)}}).error().code, AbiError::count_mismatch);
-    const std::vector<AbiType> tup = {*parse_type("(uint256,bool)")};
-    EXPECT_EQ(encode(tup, std::vector<AbiValue>{AbiValue::List{Uint256(1), Uint256(1)}}).error().code,
+    EXPECT_EQ(encode(b4, std::vector<AbiValue>{FixedBytes(Bytes{1, 2, 3})}).error().code,
               AbiError::bad_value);
+    const std::vector<AbiType> arr = {*parse_type("uint256[2]")};
+    EXPECT_EQ(encode(arr, std::vector<AbiValue>{AbiValue::List{Uint256(1)}}).error().code,
+              AbiError::count_mismatch);
+    const std::vector<AbiType> tup = {*parse_type("(uint256,bool)")};
+    EXPECT_EQ(
+        encode(tup, std::vector<AbiValue>{AbiValue::List{Uint256(1), Uint256(1)}}).error().code,
+        AbiError::bad_value);
     // Failed encode_into leaves the buffer as it was.
     Bytes buf = {0xaa};
-    EXPECT_FALSE(encode_into(buf, tup, std::vector<AbiValue>{AbiValue::List{Uint256(1), Uint256(1)}}).has_value());
+    EXPECT_FALSE(
+        encode_into(buf, tup, std::vector<AbiValue>{AbiValue::List{Uint256(1), Uint256(1)}})
+            .has_value());
     EXPECT_EQ(buf, Bytes{0xaa});
 }
 

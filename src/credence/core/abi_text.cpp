@@ -14,7 +14,8 @@ std::string_view trim(std::string_view s) noexcept {
     return s;
 }
 
-Result<AbiValue, AbiError> scalar(const AbiType& t, std::string_view text, std::string&& unquoted, bool quoted) {
+Result<AbiValue, AbiError> scalar(const AbiType& t, std::string_view text, std::string&& unquoted,
+                                  bool quoted) {
     const std::string shown(text.substr(0, 80));
     if (quoted && t.kind() != AbiKind::string)
         return fail(AbiError::bad_value, "quoted value for " + t.canonical() + ": " + shown);
@@ -22,17 +23,20 @@ Result<AbiValue, AbiError> scalar(const AbiType& t, std::string_view text, std::
         case AbiKind::unsigned_int: {
             auto v = Uint256::parse(text);
             if (!v) return fail(AbiError::bad_value, "not an unsigned integer: " + shown);
-            if (v->bit_width() > t.bits()) return fail(AbiError::out_of_range, shown + " does not fit in " + t.canonical());
+            if (v->bit_width() > t.bits())
+                return fail(AbiError::out_of_range, shown + " does not fit in " + t.canonical());
             return AbiValue(*v);
         }
         case AbiKind::signed_int: {
             auto v = Int256::parse(text);
             if (!v) return fail(AbiError::bad_value, "not an integer: " + shown);
-            if (!v->fits_bits(t.bits())) return fail(AbiError::out_of_range, shown + " does not fit in " + t.canonical());
+            if (!v->fits_bits(t.bits()))
+                return fail(AbiError::out_of_range, shown + " does not fit in " + t.canonical());
             return AbiValue(*v);
         }
         case AbiKind::address: {
-            if (!text.starts_with("0x") && !text.starts_with("0X")) return fail(AbiError::bad_value, "address needs 0x: " + shown);
+            if (!text.starts_with("0x") && !text.starts_with("0X"))
+                return fail(AbiError::bad_value, "address needs 0x: " + shown);
             auto a = from_hex_fixed<20>(text);
             if (!a) return fail(AbiError::bad_value, "not a 20-byte hex address: " + shown);
             return AbiValue(*a);
@@ -44,7 +48,8 @@ Result<AbiValue, AbiError> scalar(const AbiType& t, std::string_view text, std::
         case AbiKind::fixed_bytes: {
             auto b = from_prefixed_hex(text);
             if (!b || b->size() != t.size())
-                return fail(AbiError::bad_value, "not " + std::to_string(t.size()) + " bytes of 0x-hex: " + shown);
+                return fail(AbiError::bad_value,
+                            "not " + std::to_string(t.size()) + " bytes of 0x-hex: " + shown);
             return AbiValue(FixedBytes(*b));
         }
         case AbiKind::bytes: {
@@ -71,7 +76,9 @@ public:
         auto v = value(t, 0);
         if (!v) return v;
         skip_space();
-        if (pos_ != text_.size()) return fail(AbiError::bad_value, "trailing characters after " + t.canonical() + " value");
+        if (pos_ != text_.size())
+            return fail(AbiError::bad_value,
+                        "trailing characters after " + t.canonical() + " value");
         return v;
     }
 
@@ -84,11 +91,13 @@ private:
         if (depth > kMaxAbiDepth) return fail(AbiError::too_deep, "value nested too deeply");
         skip_space();
         const bool is_tuple = t.kind() == AbiKind::tuple;
-        if (!is_tuple && t.kind() != AbiKind::dynamic_array && t.kind() != AbiKind::fixed_array) return element(t);
+        if (!is_tuple && t.kind() != AbiKind::dynamic_array && t.kind() != AbiKind::fixed_array)
+            return element(t);
         const char open = is_tuple ? '(' : '[';
         const char close = is_tuple ? ')' : ']';
         if (pos_ >= text_.size() || text_[pos_] != open)
-            return fail(AbiError::bad_value, std::string("expected '") + open + "' for " + t.canonical());
+            return fail(AbiError::bad_value,
+                        std::string("expected '") + open + "' for " + t.canonical());
         ++pos_;
         AbiValue::List items;
         skip_space();
@@ -111,12 +120,16 @@ private:
                     ++pos_;
                     break;
                 }
-                return fail(AbiError::bad_value, std::string("expected ',' or '") + close + "' in " + t.canonical() + " value");
+                return fail(AbiError::bad_value, std::string("expected ',' or '") + close +
+                                                     "' in " + t.canonical() + " value");
             }
         }
-        const size_t want = is_tuple ? t.components().size() : t.kind() == AbiKind::fixed_array ? t.length() : items.size();
+        const size_t want = is_tuple                           ? t.components().size()
+                            : t.kind() == AbiKind::fixed_array ? t.length()
+                                                               : items.size();
         if (items.size() != want)
-            return fail(AbiError::count_mismatch, std::to_string(items.size()) + " values for " + t.canonical());
+            return fail(AbiError::count_mismatch,
+                        std::to_string(items.size()) + " values for " + t.canonical());
         return AbiValue(std::move(items));
     }
 
@@ -125,15 +138,20 @@ private:
         if (pos_ < text_.size() && text_[pos_] == '"') {
             std::string s;
             for (++pos_;; ++pos_) {
-                if (pos_ >= text_.size()) return fail(AbiError::bad_value, "unterminated quoted string");
+                if (pos_ >= text_.size())
+                    return fail(AbiError::bad_value, "unterminated quoted string");
                 char c = text_[pos_];
                 if (c == '"') break;
                 if (c == '\\') {
-                    if (++pos_ >= text_.size()) return fail(AbiError::bad_value, "unterminated quoted string");
+                    if (++pos_ >= text_.size())
+                        return fail(AbiError::bad_value, "unterminated quoted string");
                     c = text_[pos_];
-                    if (c == 'n') c = '\n';
-                    else if (c == 't') c = '\t';
-                    else if (c == 'r') c = '\r';
+                    if (c == 'n')
+                        c = '\n';
+                    else if (c == 't')
+                        c = '\t';
+                    else if (c == 'r')
+                        c = '\r';
                 }
                 s += c;
             }
@@ -142,7 +160,9 @@ private:
             return scalar(t, raw, std::string(s), true);
         }
         const size_t start = pos_;
-        while (pos_ < text_.size() && text_[pos_] != ',' && text_[pos_] != ']' && text_[pos_] != ')') ++pos_;
+        while (pos_ < text_.size() && text_[pos_] != ',' && text_[pos_] != ']' &&
+               text_[pos_] != ')')
+            ++pos_;
         const std::string_view token = trim(text_.substr(start, pos_ - start));
         return scalar(t, token, std::string(token), false);
     }
@@ -155,18 +175,30 @@ void append_quoted(std::string& out, const std::string& s) {
     out += '"';
     for (char c : s) {
         switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\t': out += "\\t"; break;
-            case '\r': out += "\\r"; break;
-            default: out += c;
+            case '"':
+                out += "\\\"";
+                break;
+            case '\\':
+                out += "\\\\";
+                break;
+            case '\n':
+                out += "\\n";
+                break;
+            case '\t':
+                out += "\\t";
+                break;
+            case '\r':
+                out += "\\r";
+                break;
+            default:
+                out += c;
         }
     }
     out += '"';
 }
 
-void format_into(std::string& out, const AbiType& t, const AbiValue& v, bool nested, unsigned depth) {
+void format_into(std::string& out, const AbiType& t, const AbiValue& v, bool nested,
+                 unsigned depth) {
     if (depth > kMaxAbiDepth) {
         out += "<invalid>";
         return;
@@ -210,7 +242,8 @@ void format_into(std::string& out, const AbiType& t, const AbiValue& v, bool nes
             out += is_tuple ? '(' : '[';
             for (size_t i = 0; i < items->size(); ++i) {
                 if (i != 0) out += ", ";
-                format_into(out, is_tuple ? t.components()[i] : t.element(), (*items)[i], true, depth + 1);
+                format_into(out, is_tuple ? t.components()[i] : t.element(), (*items)[i], true,
+                            depth + 1);
             }
             out += is_tuple ? ')' : ']';
             return;
@@ -226,9 +259,10 @@ Result<AbiValue, AbiError> parse_value(const AbiType& type, std::string_view tex
 }
 
 Result<std::vector<AbiValue>, AbiError> parse_values(std::span<const AbiType> types,
-                                                    std::span<const std::string> args) {
+                                                     std::span<const std::string> args) {
     if (types.size() != args.size())
-        return fail(AbiError::count_mismatch, std::to_string(args.size()) + " arguments for " + std::to_string(types.size()) + " params");
+        return fail(AbiError::count_mismatch, std::to_string(args.size()) + " arguments for " +
+                                                  std::to_string(types.size()) + " params");
     std::vector<AbiValue> out;
     out.reserve(types.size());
     for (size_t i = 0; i < types.size(); ++i) {

@@ -27,8 +27,8 @@ namespace credence::core {
 [[nodiscard]] Result<AbiValue, AbiError> parse_value(const AbiType& type, std::string_view text);
 
 /// One argument per type (the argument list of `cast abi-encode`).
-[[nodiscard]] Result<std::vector<AbiValue>, AbiError> parse_values(std::span<const AbiType> types,
-                                                                  std::span<const std::string> args);
+[[nodiscard]] Result<std::vector<AbiValue>, AbiError> parse_values(
+    std::span<const AbiType> types, std::span<const std::string> args);
 
 /// Text of `value` read as `type`; a value that does not match its type prints as "<invalid>".
 [[nodiscard]] std::string format_value(const AbiType& type, const AbiValue& value);

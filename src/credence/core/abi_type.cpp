@@ -8,22 +8,38 @@ namespace credence::core {
 
 std::string_view to_string(AbiError e) noexcept {
     switch (e) {
-        case AbiError::bad_type: return "bad_type";
-        case AbiError::bad_signature: return "bad_signature";
-        case AbiError::bad_json: return "bad_json";
-        case AbiError::too_deep: return "too_deep";
-        case AbiError::bad_value: return "bad_value";
-        case AbiError::count_mismatch: return "count_mismatch";
-        case AbiError::short_data: return "short_data";
-        case AbiError::bad_offset: return "bad_offset";
-        case AbiError::bad_length: return "bad_length";
-        case AbiError::bad_padding: return "bad_padding";
-        case AbiError::out_of_range: return "out_of_range";
-        case AbiError::trailing_data: return "trailing_data";
-        case AbiError::too_large: return "too_large";
-        case AbiError::topic_count: return "topic_count";
-        case AbiError::topic0_mismatch: return "topic0_mismatch";
-        case AbiError::unsupported: return "unsupported";
+        case AbiError::bad_type:
+            return "bad_type";
+        case AbiError::bad_signature:
+            return "bad_signature";
+        case AbiError::bad_json:
+            return "bad_json";
+        case AbiError::too_deep:
+            return "too_deep";
+        case AbiError::bad_value:
+            return "bad_value";
+        case AbiError::count_mismatch:
+            return "count_mismatch";
+        case AbiError::short_data:
+            return "short_data";
+        case AbiError::bad_offset:
+            return "bad_offset";
+        case AbiError::bad_length:
+            return "bad_length";
+        case AbiError::bad_padding:
+            return "bad_padding";
+        case AbiError::out_of_range:
+            return "out_of_range";
+        case AbiError::trailing_data:
+            return "trailing_data";
+        case AbiError::too_large:
+            return "too_large";
+        case AbiError::topic_count:
+            return "topic_count";
+        case AbiError::topic0_mismatch:
+            return "topic0_mismatch";
+        case AbiError::unsupported:
+            return "unsupported";
     }
     return "unknown";
 }
@@ -116,14 +132,22 @@ void AbiType::append_canonical(std::string& out) const {
             out += "int";
             out += std::to_string(bits_);
             return;
-        case AbiKind::address: out += "address"; return;
-        case AbiKind::boolean: out += "bool"; return;
+        case AbiKind::address:
+            out += "address";
+            return;
+        case AbiKind::boolean:
+            out += "bool";
+            return;
         case AbiKind::fixed_bytes:
             out += "bytes";
             out += std::to_string(size());
             return;
-        case AbiKind::bytes: out += "bytes"; return;
-        case AbiKind::string: out += "string"; return;
+        case AbiKind::bytes:
+            out += "bytes";
+            return;
+        case AbiKind::string:
+            out += "string";
+            return;
         case AbiKind::dynamic_array:
             element().append_canonical(out);
             out += "[]";
@@ -198,16 +222,19 @@ Result<AbiType, AbiError> elementary(std::string_view id) {
     uint64_t n = 0;
     if (id.starts_with("uint") && parse_small_decimal(id.substr(4), n)) {
         // ABI spec §Types: uint<M>, 0 < M <= 256, M % 8 == 0.
-        if (n == 0 || n > 256 || n % 8 != 0) return fail(AbiError::bad_type, "bad integer width: " + std::string(id));
+        if (n == 0 || n > 256 || n % 8 != 0)
+            return fail(AbiError::bad_type, "bad integer width: " + std::string(id));
         return AbiType::make_uint(static_cast<unsigned>(n));
     }
     if (id.starts_with("int") && parse_small_decimal(id.substr(3), n)) {
-        if (n == 0 || n > 256 || n % 8 != 0) return fail(AbiError::bad_type, "bad integer width: " + std::string(id));
+        if (n == 0 || n > 256 || n % 8 != 0)
+            return fail(AbiError::bad_type, "bad integer width: " + std::string(id));
         return AbiType::make_int(static_cast<unsigned>(n));
     }
     if (id.starts_with("bytes") && parse_small_decimal(id.substr(5), n)) {
         // ABI spec §Types: bytes<M>, 0 < M <= 32.
-        if (n == 0 || n > 32) return fail(AbiError::bad_type, "bad bytes width: " + std::string(id));
+        if (n == 0 || n > 32)
+            return fail(AbiError::bad_type, "bad bytes width: " + std::string(id));
         return AbiType::make_fixed_bytes(static_cast<unsigned>(n));
     }
     return fail(AbiError::bad_type, "unknown type: " + std::string(id));
@@ -228,7 +255,9 @@ Result<AbiType, AbiError> parse_type_at(AbiCursor& cur, unsigned depth) {
     std::string_view id;
     if (cur.peek() != '(') {
         id = cur.identifier();
-        if (id.empty()) return fail(AbiError::bad_type, "expected a type at position " + std::to_string(cur.pos));
+        if (id.empty())
+            return fail(AbiError::bad_type,
+                        "expected a type at position " + std::to_string(cur.pos));
     }
     if (id.empty() || (id == "tuple" && cur.peek() == '(')) {
         if (depth >= kMaxAbiDepth) return fail(AbiError::too_deep, "type nested too deeply");
@@ -248,7 +277,8 @@ Result<AbiType, AbiError> parse_type_at(AbiCursor& cur, unsigned depth) {
         const size_t start = cur.pos;
         while (!cur.done() && is_digit(cur.peek())) ++cur.pos;
         const std::string_view digits = cur.text.substr(start, cur.pos - start);
-        if (cur.peek() != ']') return fail(AbiError::bad_type, "expected ']' at position " + std::to_string(cur.pos));
+        if (cur.peek() != ']')
+            return fail(AbiError::bad_type, "expected ']' at position " + std::to_string(cur.pos));
         ++cur.pos;
         if (digits.empty()) {
             t = AbiType::make_array(std::move(t));
@@ -259,7 +289,8 @@ Result<AbiType, AbiError> parse_type_at(AbiCursor& cur, unsigned depth) {
                 return fail(AbiError::bad_type, "bad array length: " + std::string(digits));
             t = AbiType::make_fixed_array(std::move(t), k);
         }
-        if (t.depth() + depth > kMaxAbiDepth) return fail(AbiError::too_deep, "type nested too deeply");
+        if (t.depth() + depth > kMaxAbiDepth)
+            return fail(AbiError::too_deep, "type nested too deeply");
     }
     return t;
 }
@@ -267,7 +298,8 @@ Result<AbiType, AbiError> parse_type_at(AbiCursor& cur, unsigned depth) {
 Result<std::vector<AbiType>, AbiError> parse_list_at(AbiCursor& cur, unsigned depth,
                                                      std::vector<std::string>* names,
                                                      std::vector<bool>* indexed) {
-    if (!cur.eat('(')) return fail(AbiError::bad_type, "expected '(' at position " + std::to_string(cur.pos));
+    if (!cur.eat('('))
+        return fail(AbiError::bad_type, "expected '(' at position " + std::to_string(cur.pos));
     std::vector<AbiType> out;
     if (cur.eat(')')) return out;
     for (;;) {
@@ -282,7 +314,8 @@ Result<std::vector<AbiType>, AbiError> parse_list_at(AbiCursor& cur, unsigned de
                 cur.skip_space();
                 const auto word = cur.identifier();
                 if (word.empty()) break;
-                if (!name.empty()) return fail(AbiError::bad_signature, "unexpected word: " + std::string(word));
+                if (!name.empty())
+                    return fail(AbiError::bad_signature, "unexpected word: " + std::string(word));
                 if (word == "indexed") {
                     is_indexed = true;
                 } else if (word != "memory" && word != "calldata" && word != "storage") {
@@ -294,7 +327,8 @@ Result<std::vector<AbiType>, AbiError> parse_list_at(AbiCursor& cur, unsigned de
         if (indexed != nullptr) indexed->push_back(is_indexed);
         if (cur.eat(',')) continue;
         if (cur.eat(')')) return out;
-        return fail(AbiError::bad_type, "expected ',' or ')' at position " + std::to_string(cur.pos));
+        return fail(AbiError::bad_type,
+                    "expected ',' or ')' at position " + std::to_string(cur.pos));
     }
 }
 
@@ -304,7 +338,8 @@ Result<AbiType, AbiError> parse_type(std::string_view text) {
     detail::AbiCursor cur{text, 0, false};
     auto t = detail::parse_type_at(cur, 0);
     if (!t) return t;
-    if (!cur.done()) return fail(AbiError::bad_type, "trailing characters in type: " + std::string(text));
+    if (!cur.done())
+        return fail(AbiError::bad_type, "trailing characters in type: " + std::string(text));
     return t;
 }
 
@@ -312,7 +347,8 @@ Result<std::vector<AbiType>, AbiError> parse_type_list(std::string_view text) {
     detail::AbiCursor cur{text, 0, false};
     auto list = detail::parse_list_at(cur, 0, nullptr, nullptr);
     if (!list) return list;
-    if (!cur.done()) return fail(AbiError::bad_type, "trailing characters in type list: " + std::string(text));
+    if (!cur.done())
+        return fail(AbiError::bad_type, "trailing characters in type list: " + std::string(text));
     return list;
 }
 

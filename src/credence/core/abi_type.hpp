@@ -26,22 +26,22 @@ namespace credence::core {
 
 /// Every failure of the ABI code: type grammar, signatures, JSON ABI, encoding, decoding, logs.
 enum class AbiError {
-    bad_type,             // type string outside the grammar
-    bad_signature,        // human-readable signature malformed
-    bad_json,             // JSON ABI document malformed
-    too_deep,             // nesting past kMaxAbiDepth
-    bad_value,            // value does not match its type (encode, text parse)
-    count_mismatch,       // number of values differs from number of types / array length
-    short_data,           // a head, word or tail runs past the end of the data
-    bad_offset,           // offset word points outside the data (or is non-canonical)
-    bad_length,           // length word larger than the remaining data
-    bad_padding,          // non-zero bytes where the encoding requires zeros
-    out_of_range,         // value outside its type (uint8 high bits, bool 2, bad sign extension)
-    trailing_data,        // canonical decode: bytes left after the encoding
-    too_large,            // decoded size exceeds the input (overlapping tails, decode bomb)
-    topic_count,          // log: wrong number of topics
-    topic0_mismatch,      // log: topic0 is not the event's signature hash
-    unsupported,          // valid Solidity, but not representable in the requested encoding
+    bad_type,         // type string outside the grammar
+    bad_signature,    // human-readable signature malformed
+    bad_json,         // JSON ABI document malformed
+    too_deep,         // nesting past kMaxAbiDepth
+    bad_value,        // value does not match its type (encode, text parse)
+    count_mismatch,   // number of values differs from number of types / array length
+    short_data,       // a head, word or tail runs past the end of the data
+    bad_offset,       // offset word points outside the data (or is non-canonical)
+    bad_length,       // length word larger than the remaining data
+    bad_padding,      // non-zero bytes where the encoding requires zeros
+    out_of_range,     // value outside its type (uint8 high bits, bool 2, bad sign extension)
+    trailing_data,    // canonical decode: bytes left after the encoding
+    too_large,        // decoded size exceeds the input (overlapping tails, decode bomb)
+    topic_count,      // log: wrong number of topics
+    topic0_mismatch,  // log: topic0 is not the event's signature hash
+    unsupported,      // valid Solidity, but not representable in the requested encoding
 };
 
 [[nodiscard]] std::string_view to_string(AbiError e) noexcept;
@@ -53,11 +53,11 @@ inline constexpr unsigned kMaxAbiDepth = 32;
 inline constexpr uint64_t kMaxFixedArrayLength = uint64_t{1} << 32;
 
 enum class AbiKind : uint8_t {
-    unsigned_int,   // uintN
-    signed_int,     // intN
+    unsigned_int,  // uintN
+    signed_int,    // intN
     address,
     boolean,
-    fixed_bytes,    // bytesN
+    fixed_bytes,  // bytesN
     bytes,
     string,
     dynamic_array,  // T[]
@@ -114,7 +114,8 @@ public:
     friend bool operator==(const AbiType& a, const AbiType& b) noexcept;
 
 private:
-    AbiType(AbiKind kind, unsigned bits) noexcept : kind_(kind), bits_(static_cast<uint16_t>(bits)) {}
+    AbiType(AbiKind kind, unsigned bits) noexcept
+        : kind_(kind), bits_(static_cast<uint16_t>(bits)) {}
     void finish() noexcept;
 
     AbiKind kind_;

@@ -36,17 +36,43 @@ TEST(core_abi_type, canonical_forms) {
 
 TEST(core_abi_type, rejects_types_outside_the_grammar) {
     // ABI spec §Types: uint<M>/int<M> with 0 < M <= 256 and M % 8 == 0; bytes<M> with 0 < M <= 32.
-    const char* bad[] = {"uint7",     "uint264",   "uint0",      "int9",    "int512",   "bytes0",
-                         "bytes33",   "uint08",    "bytes01",    "",        "uint256 ", " uint256",
-                         "Uint256",   "float",     "fixed128x18", "uint256[", "uint256]", "uint256[01]",
-                         "uint256[0]", "uint256[-1]", "()",       "(uint256", "(uint256,)", "(,uint256)",
-                         "uint256,",  "tuple",     "tuple[]",    "uint256[4294967297]", "address payable",
-                         "string memory", "(uint256)x"};
+    const char* bad[] = {"uint7",
+                         "uint264",
+                         "uint0",
+                         "int9",
+                         "int512",
+                         "bytes0",
+                         "bytes33",
+                         "uint08",
+                         "bytes01",
+                         "",
+                         "uint256 ",
+                         " uint256",
+                         "Uint256",
+                         "float",
+                         "fixed128x18",
+                         "uint256[",
+                         "uint256]",
+                         "uint256[01]",
+                         "uint256[0]",
+                         "uint256[-1]",
+                         "()",
+                         "(uint256",
+                         "(uint256,)",
+                         "(,uint256)",
+                         "uint256,",
+                         "tuple",
+                         "tuple[]",
+                         "uint256[4294967297]",
+                         "address payable",
+                         "string memory",
+                         "(uint256)x"};
     for (const char* s : bad) {
         auto t = parse_type(s);
         EXPECT_FALSE(t.has_value()) << s;
         if (!t) {
-            EXPECT_TRUE(t.error().code == AbiError::bad_type) << s << ": " << to_string(t.error().code);
+            EXPECT_TRUE(t.error().code == AbiError::bad_type)
+                << s << ": " << to_string(t.error().code);
         }
     }
 }
@@ -73,7 +99,8 @@ TEST(core_abi_type, dynamic_and_head_sizes) {
     EXPECT_EQ(parse_type("(uint8,bytes32)[3]")->head_size(), 192u);
     EXPECT_EQ(parse_type("(uint8,string)[3]")->head_size(), 32u);
     // Saturates instead of overflowing.
-    EXPECT_EQ(parse_type("uint256[4294967296][4294967296][4294967296]")->head_size(), uint64_t{1} << 62);
+    EXPECT_EQ(parse_type("uint256[4294967296][4294967296][4294967296]")->head_size(),
+              uint64_t{1} << 62);
 }
 
 TEST(core_abi_type, type_lists) {

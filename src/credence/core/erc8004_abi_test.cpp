@@ -44,12 +44,15 @@ TEST(core_erc8004_abi, spec_event_declarations_match_vector_topics) {
     const auto v = credence::testing::read_vector_json("erc8004.json");
     const auto& topics = v.at("eventTopics");
     const char* declarations[] = {
-        "event NewFeedback(uint256 indexed agentId, address indexed clientAddress, uint64 feedbackIndex, "
+        "event NewFeedback(uint256 indexed agentId, address indexed clientAddress, uint64 "
+        "feedbackIndex, "
         "int128 value, uint8 valueDecimals, string indexed indexedTag1, string tag1, string tag2, "
         "string endpoint, string feedbackURI, bytes32 feedbackHash)",
-        "event MetadataSet(uint256 indexed agentId, string indexed indexedMetadataKey, string metadataKey, "
+        "event MetadataSet(uint256 indexed agentId, string indexed indexedMetadataKey, string "
+        "metadataKey, "
         "bytes metadataValue)",
-        "event ValidationResponse(address indexed validatorAddress, uint256 indexed agentId, bytes32 indexed "
+        "event ValidationResponse(address indexed validatorAddress, uint256 indexed agentId, "
+        "bytes32 indexed "
         "requestHash, uint8 response, string responseURI, bytes32 responseHash, string tag)",
     };
     for (const char* d : declarations) {
@@ -58,4 +61,30 @@ TEST(core_erc8004_abi, spec_event_declarations_match_vector_topics) {
         ASSERT_TRUE(topics.contains(e->signature())) << e->signature();
         EXPECT_EQ(to_hex(e->topic0()), topics.at(e->signature()).get<std::string>());
     }
+}
+
+// A giveFeedback call starts with the vector's selector and its params decode back canonically.
+TEST(core_erc8004_abi, give_feedback_call_round_trip) {
+    const auto v = credence::testing::read_vector_json("erc8004.json");
+    const std::string sig =
+        "giveFeedback(uint256,int128,uint8,string,string,string,string,bytes32)";
+    auto f = parse_function_signature(sig);
+    ASSERT_TRUE(f.has_value());
+    const auto types = types_of(f->inputs);
+    Hash32 feedback_hash{};
+    feedback_hash[0] = 0x5e;
+    const std::vector<AbiValue> values = {Uint256(42),
+                                          Int256(-250),
+                                          Uint256(2),
+                                          "quality",
+                                          "",
+                                          "https://agent.example/mcp",
+                                          "ipfs://bafy...",
+                                          FixedBytes(feedback_hash)};
+    auto calldata = encode_call(f->selector(), types, values);
+    ASSERT_TRUE(calldata.has_value());
+    EXPECT_EQ(to_hex(ByteView(*calldata).first(4)), v.at("selectors").at(sig).get<std::string>());
+    auto decoded = decode(types, ByteView(*calldata).subspan(4), {.canonical = true});
+    ASSERT_TRUE(decoded.has_value()) << decoded.error().detail;
+    EXPECT_EQ(*decoded, values);
 }

@@ -17,7 +17,8 @@ struct AbiCursor {
     [[nodiscard]] char peek() const noexcept { return done() ? '\0' : text[pos]; }
     void skip_space() noexcept {
         if (!lenient) return;
-        while (!done() && (text[pos] == ' ' || text[pos] == '\t' || text[pos] == '\n' || text[pos] == '\r'))
+        while (!done() &&
+               (text[pos] == ' ' || text[pos] == '\t' || text[pos] == '\n' || text[pos] == '\r'))
             ++pos;
     }
     /// Consumes `c` (after optional whitespace in lenient mode) if it is next.
@@ -36,7 +37,8 @@ struct AbiCursor {
 
 /// Parses "(T1,...,Tn)" at the cursor (n may be 0). In lenient mode each entry may carry a name
 /// and keywords; `names`/`indexed` (optional) receive them.
-[[nodiscard]] Result<std::vector<AbiType>, AbiError> parse_list_at(
-    AbiCursor& cur, unsigned depth, std::vector<std::string>* names, std::vector<bool>* indexed);
+[[nodiscard]] Result<std::vector<AbiType>, AbiError> parse_list_at(AbiCursor& cur, unsigned depth,
+                                                                   std::vector<std::string>* names,
+                                                                   std::vector<bool>* indexed);
 
 }  // namespace credence::core::detail
