@@ -220,8 +220,9 @@ Result<ToolReference, CaipError> parse_tool_reference(std::string_view text) {
         return fail(CaipError::wrong_namespace, asset->asset_namespace);
     auto registry = parse_evm_address(asset->asset_reference, detail::HexAddressCase::lowercase);
     if (!registry) return std::unexpected(registry.error());
-    if (!asset->token_id) return fail(CaipError::malformed, "missing tool id");
-    const std::string& tool = *asset->token_id;
+    const std::optional<std::string>& token = asset->token_id;
+    if (!token.has_value()) return fail(CaipError::malformed, "missing tool id");
+    const std::string& tool = *token;
     if (!canonical_decimal(tool)) return fail(CaipError::bad_tool_id, tool);
     auto tool_id = Uint256::from_dec(tool);  // overflow past 2^256 - 1 is an error too
     if (!tool_id) return fail(CaipError::bad_tool_id, "tool id exceeds uint256: " + tool);

@@ -244,7 +244,8 @@ Result<std::string, DataUriError> encode_data_uri(const DataUri& uri) {
         return fail(DataUriError::bad_media_type, uri.media_type);
     for (size_t i = 0; i < uri.parameters.size(); ++i) {
         const auto& [a, v] = uri.parameters[i];
-        if (!is_token(a) || !is_token(v)) return fail(DataUriError::bad_parameter, a + "=" + v);
+        if (!is_token(a) || !is_token(v))
+            return fail(DataUriError::bad_parameter, std::string(a).append("=").append(v));
         for (size_t j = 0; j < i; ++j)
             if (iequals(uri.parameters[j].first, a))
                 return fail(DataUriError::bad_parameter, "repeated " + a);

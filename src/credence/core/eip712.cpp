@@ -399,8 +399,9 @@ Result<Eip712Types, Eip712Error> parse_eip712_types(const json& types) {
             const auto& n = fname->get_ref<const std::string&>();
             const auto& t = ftype->get_ref<const std::string&>();
             if (!valid_name(n, "()[],") || !valid_name(t, "(),"))
-                return fail(Eip712Error::bad_type_definition,
-                            name + " field \"" + n + "\" of type \"" + t + "\"");
+                return fail(
+                    Eip712Error::bad_type_definition,
+                    std::string(name).append(" field ").append(n).append(" of type ").append(t));
             list.push_back({n, t});
         }
         for (const auto& f : list)
