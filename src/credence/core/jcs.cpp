@@ -7,49 +7,20 @@
 #include <numeric>
 #include <vector>
 
+#include <credence/core/detail/utf8.hpp>
+
 namespace credence::core {
 
 namespace {
 
-// Length of the valid UTF-8 sequence at s (Unicode Table 3-7), or 0 when malformed.
-size_t utf8_sequence_length(const unsigned char* s, size_t avail) noexcept {
-    const unsigned char c = s[0];
-    if (c < 0x80) return 1;
-    size_t len;
-    unsigned char lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF) {
-        len = 2;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        len = 3;
-        if (c == 0xE0)
-            lo = 0xA0;
-        else if (c == 0xED)
-            hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        len = 4;
-        if (c == 0xF0)
-            lo = 0x90;
-        else if (c == 0xF4)
-            hi = 0x8F;
-    } else {
-        return 0;
-    }
-    if (avail < len || s[1] < lo || s[1] > hi) return 0;
-    for (size_t i = 2; i < len; ++i)
-        if ((s[i] & 0xC0) != 0x80) return 0;
-    return len;
-}
+using detail::utf8_decode;
+using detail::utf8_sequence_length;
 
 // Code point of the UTF-8 sequence at s (avail bytes left). Malformed input (only possible
-// through compare_utf16's public precondition being broken) yields the lead byte, never a read
-// past the end.
+// when compare_utf16's precondition is broken) yields the lead byte, never a read past the end.
 uint32_t decode_at(const unsigned char* s, size_t avail) noexcept {
     const size_t len = utf8_sequence_length(s, avail);
-    const unsigned char c = s[0];
-    if (len <= 1) return c;
-    if (len == 2) return ((c & 0x1Fu) << 6) | (s[1] & 0x3Fu);
-    if (len == 3) return ((c & 0x0Fu) << 12) | ((s[1] & 0x3Fu) << 6) | (s[2] & 0x3Fu);
-    return ((c & 0x07u) << 18) | ((s[1] & 0x3Fu) << 12) | ((s[2] & 0x3Fu) << 6) | (s[3] & 0x3Fu);
+    return len == 0 ? s[0] : utf8_decode(s, len);
 }
 
 // First UTF-16 code unit of a code point: the high surrogate for supplementary characters.

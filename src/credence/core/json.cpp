@@ -1,10 +1,13 @@
 #include <credence/core/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cstring>
 #include <iterator>
 #include <system_error>
+
+#include <credence/core/detail/utf8.hpp>
 
 namespace credence::core {
 
@@ -76,27 +79,13 @@ constexpr bool is_ws(char c) noexcept { return c == ' ' || c == '\t' || c == '\n
 constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
 
 // Bytes that end the fast ASCII run inside a string: quote, backslash, controls, non-ASCII.
-constexpr bool string_special(unsigned char c) noexcept {
-    return c == '"' || c == '\\' || c < 0x20 || c >= 0x80;
-}
+constexpr auto kStringSpecial = [] {
+    std::array<bool, 256> t{};
+    for (size_t c = 0; c < 256; ++c) t[c] = c == '"' || c == '\\' || c < 0x20 || c >= 0x80;
+    return t;
+}();
 
-void append_utf8(std::string& out, uint32_t cp) {
-    if (cp < 0x80) {
-        out.push_back(static_cast<char>(cp));
-    } else if (cp < 0x800) {
-        out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else if (cp < 0x10000) {
-        out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else {
-        out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-        out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    }
-}
+constexpr bool string_special(unsigned char c) noexcept { return kStringSpecial[c]; }
 
 // One container being built. Its elements sit on the parser's shared scratch stacks from
 // index `start` on (values_ for arrays, members_ for objects) and move into an exactly sized
@@ -213,7 +202,7 @@ Result<void, JsonError> Parser::parse_string(std::string& out) {
                             return fail(JsonError::lone_surrogate, "unpaired high surrogate");
                         cp = 0x10000 + ((cp - 0xD800) << 10) + (static_cast<uint32_t>(lo) - 0xDC00);
                     }
-                    append_utf8(out, cp);
+                    detail::append_utf8(out, cp);
                     break;
                 }
                 default:
@@ -221,33 +210,10 @@ Result<void, JsonError> Parser::parse_string(std::string& out) {
             }
             continue;
         }
-        // Non-ASCII: one well-formed UTF-8 sequence (Unicode Table 3-7).
-        const auto* s = reinterpret_cast<const unsigned char*>(p_);
-        const auto avail = static_cast<size_t>(end_ - p_);
-        size_t len;
-        unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the second byte
-        if (c >= 0xC2 && c <= 0xDF) {
-            len = 2;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            len = 3;
-            if (c == 0xE0)
-                lo = 0xA0;  // overlong
-            else if (c == 0xED)
-                hi = 0x9F;  // UTF-8-encoded surrogates
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            len = 4;
-            if (c == 0xF0)
-                lo = 0x90;  // overlong
-            else if (c == 0xF4)
-                hi = 0x8F;  // above U+10FFFF
-        } else {
-            return fail(JsonError::invalid_utf8, "invalid UTF-8 lead byte");
-        }
-        if (avail < 2 || s[1] < lo || s[1] > hi)
-            return fail(JsonError::invalid_utf8, "invalid UTF-8 sequence");
-        for (size_t i = 2; i < len; ++i)
-            if (i >= avail || (s[i] & 0xC0) != 0x80)
-                return fail(JsonError::invalid_utf8, "invalid UTF-8 sequence");
+        // Non-ASCII: one well-formed UTF-8 sequence (RFC 8259 §8.1, Unicode Table 3-7).
+        const size_t len = detail::utf8_sequence_length(reinterpret_cast<const unsigned char*>(p_),
+                                                        static_cast<size_t>(end_ - p_));
+        if (len == 0) return fail(JsonError::invalid_utf8, "malformed UTF-8 in a string");
         out.append(p_, len);
         p_ += len;
     }

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include <credence/core/detail/unicode_tables.hpp>
+#include <credence/core/detail/utf8.hpp>
 
 namespace credence::core {
 
@@ -29,64 +30,14 @@ inline uint16_t props(char32_t cp) noexcept {
 inline uint8_t ccc_of(uint16_t p) noexcept { return static_cast<uint8_t>(p & kPropCccMask); }
 inline unsigned qc_of(uint16_t p) noexcept { return (p >> kPropQcShift) & 3u; }
 
-// Decodes one strict UTF-8 sequence (Unicode Table 3-7) at s[i], advancing i; false if malformed.
+// Decodes one well-formed UTF-8 sequence at s[i], advancing i; false if malformed.
 inline bool next_utf8(std::string_view s, size_t& i, char32_t& cp) noexcept {
     const auto* p = reinterpret_cast<const unsigned char*>(s.data()) + i;
-    const size_t avail = s.size() - i;
-    const unsigned char c = p[0];
-    if (c < 0x80) {
-        cp = c;
-        i += 1;
-        return true;
-    }
-    size_t len;
-    unsigned char lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF) {
-        len = 2;
-        cp = c & 0x1Fu;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        len = 3;
-        cp = c & 0x0Fu;
-        if (c == 0xE0)
-            lo = 0xA0;
-        else if (c == 0xED)
-            hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        len = 4;
-        cp = c & 0x07u;
-        if (c == 0xF0)
-            lo = 0x90;
-        else if (c == 0xF4)
-            hi = 0x8F;
-    } else {
-        return false;
-    }
-    if (avail < len || p[1] < lo || p[1] > hi) return false;
-    cp = (cp << 6) | (p[1] & 0x3Fu);
-    for (size_t k = 2; k < len; ++k) {
-        if ((p[k] & 0xC0) != 0x80) return false;
-        cp = (cp << 6) | (p[k] & 0x3Fu);
-    }
+    const size_t len = utf8_sequence_length(p, s.size() - i);
+    if (len == 0) return false;
+    cp = utf8_decode(p, len);
     i += len;
     return true;
-}
-
-void append_utf8(std::string& out, char32_t cp) {
-    if (cp < 0x80) {
-        out.push_back(static_cast<char>(cp));
-    } else if (cp < 0x800) {
-        out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else if (cp < 0x10000) {
-        out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else {
-        out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-        out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    }
 }
 
 // UAX #15 §9 quick check over a stream of code points.
