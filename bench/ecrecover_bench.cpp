@@ -31,8 +31,8 @@ Fixture make_fixture() {
 }
 
 const Fixture& fixture() {
-    static const Fixture f = make_fixture();
-    return f;
+    static const Fixture kFixture = make_fixture();
+    return kFixture;
 }
 
 void BM_recover_public_key(benchmark::State& state) {

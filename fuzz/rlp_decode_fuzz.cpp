@@ -31,8 +31,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             } else {
                 auto s = reader->next_string();
                 if (!s) std::abort();
-                (void)rlp_scalar_to_uint256(*s);
-                (void)rlp_scalar_to_u64(*s);
+                // The two scalar readers must agree wherever the narrower one succeeds.
+                auto wide = rlp_scalar_to_uint256(*s);
+                auto narrow = rlp_scalar_to_u64(*s);
+                if (narrow && (!wide || *wide != Uint256(*narrow))) std::abort();
             }
             ++count;
         }

@@ -15,7 +15,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (again.size() != size || std::memcmp(again.data(), data, size) != 0) std::abort();
     (void)txn_hash(*txn);
     (void)signing_hash(txn->txn);
-    (void)recover_sender(*txn);
-    (void)recover_sender(*txn, SCheck::allow_high_s);
+    // EIP-2 recovery is the lax one plus a low-s check: when it succeeds, both must agree.
+    auto strict = recover_sender(*txn);
+    auto lax = recover_sender(*txn, SCheck::allow_high_s);
+    if (strict && (!lax || *strict != *lax)) std::abort();
     return 0;
 }

@@ -232,7 +232,9 @@ Result<Uint256, RlpError> rlp_scalar_to_uint256(ByteView payload) {
         return fail(RlpError::leading_zero_scalar, "scalar has a leading zero byte");
     }
     if (payload.size() > 32) return fail(RlpError::scalar_overflow, "scalar wider than 256 bits");
-    return *Uint256::from_be_bytes(payload);
+    auto v = Uint256::from_be_bytes(payload);
+    if (!v) return fail(RlpError::scalar_overflow, "scalar wider than 256 bits");
+    return *v;
 }
 
 Result<uint64_t, RlpError> rlp_scalar_to_u64(ByteView payload) {

@@ -68,8 +68,8 @@ struct Context {
 
 // Created once, thread-safe (C++11 magic statics); only read afterwards.
 const secp256k1_context* context() {
-    static const Context c;
-    return c.ctx;
+    static const Context kContext;
+    return kContext.ctx;
 }
 
 // n/2 for secp256k1, big-endian (EIP-2 upper bound for s).

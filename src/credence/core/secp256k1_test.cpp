@@ -210,6 +210,7 @@ TEST(core_secp256k1, context_is_safe_to_share_across_threads) {
     const Hash32 digest = keccak256("threads");
     std::vector<std::thread> threads;
     std::vector<int> ok(4, 0);
+    threads.reserve(ok.size());
     for (size_t t = 0; t < ok.size(); ++t) {
         threads.emplace_back([&, t] {
             auto k = SecretKey::generate();

@@ -131,9 +131,13 @@ std::unexpected<Error<TxnError>> rlp_fail(const Error<RlpError>& e, std::string_
     return fail(TxnError::malformed_rlp, std::move(detail));
 }
 
+// Declares `var` from an RLP read, or returns the failure tagged with the field name. `var` is a
+// declarator, so it cannot be parenthesized.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define CREDENCE_TRY_RLP(var, expr, field) \
     auto var = (expr);                     \
     if (!var) return rlp_fail(var.error(), field)
+// NOLINTEND(bugprone-macro-parentheses)
 
 Result<std::optional<Address>, TxnError> read_to(RlpReader& r) {
     CREDENCE_TRY_RLP(s, r.next_string(), "to");

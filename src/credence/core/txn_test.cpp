@@ -282,7 +282,8 @@ TEST(core_txn, ethereum_tests_txtest) {
 
 namespace {
 
-const char* kTestKey = "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318";
+constexpr std::string_view kTestKey =
+    "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318";
 
 SignedTxn sample(TxnType type) {
     Txn t;
