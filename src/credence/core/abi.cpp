@@ -204,6 +204,7 @@ public:
                     return fail(AbiError::short_data, "length word runs past the end of the data");
                 uint64_t count = 0;
                 const uint64_t h = t.element().head_size();
+                if (h == 0) return zero_size(t);
                 if (!word_to_size(data_.data() + pos, count) || count > (avail - 32) / h)
                     return fail(AbiError::bad_length,
                                 "array length larger than the remaining data");
@@ -217,6 +218,7 @@ public:
             }
             case AbiKind::fixed_array: {
                 const uint64_t h = t.element().head_size();
+                if (h == 0) return zero_size(t);
                 if (t.length() > avail / h)
                     return fail(AbiError::short_data, "fixed array runs past the end of the data");
                 const AbiType& elem = t.element();
@@ -237,6 +239,12 @@ public:
     }
 
 private:
+    /// Only hand-built types (make_tuple({}), length 0) can have zero-size elements; the parser
+    /// rejects them because a zero-size array element would let a length claim unbounded work.
+    static std::unexpected<Error<AbiError>> zero_size(const AbiType& t) {
+        return fail(AbiError::bad_type, "zero-size element type in " + t.canonical());
+    }
+
     Result<void, AbiError> charge(uint64_t n) {
         // Canonical encodings never decode to more than their own size; only overlapping tails
         // can, which is how "ABI decode bombs" expand a few bytes into gigabytes.

@@ -292,3 +292,11 @@ TEST(core_abi, value_words_for_indexed_params) {
     EXPECT_EQ(decode_word(AbiType::make_address(), w).error().code, AbiError::bad_padding);
     EXPECT_EQ(decode_word(AbiType::make_string(), w).error().code, AbiError::unsupported);
 }
+
+TEST(core_abi, hand_built_zero_size_types_fail_cleanly) {
+    // make_tuple({}) breaks the factory precondition; decoding must still fail, not divide by zero.
+    const AbiType empty_array = AbiType::make_array(AbiType::make_tuple({}));
+    auto r = decode_one(empty_array, words({"20", "ffffffff"}));
+    ASSERT_FALSE(r.has_value());
+    EXPECT_EQ(r.error().code, AbiError::bad_type);
+}
