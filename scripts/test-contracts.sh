@@ -12,6 +12,6 @@ export PATH="$BIN:$PATH"
 export FOUNDRY_OFFLINE=true
 cd "$ROOT/contracts"
 start=$(date +%s)
-forge build --sizes >/dev/null
+forge build >/dev/null
 echo "test-contracts: forge build ok ($(( $(date +%s) - start ))s)"
 forge test "$@"

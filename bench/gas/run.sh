@@ -29,6 +29,9 @@ K4=0x47e179ec197488593b187f80a00eb0da91f1c9d0e3c7fcbe7cd2d8c1b8f9f3b0
 K5=0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba
 A0=$(cast wallet address "$K0"); A1=$(cast wallet address "$K1"); A2=$(cast wallet address "$K2")
 A3=$(cast wallet address "$K3"); A4=$(cast wallet address "$K4"); A5=$(cast wallet address "$K5")
+for a in "$A1" "$A2" "$A3" "$A4" "$A5"; do
+  cast rpc --rpc-url "$RPC" anvil_setBalance "$a" 0x56BC75E2D63100000 >/dev/null
+done
 
 DEP="$(RPC_URL="$RPC" PRIVATE_KEY="$K0" "$ROOT/scripts/deploy-devnet.sh")"
 addr() { python3 -c "import json,sys; print(json.load(open('$DEP'))['contracts']['$1']['address'])"; }

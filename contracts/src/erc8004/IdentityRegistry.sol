@@ -15,8 +15,8 @@ import {IIdentityRegistry} from "../interfaces/IIdentityRegistry.sol";
 /// @dev Drop-in ABI equal of the deployed v2 registries (selectors, events, EIP-712 domain
 ///      `ERC8004IdentityRegistry`/`1`, typehash `AgentWalletSet(...)`, first agentId 0).
 ///      Storage is packed for gas: one slot per agent holds the owner, the agent-wallet mode and the
-///      URI length; the URI bytes follow in ceil(len/32) slots at a keccak-derived base; a custom
-///      wallet (different from the owner) takes one more slot. See docs/compatibility.md.
+///      URI length; the URI bytes follow in ceil(len/32) slots at a keccak-derived base; the wallet
+///      slot is written at mint so later wallet changes are cheap. See docs/compatibility.md.
 contract IdentityRegistry is IIdentityRegistry, IERC721Metadata, IERC721Errors, EIP712 {
     /// @notice The reserved metadata key was used in `setMetadata` or `register`.
     error ReservedMetadataKey();
@@ -270,6 +270,9 @@ contract IdentityRegistry is IIdentityRegistry, IERC721Metadata, IERC721Errors, 
         uint256 len = bytes(agentURI).length;
         if (len > type(uint32).max) revert URITooLong();
         _agents[agentId] = Agent({owner: msg.sender, walletMode: _WALLET_OWNER, uriLength: uint32(len)});
+        // Pre-fill the custom-wallet slot (read only in _WALLET_CUSTOM mode) so that a later
+        // setAgentWallet is a non-zero to non-zero SSTORE, like the deployed registries' layout.
+        _customWallets[agentId] = msg.sender;
         if (len != 0) _writeURIMemory(agentId, agentURI);
         emit Transfer(address(0), msg.sender, agentId);
         // The agent wallet starts as the owner: reserved key, 20-byte packed value.
