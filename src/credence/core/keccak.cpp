@@ -135,6 +135,7 @@ Hash32 keccak256(ByteView data) noexcept {
 }
 
 void Keccak256::update(ByteView data) noexcept {
+    if (data.empty()) return;  // an empty span may carry a null pointer, which memcpy must not see
     const uint8_t* p = data.data();
     size_t n = data.size();
     if (buffered_ > 0) {
