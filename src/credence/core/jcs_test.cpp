@@ -64,7 +64,9 @@ TEST(core_jcs, es6_numbers_100k) {
         const size_t comma = line.find(',');
         ASSERT_NE(comma, std::string_view::npos) << line;
         uint64_t bits = 0;
-        const auto r = std::from_chars(line.data(), line.data() + comma, bits, 16);
+        const std::string hex_bits(line.substr(0, comma));
+        const auto r =
+            std::from_chars(hex_bits.data(), hex_bits.data() + hex_bits.size(), bits, 16);
         ASSERT_EQ(r.ec, std::errc()) << line;
         const std::string_view expected = line.substr(comma + 1);
         const double d = std::bit_cast<double>(bits);

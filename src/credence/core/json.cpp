@@ -6,6 +6,7 @@
 #include <cstring>
 #include <iterator>
 #include <system_error>
+#include <utility>
 
 #include <credence/core/detail/utf8.hpp>
 
@@ -389,9 +390,9 @@ Result<JsonValue, JsonError> Parser::run() {
             }
             const Frame f = stack_.back();
             if (f.is_object)
-                members_.back().value = std::move(value);
+                members_.back().value = std::exchange(value, JsonValue());
             else
-                values_.push_back(std::move(value));
+                values_.push_back(std::exchange(value, JsonValue()));
             skip_ws();
             if (p_ == end_) return fail(JsonError::unexpected_end, "unterminated container");
             if (*p_ == ',') {
