@@ -1,6 +1,6 @@
 #include <credence/core/abi_text.hpp>
 
-#include <credence/core/keccak.hpp>
+#include <credence/core/address.hpp>
 
 namespace credence::core {
 
@@ -213,7 +213,7 @@ void format_into(std::string& out, const AbiType& t, const AbiValue& v, bool nes
             if (const auto* u = v.as_uint()) return void(out += u->to_dec());
             break;
         case AbiKind::address:
-            if (const auto* a = v.as_address()) return void(out += abi_checksum_address(*a));
+            if (const auto* a = v.as_address()) return void(out += Address{*a}.to_checksum_hex());
             break;
         case AbiKind::boolean:
             if (const bool* b = v.as_bool()) return void(out += *b ? "true" : "false");
@@ -282,15 +282,5 @@ std::string format_value(const AbiType& type, const AbiValue& value) {
     return out;
 }
 
-std::string abi_checksum_address(const AbiValue::Address& address) {
-    // EIP-55: uppercase the i-th hex digit when the i-th nibble of keccak256(lowercase hex) >= 8.
-    std::string hex = to_hex(address, false);
-    const Hash32 h = keccak256(std::string_view(hex));
-    for (size_t i = 0; i < hex.size(); ++i) {
-        const uint8_t nibble = (i % 2 == 0) ? (h[i / 2] >> 4) : (h[i / 2] & 0x0f);
-        if (hex[i] >= 'a' && nibble >= 8) hex[i] = static_cast<char>(hex[i] - 'a' + 'A');
-    }
-    return "0x" + hex;
-}
 
 }  // namespace credence::core

@@ -33,7 +33,5 @@ namespace credence::core {
 /// Text of `value` read as `type`; a value that does not match its type prints as "<invalid>".
 [[nodiscard]] std::string format_value(const AbiType& type, const AbiValue& value);
 
-/// EIP-55 mixed-case checksum form of an address ("0x" + 40 hex digits).
-[[nodiscard]] std::string abi_checksum_address(const AbiValue::Address& address);
 
 }  // namespace credence::core

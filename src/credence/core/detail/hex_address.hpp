@@ -1,6 +1,6 @@
 // Text forms of 20-byte Ethereum addresses for the EIP-712 and CAIP parsers.
 //
-// Kept local to eip712/caip so that they build without the address component; both rules here
+// The case rules that EIP-712 and CAIP parsing need on top of address.hpp; both rules here
 // (0x + 40 hex digits, EIP-55 checksum when the digits are mixed-case) match what
 // ethers' getAddress enforces.
 #pragma once
