@@ -24,6 +24,7 @@ while [[ $# -gt 0 ]]; do
 done
 
 cd "$ROOT/contracts"
+mkdir -p deployments cache
 forge build >/dev/null
 CHAIN_ID="$(cast chain-id --rpc-url "$RPC_URL")"
 forge script script/Deploy.s.sol:Deploy --rpc-url "$RPC_URL" --private-key "$PRIVATE_KEY" \

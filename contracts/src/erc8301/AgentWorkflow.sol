@@ -4,6 +4,7 @@ pragma solidity ^0.8.24;
 import {ReentrancyGuardTransient} from "@openzeppelin/contracts/utils/ReentrancyGuardTransient.sol";
 import {IAgentWorkflow, AgentTask, AgentReply, RunStatus} from "../interfaces/IAgentWorkflow.sol";
 import {IAgentVerifier} from "../interfaces/IAgentVerifier.sol";
+import {IAgentVerifiable} from "../interfaces/IAgentVerifiable.sol";
 import {IProofVerifier} from "../interfaces/IProofVerifier.sol";
 
 /// @title AgentWorkflow
@@ -14,7 +15,7 @@ import {IProofVerifier} from "../interfaces/IProofVerifier.sol";
 ///      be closed individually with `_closeTask` (consumed).
 ///      Proof encoding: for one replyHash the proof is passed to the verifier unchanged; for several,
 ///      `proof` is abi.encode(bytes[]) with one entry per replyHash, each verified separately.
-abstract contract AgentWorkflow is IAgentWorkflow, ReentrancyGuardTransient {
+abstract contract AgentWorkflow is IAgentWorkflow, IAgentVerifiable, ReentrancyGuardTransient {
     // ───────────────────────────── Errors ─────────────────────────────
     /// @notice reply.replier != msg.sender.
     error ReplierMismatch(address replier, address sender);
@@ -118,6 +119,14 @@ abstract contract AgentWorkflow is IAgentWorkflow, ReentrancyGuardTransient {
         _verifier = verifier_;
         _agentVerifierMode = agentMode_;
         _verifierMetadata = metadata_;
+        // ERC-8274 §IAgentVerifiable: announce the (immutable) verifier; abi.encode(previous, new).
+        emit AgentVerifierUpdated(abi.encode(address(0), verifier_));
+    }
+
+    /// @inheritdoc IAgentVerifiable
+    /// @dev address(0) when the workflow uses an IProofVerifier (Option B) instead.
+    function getAgentVerifier() external view returns (IAgentVerifier) {
+        return IAgentVerifier(_agentVerifierMode ? _verifier : address(0));
     }
 
     // ───────────────────────────── Invocation ─────────────────────────────

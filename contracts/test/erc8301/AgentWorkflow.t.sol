@@ -77,6 +77,18 @@ contract AgentWorkflowTest is WorkflowFixture {
         assertEq(single.replyDigestOf(r), keccak256(abi.encode(oh, who, ph, run)));
     }
 
+    // ERC-8274 §IAgentVerifiable: the workflow declares its IAgentVerifier and announced it at deployment.
+    function test_GetAgentVerifier_Declared() public {
+        assertEq(address(single.getAgentVerifier()), address(ecdsa));
+        assertEq(address(countingSingle.getAgentVerifier()), address(0));
+        vm.recordLogs();
+        SingleStageWorkflow w = new SingleStageWorkflow(address(ecdsa), true, "");
+        Vm.Log[] memory logs = vm.getRecordedLogs();
+        assertEq(logs[0].topics[0], keccak256("AgentVerifierUpdated(bytes)"));
+        assertEq(abi.decode(logs[0].data, (bytes)), abi.encode(address(0), address(ecdsa)));
+        assertEq(address(w.getAgentVerifier()), address(ecdsa));
+    }
+
     // ───── run / result / queries ─────
 
     // ERC-8301 §run(): workflowRunId = keccak256(msg.sender, block.number, runNonce); >= 1 NewAgentTask.
