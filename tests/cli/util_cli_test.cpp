@@ -28,7 +28,8 @@ std::string quote(const std::string& s) {
 
 /// Runs `credence <args>`; stderr is merged into out when merge_stderr is true.
 CliRun run_credence(const std::string& args, bool merge_stderr = false) {
-    const std::string cmd = std::string(CREDENCE_BIN) + " " + args + (merge_stderr ? " 2>&1" : " 2>/dev/null");
+    const std::string cmd =
+        std::string(CREDENCE_BIN) + " " + args + (merge_stderr ? " 2>&1" : " 2>/dev/null");
     CliRun r;
     FILE* p = popen(cmd.c_str(), "r");
     if (p == nullptr) return r;
@@ -99,7 +100,9 @@ TEST(cli_util, to_checksum_matches_ethers_accounts) {
         for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
         lower[1] = 'x';
         EXPECT_EQ(trim(run_credence("util to-checksum " + lower).out), checksummed);
-        EXPECT_EQ(trim(run_credence("util wallet-address --private-key " + a["privateKey"].get<std::string>()).out),
+        EXPECT_EQ(trim(run_credence("util wallet-address --private-key " +
+                                    a["privateKey"].get<std::string>())
+                           .out),
                   checksummed);
     }
 }
@@ -109,48 +112,61 @@ TEST(cli_util, mail_example_digest_signature_and_recovery) {
     const auto& expected = mail["expected"];
     const std::string file = vector_path("eip712-mail.json");
 
-    EXPECT_EQ(trim(run_credence("util typed-data-hash " + file).out), expected["digest"].get<std::string>());
+    EXPECT_EQ(trim(run_credence("util typed-data-hash " + file).out),
+              expected["digest"].get<std::string>());
 
-    const CliRun signed_run =
-        run_credence("util sign-typed-data --json --private-key " + expected["privateKey"].get<std::string>() + " " + file);
+    const CliRun signed_run = run_credence("util sign-typed-data --json --private-key " +
+                                           expected["privateKey"].get<std::string>() + " " + file);
     ASSERT_EQ(signed_run.status, 0);
     const auto doc = nlohmann::json::parse(signed_run.out);
     const auto& sig = expected["signature"];
     const std::string v_hex = sig["v"].get<int>() == 27 ? "1b" : "1c";
-    const std::string want = sig["r"].get<std::string>() + sig["s"].get<std::string>().substr(2) + v_hex;
+    const std::string want =
+        sig["r"].get<std::string>() + sig["s"].get<std::string>().substr(2) + v_hex;
     EXPECT_EQ(doc["signature"], want);
     EXPECT_EQ(doc["signer"], expected["signer"]);
 
-    EXPECT_EQ(trim(run_credence("util recover " + expected["digest"].get<std::string>() + " " + want).out),
-              expected["signer"].get<std::string>());
+    EXPECT_EQ(
+        trim(
+            run_credence("util recover " + expected["digest"].get<std::string>() + " " + want).out),
+        expected["signer"].get<std::string>());
 }
 
 TEST(cli_util, jcs_reproduces_rfc8785_outputs) {
     for (const char* name : {"arrays", "french", "structures", "unicode", "values", "weird"}) {
-        const CliRun r = run_credence("util jcs " + vector_path(std::string("jcs/input/") + name + ".json"));
+        const CliRun r =
+            run_credence("util jcs " + vector_path(std::string("jcs/input/") + name + ".json"));
         ASSERT_EQ(r.status, 0) << name;
-        EXPECT_EQ(r.out, credence::testing::read_vector_file(std::string("jcs/output/") + name + ".json")) << name;
+        EXPECT_EQ(r.out,
+                  credence::testing::read_vector_file(std::string("jcs/output/") + name + ".json"))
+            << name;
     }
 }
 
 TEST(cli_util, jcs_hash_matches_erc8257_manifest_vector) {
     const auto v = credence::testing::read_vector_json("erc8257/manifest-vectors.json");
     const auto file = write_temp("nfc_manifest.json", v["erc_NFC"]["manifest"].dump());
-    EXPECT_EQ(trim(run_credence("util jcs --hash " + file).out), v["erc_NFC"]["keccak"].get<std::string>());
+    EXPECT_EQ(trim(run_credence("util jcs --hash " + file).out),
+              v["erc_NFC"]["keccak"].get<std::string>());
 }
 
 // ERC-8257 requires NFC strings; the NFD vector must be refused with a one-line error.
 TEST(cli_util, nfc_check_accepts_nfc_and_rejects_nfd) {
     const auto v = credence::testing::read_vector_json("erc8257/manifest-vectors.json");
-    EXPECT_EQ(run_credence("util nfc-check " + write_temp("nfc.json", v["erc_NFC"]["manifest"].dump())).status, 0);
-    const CliRun bad = run_credence("util nfc-check " + write_temp("nfd.json", v["erc_NFD"]["manifest"].dump()), true);
+    EXPECT_EQ(
+        run_credence("util nfc-check " + write_temp("nfc.json", v["erc_NFC"]["manifest"].dump()))
+            .status,
+        0);
+    const CliRun bad = run_credence(
+        "util nfc-check " + write_temp("nfd.json", v["erc_NFD"]["manifest"].dump()), true);
     EXPECT_EQ(bad.status, 1);
     EXPECT_EQ(trim(bad.out), "error: not in NFC: /name");
 }
 
 TEST(cli_util, errors_are_one_line_with_nonzero_exit) {
-    for (const std::string args : {"util recover 0x12 0x34", "util sig 'f(uint7)'", "util to-checksum 0x123",
-                                   "util jcs /nonexistent/file.json", "util compute-address 0x00 --nonce 1"}) {
+    for (const std::string args :
+         {"util recover 0x12 0x34", "util sig 'f(uint7)'", "util to-checksum 0x123",
+          "util jcs /nonexistent/file.json", "util compute-address 0x00 --nonce 1"}) {
         const CliRun r = run_credence(args, true);
         EXPECT_NE(r.status, 0) << args;
         EXPECT_TRUE(r.out.starts_with("error: ")) << args << ": " << r.out;
@@ -160,18 +176,21 @@ TEST(cli_util, errors_are_one_line_with_nonzero_exit) {
 
 TEST(cli_util, bad_checksum_is_rejected) {
     // One letter's case flipped in a valid EIP-55 address.
-    const CliRun r = run_credence("util compute-address 0xF39Fd6e51aad88F6F4ce6aB8827279cffFb92266 --nonce 0", true);
+    const CliRun r = run_credence(
+        "util compute-address 0xF39Fd6e51aad88F6F4ce6aB8827279cffFb92266 --nonce 0", true);
     EXPECT_EQ(r.status, 1);
     EXPECT_NE(r.out.find("checksum"), std::string::npos) << r.out;
 }
 
 // ethereum/tests ABI cases through `util abi-encode`, then back through `util abi-decode --input`.
 TEST(cli_util, abi_encode_matches_ethereum_tests) {
-    const auto cases = credence::testing::read_vector_json("ethereum-tests/ABITests/basic_abi_tests.json");
+    const auto cases =
+        credence::testing::read_vector_json("ethereum-tests/ABITests/basic_abi_tests.json");
     ASSERT_EQ(cases.size(), 3u);
     for (const auto& [name, c] : cases.items()) {
         std::string sig = "f(";
-        for (size_t i = 0; i < c["types"].size(); ++i) sig += (i ? "," : "") + c["types"][i].get<std::string>();
+        for (size_t i = 0; i < c["types"].size(); ++i)
+            sig += (i ? "," : "") + c["types"][i].get<std::string>();
         sig += ")";
         std::string args;
         for (size_t i = 0; i < c["args"].size(); ++i) {
@@ -206,9 +225,11 @@ TEST(cli_util, decode_tx_recovers_ethers_senders) {
     const auto cases = credence::testing::read_vector_json("ethers/transactions.json.gz");
     for (size_t i = 0; i < 20; ++i) {
         const auto& c = cases[i];
-        const CliRun key = run_credence("util wallet-address --private-key " + c["privateKey"].get<std::string>());
+        const CliRun key =
+            run_credence("util wallet-address --private-key " + c["privateKey"].get<std::string>());
         for (const char* kind : {"signedLegacy", "signedEip155", "signedBerlin", "signedLondon"}) {
-            const CliRun r = run_credence(std::string("util decode-tx ") + c[kind].get<std::string>());
+            const CliRun r =
+                run_credence(std::string("util decode-tx ") + c[kind].get<std::string>());
             ASSERT_EQ(r.status, 0) << c["name"] << " " << kind;
             const auto doc = nlohmann::json::parse(r.out);
             EXPECT_EQ(doc["from"].get<std::string>(), trim(key.out)) << c["name"] << " " << kind;

@@ -37,7 +37,8 @@ std::string gunzip(const std::string& compressed) {
 }  // namespace
 
 std::filesystem::path vectors_dir() {
-    if (const char* env = std::getenv("CREDENCE_VECTORS"); env != nullptr && *env != '\0') return env;
+    if (const char* env = std::getenv("CREDENCE_VECTORS"); env != nullptr && *env != '\0')
+        return env;
     return CREDENCE_VECTORS_DEFAULT;
 }
 

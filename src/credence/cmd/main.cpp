@@ -3,14 +3,15 @@
 // single line on stderr and a non-zero exit code.
 #include <exception>
 
-#include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <CLI/CLI.hpp>
 
 #include <credence/cmd/commands.hpp>
 
 int main(int argc, char** argv) {
     try {
-        CLI::App app{"credence: the on-chain trust layer for AI agents (ERC-8004, ERC-8257, ERC-8301)"};
+        CLI::App app{
+            "credence: the on-chain trust layer for AI agents (ERC-8004, ERC-8257, ERC-8301)"};
         app.require_subcommand(1);
         app.set_version_flag("--version", "credence 0.1.0");
         credence::cmd::add_util_commands(app);

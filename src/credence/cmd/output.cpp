@@ -20,7 +20,8 @@ void Output::flush() {
             if (value.is_string()) {
                 fmt::print("{}\n", value.get<std::string>());
             } else if (value.is_array()) {
-                for (const auto& v : value) fmt::print("{}\n", v.is_string() ? v.get<std::string>() : v.dump());
+                for (const auto& v : value)
+                    fmt::print("{}\n", v.is_string() ? v.get<std::string>() : v.dump());
             } else {
                 fmt::print("{}\n", value.dump());
             }

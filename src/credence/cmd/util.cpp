@@ -12,7 +12,8 @@ core::SecretKey load_private_key(const std::string& flag_value) {
         if (!hex.empty()) break;
         if (const char* env = std::getenv(var)) hex = env;
     }
-    if (hex.empty()) throw CliError("no private key: pass --private-key or set CREDENCE_PRIVATE_KEY");
+    if (hex.empty())
+        throw CliError("no private key: pass --private-key or set CREDENCE_PRIVATE_KEY");
     auto key = core::SecretKey::from_hex(hex);
     core::secure_wipe(hex.data(), hex.size());
     // The key's bytes never reach the message.
@@ -29,7 +30,8 @@ CLI::App* add_util_command(CLI::App& util, const std::string& name, const std::s
 
 void add_util_commands(CLI::App& app) {
     static UtilOptions opts;
-    auto* util = app.add_subcommand("util", "Ethereum and JSON utilities (cast-compatible arguments)");
+    auto* util =
+        app.add_subcommand("util", "Ethereum and JSON utilities (cast-compatible arguments)");
     util->require_subcommand(1);
     add_util_hash_commands(*util, opts);
     add_util_abi_commands(*util, opts);

@@ -31,8 +31,9 @@ template <typename T, typename Code>
 T must(core::Result<T, Code>&& r, std::string_view what) {
     if (!r) {
         const auto& e = r.error();
-        throw CliError(e.detail.empty() ? fmt::format("{}: {}", what, to_string(e.code))
-                                        : fmt::format("{}: {}: {}", what, to_string(e.code), e.detail));
+        throw CliError(e.detail.empty()
+                           ? fmt::format("{}: {}", what, to_string(e.code))
+                           : fmt::format("{}: {}: {}", what, to_string(e.code), e.detail));
     }
     if constexpr (!std::is_void_v<T>) return std::move(*r);
 }

@@ -19,7 +19,8 @@ core::AbiFunction parse_signature(const std::string& signature) {
 core::Bytes encode_args(const core::AbiFunction& fn, const std::vector<std::string>& args) {
     const auto types = core::types_of(fn.inputs);
     if (args.size() != types.size())
-        throw CliError(fmt::format("{} takes {} arguments, got {}", fn.signature(), types.size(), args.size()));
+        throw CliError(fmt::format("{} takes {} arguments, got {}", fn.signature(), types.size(),
+                                   args.size()));
     const auto values = must(core::parse_values(types, args), "invalid argument");
     return must(core::encode(types, values), "cannot encode");
 }
@@ -29,17 +30,22 @@ void print_decoded(const UtilOptions& opts, const std::vector<core::AbiParam>& p
     const auto types = core::types_of(params);
     Output out(opts.json);
     std::vector<std::string> lines;
-    for (size_t i = 0; i < values.size(); ++i) lines.push_back(core::format_value(types[i], values[i]));
+    for (size_t i = 0; i < values.size(); ++i)
+        lines.push_back(core::format_value(types[i], values[i]));
     out.add("values", lines);
     out.flush();
 }
 
 std::string txn_type_name(core::TxnType t) {
     switch (t) {
-        case core::TxnType::legacy: return "legacy";
-        case core::TxnType::access_list: return "eip2930";
-        case core::TxnType::dynamic_fee: return "eip1559";
-        case core::TxnType::blob: return "eip4844";
+        case core::TxnType::legacy:
+            return "legacy";
+        case core::TxnType::access_list:
+            return "eip2930";
+        case core::TxnType::dynamic_fee:
+            return "eip1559";
+        case core::TxnType::blob:
+            return "eip4844";
     }
     return "unknown";
 }
@@ -73,8 +79,9 @@ void add_util_abi_commands(CLI::App& util, UtilOptions& opts) {
         out.flush();
     });
 
-    auto* decode = add_util_command(util, "abi-decode",
-                                    "Decode ABI data: the output types of \"f(in)(out)\", or the inputs with --input", opts);
+    auto* decode = add_util_command(
+        util, "abi-decode",
+        "Decode ABI data: the output types of \"f(in)(out)\", or the inputs with --input", opts);
     decode->add_option("signature", signature, "e.g. \"f()(uint256,string)\"")->required();
     decode->add_option("data", data, "0x-hex")->required();
     decode->add_flag("-i,--input", input, "Decode the input types instead of the outputs");
@@ -82,10 +89,12 @@ void add_util_abi_commands(CLI::App& util, UtilOptions& opts) {
         const auto fn = parse_signature(signature);
         const auto& params = input ? fn.inputs : fn.outputs;
         const auto bytes = must(core::from_hex(data), "invalid hex data");
-        print_decoded(opts, params, must(core::decode(core::types_of(params), bytes), "cannot decode"));
+        print_decoded(opts, params,
+                      must(core::decode(core::types_of(params), bytes), "cannot decode"));
     });
 
-    auto* calldata_decode = add_util_command(util, "calldata-decode", "Decode calldata (checks the selector)", opts);
+    auto* calldata_decode =
+        add_util_command(util, "calldata-decode", "Decode calldata (checks the selector)", opts);
     calldata_decode->add_option("signature", signature)->required();
     calldata_decode->add_option("data", data)->required();
     calldata_decode->callback([&opts] {
@@ -96,10 +105,12 @@ void add_util_abi_commands(CLI::App& util, UtilOptions& opts) {
             throw CliError(fmt::format("calldata does not start with the selector {} of {}",
                                        core::to_hex(selector), fn.signature()));
         const auto body = core::ByteView(bytes).subspan(4);
-        print_decoded(opts, fn.inputs, must(core::decode(core::types_of(fn.inputs), body), "cannot decode"));
+        print_decoded(opts, fn.inputs,
+                      must(core::decode(core::types_of(fn.inputs), body), "cannot decode"));
     });
 
-    auto* decode_tx = add_util_command(util, "decode-tx", "Decode a raw signed transaction (cast decode-transaction)", opts);
+    auto* decode_tx = add_util_command(
+        util, "decode-tx", "Decode a raw signed transaction (cast decode-transaction)", opts);
     decode_tx->alias("decode-transaction");
     decode_tx->add_option("raw", data, "0x-hex raw transaction")->required();
     decode_tx->callback([] {
@@ -117,7 +128,8 @@ void add_util_abi_commands(CLI::App& util, UtilOptions& opts) {
             j["maxFeePerGas"] = t.max_fee_per_gas.to_dec();
         }
         j["gasLimit"] = t.gas_limit;
-        j["to"] = t.to ? nlohmann::ordered_json(t.to->to_checksum_hex()) : nlohmann::ordered_json(nullptr);
+        j["to"] = t.to ? nlohmann::ordered_json(t.to->to_checksum_hex())
+                       : nlohmann::ordered_json(nullptr);
         j["value"] = t.value.to_dec();
         j["input"] = core::to_hex(t.data);
         j["v"] = stxn.v().to_dec();

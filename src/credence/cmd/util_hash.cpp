@@ -56,18 +56,21 @@ void add_util_hash_commands(CLI::App& util, UtilOptions& opts) {
         ->add_option("signature", signature, "e.g. \"Transfer(address,address,uint256)\"")
         ->required();
 
-    auto* checksum = add_util_command(util, "to-checksum", "EIP-55 checksum form of an address", opts);
+    auto* checksum =
+        add_util_command(util, "to-checksum", "EIP-55 checksum form of an address", opts);
     checksum->alias("to-check-sum-address");
     checksum->add_option("address", address)->required();
     checksum->callback([&opts] {
         // Any case is accepted as input, as cast does; the output is the checksummed form.
-        auto a = must(core::Address::from_hex(address, core::ChecksumMode::ignore), "invalid address");
+        auto a =
+            must(core::Address::from_hex(address, core::ChecksumMode::ignore), "invalid address");
         Output out(opts.json);
         out.add("address", a.to_checksum_hex());
         out.flush();
     });
 
-    auto* compute = add_util_command(util, "compute-address", "CREATE address of a deployer and nonce", opts);
+    auto* compute =
+        add_util_command(util, "compute-address", "CREATE address of a deployer and nonce", opts);
     compute->add_option("address", address, "Deployer address")->required();
     compute->add_option("--nonce", nonce, "Deployer nonce")->required();
     compute->callback([&opts] {
@@ -80,7 +83,8 @@ void add_util_hash_commands(CLI::App& util, UtilOptions& opts) {
     create2->add_option("--deployer", deployer, "Deployer address")->required();
     create2->add_option("--salt", salt, "32-byte salt (hex)")->required();
     auto* code = create2->add_option("--init-code", init_code, "Init code (hex)");
-    auto* code_hash = create2->add_option("--init-code-hash", init_code_hash, "keccak256 of the init code");
+    auto* code_hash =
+        create2->add_option("--init-code-hash", init_code_hash, "keccak256 of the init code");
     code->excludes(code_hash);
     create2->callback([&opts] {
         const auto salt32 = must(core::from_hex_fixed<32>(salt), "invalid salt");
@@ -88,9 +92,11 @@ void add_util_hash_commands(CLI::App& util, UtilOptions& opts) {
         core::Address result;
         if (!init_code_hash.empty()) {
             result = core::create2_address_from_hash(
-                from, salt32, must(core::from_hex_fixed<32>(init_code_hash), "invalid init code hash"));
+                from, salt32,
+                must(core::from_hex_fixed<32>(init_code_hash), "invalid init code hash"));
         } else if (!init_code.empty()) {
-            result = core::create2_address(from, salt32, must(core::from_hex(init_code), "invalid init code"));
+            result = core::create2_address(from, salt32,
+                                           must(core::from_hex(init_code), "invalid init code"));
         } else {
             throw CliError("pass --init-code or --init-code-hash");
         }

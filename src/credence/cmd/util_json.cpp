@@ -6,8 +6,8 @@
 #include <credence/core/keccak.hpp>
 #include <credence/core/unicode.hpp>
 
-#include <cstdio>
 #include <fmt/format.h>
+#include <cstdio>
 #include <vector>
 
 namespace credence::cmd {
@@ -17,15 +17,19 @@ namespace {
 std::string pointer_token(std::string_view key) {
     std::string out;
     for (char c : key) {
-        if (c == '~') out += "~0";
-        else if (c == '/') out += "~1";
-        else out += c;
+        if (c == '~')
+            out += "~0";
+        else if (c == '/')
+            out += "~1";
+        else
+            out += c;
     }
     return out;
 }
 
 /// Collects the JSON Pointer of every key or string value that is not in NFC.
-void find_non_nfc(const core::JsonValue& v, const std::string& path, std::vector<std::string>& bad) {
+void find_non_nfc(const core::JsonValue& v, const std::string& path,
+                  std::vector<std::string>& bad) {
     switch (v.kind()) {
         case core::JsonKind::string:
             if (!core::is_nfc(v.as_string())) bad.push_back(path);
@@ -52,7 +56,8 @@ void add_util_json_commands(CLI::App& util, UtilOptions& opts) {
     static std::string file;
     static bool hash = false;
 
-    auto* jcs = add_util_command(util, "jcs", "RFC 8785 canonical form of a JSON file (- for stdin)", opts);
+    auto* jcs =
+        add_util_command(util, "jcs", "RFC 8785 canonical form of a JSON file (- for stdin)", opts);
     jcs->add_option("file", file)->required();
     jcs->add_flag("--hash", hash, "Print keccak256 of the canonical bytes instead");
     jcs->callback([&opts] {
@@ -71,8 +76,9 @@ void add_util_json_commands(CLI::App& util, UtilOptions& opts) {
         }
     });
 
-    auto* nfc = add_util_command(util, "nfc-check",
-                                 "Check that every string of a JSON file (or a text file) is in Unicode NFC", opts);
+    auto* nfc = add_util_command(
+        util, "nfc-check",
+        "Check that every string of a JSON file (or a text file) is in Unicode NFC", opts);
     nfc->add_option("file", file)->required();
     nfc->callback([&opts] {
         const std::string input = read_input(file);

@@ -22,7 +22,8 @@ std::string signature_hex(const core::Signature& sig) {
 void add_util_sign_commands(CLI::App& util, UtilOptions& opts) {
     static std::string file, private_key, digest, signature, message;
 
-    add_util_command(util, "typed-data-hash", "EIP-712 digest of a typed-data JSON file (- for stdin)", opts)
+    add_util_command(util, "typed-data-hash",
+                     "EIP-712 digest of a typed-data JSON file (- for stdin)", opts)
         ->callback([&opts] {
             Output out(opts.json);
             out.add("digest", core::to_hex(typed_data_digest_of(file)));
@@ -33,7 +34,8 @@ void add_util_sign_commands(CLI::App& util, UtilOptions& opts) {
 
     auto* sign_typed = add_util_command(util, "sign-typed-data",
                                         "Sign an EIP-712 typed-data JSON file (- for stdin)", opts);
-    sign_typed->add_option("--private-key", private_key, "Hex private key (or $CREDENCE_PRIVATE_KEY)");
+    sign_typed->add_option("--private-key", private_key,
+                           "Hex private key (or $CREDENCE_PRIVATE_KEY)");
     sign_typed->add_option("file", file)->required();
     sign_typed->callback([&opts] {
         const auto digest32 = typed_data_digest_of(file);
@@ -48,20 +50,24 @@ void add_util_sign_commands(CLI::App& util, UtilOptions& opts) {
         out.flush();
     });
 
-    auto* sign = add_util_command(util, "sign", "EIP-191 personal-message signature (cast wallet sign)", opts);
+    auto* sign = add_util_command(util, "sign",
+                                  "EIP-191 personal-message signature (cast wallet sign)", opts);
     sign->add_option("--private-key", private_key, "Hex private key (or $CREDENCE_PRIVATE_KEY)");
     sign->add_option("message", message, "0x-prefixed hex, or text")->required();
     sign->callback([&opts] {
-        const core::Bytes data = message.starts_with("0x") ? must(core::from_hex(message), "invalid hex message")
-                                                           : core::Bytes(message.begin(), message.end());
+        const core::Bytes data = message.starts_with("0x")
+                                     ? must(core::from_hex(message), "invalid hex message")
+                                     : core::Bytes(message.begin(), message.end());
         const auto key = load_private_key(private_key);
-        const auto sig = must(core::sign_digest(key, core::eip191_personal_message_hash(data)), "signing failed");
+        const auto sig = must(core::sign_digest(key, core::eip191_personal_message_hash(data)),
+                              "signing failed");
         Output out(opts.json);
         out.add("signature", signature_hex(sig));
         out.flush();
     });
 
-    auto* recover = add_util_command(util, "recover", "Signer address of a 32-byte digest and a 65-byte signature", opts);
+    auto* recover = add_util_command(
+        util, "recover", "Signer address of a 32-byte digest and a 65-byte signature", opts);
     recover->add_option("digest", digest)->required();
     recover->add_option("signature", signature)->required();
     recover->callback([&opts] {
@@ -74,7 +80,8 @@ void add_util_sign_commands(CLI::App& util, UtilOptions& opts) {
         out.flush();
     });
 
-    auto* wallet = add_util_command(util, "wallet-address", "Address of a private key (cast wallet address)", opts);
+    auto* wallet = add_util_command(util, "wallet-address",
+                                    "Address of a private key (cast wallet address)", opts);
     wallet->add_option("--private-key", private_key, "Hex private key (or $CREDENCE_PRIVATE_KEY)");
     wallet->callback([&opts] {
         Output out(opts.json);

@@ -282,5 +282,4 @@ std::string format_value(const AbiType& type, const AbiValue& value) {
     return out;
 }
 
-
 }  // namespace credence::core

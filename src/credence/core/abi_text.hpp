@@ -33,5 +33,4 @@ namespace credence::core {
 /// Text of `value` read as `type`; a value that does not match its type prints as "<invalid>".
 [[nodiscard]] std::string format_value(const AbiType& type, const AbiValue& value);
 
-
 }  // namespace credence::core

@@ -7,10 +7,14 @@ namespace credence::core {
 
 std::string_view to_string(HexError e) noexcept {
     switch (e) {
-        case HexError::odd_length: return "odd number of hex digits";
-        case HexError::bad_digit: return "invalid hex digit";
-        case HexError::missing_prefix: return "missing 0x prefix";
-        case HexError::wrong_length: return "wrong byte length";
+        case HexError::odd_length:
+            return "odd number of hex digits";
+        case HexError::bad_digit:
+            return "invalid hex digit";
+        case HexError::missing_prefix:
+            return "missing 0x prefix";
+        case HexError::wrong_length:
+            return "wrong byte length";
     }
     return "hex error";
 }
@@ -39,7 +43,8 @@ Result<Bytes, HexError> from_hex(std::string_view hex) {
     for (size_t i = 0; i < out.size(); ++i) {
         const int hi = hex_digit_value(hex[2 * i]);
         const int lo = hex_digit_value(hex[2 * i + 1]);
-        if (hi < 0 || lo < 0) return fail(HexError::bad_digit, "at position " + std::to_string(2 * i));
+        if (hi < 0 || lo < 0)
+            return fail(HexError::bad_digit, "at position " + std::to_string(2 * i));
         out[i] = static_cast<uint8_t>((hi << 4) | lo);
     }
     return out;

@@ -44,7 +44,8 @@ template <size_t N>
 [[nodiscard]] Result<std::array<uint8_t, N>, HexError> from_hex_fixed(std::string_view hex) {
     auto bytes = from_hex(hex);
     if (!bytes) return std::unexpected(bytes.error());
-    if (bytes->size() != N) return fail(HexError::wrong_length, "expected " + std::to_string(N) + " bytes");
+    if (bytes->size() != N)
+        return fail(HexError::wrong_length, "expected " + std::to_string(N) + " bytes");
     std::array<uint8_t, N> out{};
     std::copy(bytes->begin(), bytes->end(), out.begin());
     return out;

@@ -125,7 +125,8 @@ Hash32 keccak256(ByteView data) noexcept {
     uint64_t state[25] = {};
     const uint8_t* p = data.data();
     size_t n = data.size();
-    for (; n >= Keccak256::kRate; n -= Keccak256::kRate, p += Keccak256::kRate) absorb_block(state, p);
+    for (; n >= Keccak256::kRate; n -= Keccak256::kRate, p += Keccak256::kRate)
+        absorb_block(state, p);
     uint8_t last[Keccak256::kRate] = {};
     if (n > 0) std::memcpy(last, p, n);
     last[n] ^= 0x01;  // Keccak padding pad10*1 with domain bits 01 (pre-FIPS Keccak)

@@ -16,7 +16,9 @@ namespace credence::core {
 [[nodiscard]] Hash32 keccak256(ByteView data) noexcept;
 
 /// keccak256 of the UTF-8 bytes of `text`.
-[[nodiscard]] inline Hash32 keccak256(std::string_view text) noexcept { return keccak256(as_bytes(text)); }
+[[nodiscard]] inline Hash32 keccak256(std::string_view text) noexcept {
+    return keccak256(as_bytes(text));
+}
 
 /// Incremental keccak256. Not thread-safe; cheap to copy (copying forks the hash state).
 class Keccak256 {

@@ -23,10 +23,14 @@ uint64_t div_small(Uint256& a, uint64_t d) noexcept {
 
 std::string_view to_string(IntError e) noexcept {
     switch (e) {
-        case IntError::empty: return "empty number";
-        case IntError::bad_digit: return "invalid digit";
-        case IntError::overflow: return "number out of range";
-        case IntError::negative: return "negative number where unsigned expected";
+        case IntError::empty:
+            return "empty number";
+        case IntError::bad_digit:
+            return "invalid digit";
+        case IntError::overflow:
+            return "number out of range";
+        case IntError::negative:
+            return "negative number where unsigned expected";
     }
     return "integer error";
 }
@@ -129,7 +133,8 @@ std::string Uint256::to_hex() const {
 
 unsigned Uint256::bit_width() const noexcept {
     for (size_t i = 4; i-- > 0;)
-        if (limbs[i] != 0) return static_cast<unsigned>(64 * i) + static_cast<unsigned>(std::bit_width(limbs[i]));
+        if (limbs[i] != 0)
+            return static_cast<unsigned>(64 * i) + static_cast<unsigned>(std::bit_width(limbs[i]));
     return 0;
 }
 
@@ -182,13 +187,16 @@ Uint256 operator~(const Uint256& a) noexcept {
     return {~a.limbs[3], ~a.limbs[2], ~a.limbs[1], ~a.limbs[0]};
 }
 Uint256 operator&(const Uint256& a, const Uint256& b) noexcept {
-    return {a.limbs[3] & b.limbs[3], a.limbs[2] & b.limbs[2], a.limbs[1] & b.limbs[1], a.limbs[0] & b.limbs[0]};
+    return {a.limbs[3] & b.limbs[3], a.limbs[2] & b.limbs[2], a.limbs[1] & b.limbs[1],
+            a.limbs[0] & b.limbs[0]};
 }
 Uint256 operator|(const Uint256& a, const Uint256& b) noexcept {
-    return {a.limbs[3] | b.limbs[3], a.limbs[2] | b.limbs[2], a.limbs[1] | b.limbs[1], a.limbs[0] | b.limbs[0]};
+    return {a.limbs[3] | b.limbs[3], a.limbs[2] | b.limbs[2], a.limbs[1] | b.limbs[1],
+            a.limbs[0] | b.limbs[0]};
 }
 Uint256 operator^(const Uint256& a, const Uint256& b) noexcept {
-    return {a.limbs[3] ^ b.limbs[3], a.limbs[2] ^ b.limbs[2], a.limbs[1] ^ b.limbs[1], a.limbs[0] ^ b.limbs[0]};
+    return {a.limbs[3] ^ b.limbs[3], a.limbs[2] ^ b.limbs[2], a.limbs[1] ^ b.limbs[1],
+            a.limbs[0] ^ b.limbs[0]};
 }
 
 Uint256 operator<<(const Uint256& a, unsigned n) noexcept {
@@ -290,13 +298,15 @@ std::strong_ordering operator<=>(const Int256& a, const Int256& b) noexcept {
 
 std::optional<Int256> Int256::checked_add(const Int256& a, const Int256& b) noexcept {
     const Int256 r(a.bits + b.bits);
-    if (a.is_negative() == b.is_negative() && r.is_negative() != a.is_negative()) return std::nullopt;
+    if (a.is_negative() == b.is_negative() && r.is_negative() != a.is_negative())
+        return std::nullopt;
     return r;
 }
 
 std::optional<Int256> Int256::checked_sub(const Int256& a, const Int256& b) noexcept {
     const Int256 r(a.bits - b.bits);
-    if (a.is_negative() != b.is_negative() && r.is_negative() != a.is_negative()) return std::nullopt;
+    if (a.is_negative() != b.is_negative() && r.is_negative() != a.is_negative())
+        return std::nullopt;
     return r;
 }
 

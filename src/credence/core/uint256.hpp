@@ -78,9 +78,12 @@ public:
     friend Uint256 operator<<(const Uint256& a, unsigned n) noexcept;
     friend Uint256 operator>>(const Uint256& a, unsigned n) noexcept;
 
-    [[nodiscard]] static std::optional<Uint256> checked_add(const Uint256& a, const Uint256& b) noexcept;
-    [[nodiscard]] static std::optional<Uint256> checked_sub(const Uint256& a, const Uint256& b) noexcept;
-    [[nodiscard]] static std::optional<Uint256> checked_mul(const Uint256& a, const Uint256& b) noexcept;
+    [[nodiscard]] static std::optional<Uint256> checked_add(const Uint256& a,
+                                                            const Uint256& b) noexcept;
+    [[nodiscard]] static std::optional<Uint256> checked_sub(const Uint256& a,
+                                                            const Uint256& b) noexcept;
+    [[nodiscard]] static std::optional<Uint256> checked_mul(const Uint256& a,
+                                                            const Uint256& b) noexcept;
 
     struct DivMod;
     /// Quotient and remainder; nullopt when dividing by zero.
@@ -119,11 +122,15 @@ public:
     friend bool operator==(const Int256&, const Int256&) noexcept = default;
     friend std::strong_ordering operator<=>(const Int256& a, const Int256& b) noexcept;
 
-    [[nodiscard]] static std::optional<Int256> checked_add(const Int256& a, const Int256& b) noexcept;
-    [[nodiscard]] static std::optional<Int256> checked_sub(const Int256& a, const Int256& b) noexcept;
-    [[nodiscard]] static std::optional<Int256> checked_mul(const Int256& a, const Int256& b) noexcept;
+    [[nodiscard]] static std::optional<Int256> checked_add(const Int256& a,
+                                                           const Int256& b) noexcept;
+    [[nodiscard]] static std::optional<Int256> checked_sub(const Int256& a,
+                                                           const Int256& b) noexcept;
+    [[nodiscard]] static std::optional<Int256> checked_mul(const Int256& a,
+                                                           const Int256& b) noexcept;
     /// Truncates toward zero like Solidity; nullopt on division by zero or min / -1.
-    [[nodiscard]] static std::optional<Int256> checked_div(const Int256& a, const Int256& b) noexcept;
+    [[nodiscard]] static std::optional<Int256> checked_div(const Int256& a,
+                                                           const Int256& b) noexcept;
     [[nodiscard]] Int256 negate() const noexcept { return Int256(~bits + Uint256{1}); }
 };
 

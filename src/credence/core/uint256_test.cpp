@@ -19,7 +19,8 @@ TEST(core_uint256, decimal_round_trip_extremes) {
 
 TEST(core_uint256, decimal_overflow_is_an_error) {
     // 2^256
-    EXPECT_EQ(Uint256::from_dec("115792089237316195423570985008687907853269984665640564039457584007913129639936")
+    EXPECT_EQ(Uint256::from_dec(
+                  "115792089237316195423570985008687907853269984665640564039457584007913129639936")
                   .error()
                   .code,
               IntError::overflow);
@@ -42,14 +43,16 @@ TEST(core_uint256, checked_arithmetic) {
     EXPECT_FALSE(Uint256::checked_mul(Uint256{1} << 128, Uint256{1} << 128));
     EXPECT_EQ(*Uint256::checked_mul(Uint256{1} << 127, Uint256{1} << 128), Uint256{1} << 255);
     EXPECT_EQ(Uint256::max() + Uint256{1}, Uint256{});
-    const auto dm = Uint256::divmod(*Uint256::from_dec(kMaxDec), *Uint256::from_dec("1000000000000000000000"));
+    const auto dm =
+        Uint256::divmod(*Uint256::from_dec(kMaxDec), *Uint256::from_dec("1000000000000000000000"));
     EXPECT_EQ(dm->quot.to_dec(), "115792089237316195423570985008687907853269984665640564039");
     EXPECT_EQ(dm->rem.to_dec(), "457584007913129639935");
     EXPECT_FALSE(Uint256::divmod(Uint256{1}, Uint256{}));
 }
 
 TEST(core_uint256, word_round_trip) {
-    const Uint256 v = *Uint256::parse("0x0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20");
+    const Uint256 v =
+        *Uint256::parse("0x0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20");
     const Hash32 w = v.to_word();
     EXPECT_EQ(w[0], 0x01);
     EXPECT_EQ(w[31], 0x20);
@@ -60,16 +63,20 @@ TEST(core_uint256, word_round_trip) {
 
 TEST(core_int256, parse_range_and_print) {
     // -2^255 and 2^255 - 1 as printed by Python.
-    const std::string min = "-57896044618658097711785492504343953926634992332820282019728792003956564819968";
-    const std::string max = "57896044618658097711785492504343953926634992332820282019728792003956564819967";
+    const std::string min =
+        "-57896044618658097711785492504343953926634992332820282019728792003956564819968";
+    const std::string max =
+        "57896044618658097711785492504343953926634992332820282019728792003956564819967";
     EXPECT_EQ(Int256::parse(min)->to_dec(), min);
     EXPECT_EQ(Int256::parse(max)->to_dec(), max);
     EXPECT_EQ(*Int256::parse(min), Int256::min());
-    EXPECT_EQ(Int256::parse("-57896044618658097711785492504343953926634992332820282019728792003956564819969")
+    EXPECT_EQ(Int256::parse(
+                  "-57896044618658097711785492504343953926634992332820282019728792003956564819969")
                   .error()
                   .code,
               IntError::overflow);
-    EXPECT_EQ(Int256::parse("57896044618658097711785492504343953926634992332820282019728792003956564819968")
+    EXPECT_EQ(Int256::parse(
+                  "57896044618658097711785492504343953926634992332820282019728792003956564819968")
                   .error()
                   .code,
               IntError::overflow);

@@ -13,8 +13,10 @@ ParsedHexAddress parse_hex_address(std::string_view text, HexAddressCase rule) n
     if (!address) return out;
     out.bytes = address->bytes;
     const auto digits = text.substr(2);
-    const bool has_upper = std::any_of(digits.begin(), digits.end(), [](char c) { return c >= 'A' && c <= 'F'; });
-    const bool has_lower = std::any_of(digits.begin(), digits.end(), [](char c) { return c >= 'a' && c <= 'f'; });
+    const bool has_upper =
+        std::any_of(digits.begin(), digits.end(), [](char c) { return c >= 'A' && c <= 'F'; });
+    const bool has_lower =
+        std::any_of(digits.begin(), digits.end(), [](char c) { return c >= 'a' && c <= 'f'; });
     if (rule == HexAddressCase::lowercase && has_upper) {
         out.status = HexAddressStatus::not_lowercase;
         return out;
