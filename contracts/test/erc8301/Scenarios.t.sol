@@ -74,8 +74,8 @@ contract ScenariosTest is WorkflowFixture {
         _assertSuccess(wf, runId, r1);
     }
 
-    // ERC-8301 Scenario 2: a timed-out auction with bids selects the best; without bids it aborts.
-    function test_Scenario2_TimeoutSelectsOrAborts() public {
+    // ERC-8301 Scenario 2: a timed-out auction with bids selects the best; without bids it is retried.
+    function test_Scenario2_TimeoutSelectsOrRetries() public {
         CompetitiveBidWorkflow wf = new CompetitiveBidWorkflow(address(ecdsa), true, "", 3);
         (bytes32 runId, bytes32[] memory t) = _run(wf, "job");
         (bytes32 ra,) = _reply(wf, runId, t[0], agentA, abi.encode(uint256(5)));
@@ -87,7 +87,55 @@ contract ScenariosTest is WorkflowFixture {
         vm.warp(vm.getBlockTimestamp() + 2 days);
         wf.replyTimeout(t2[0]);
         (RunStatus s,,) = wf.result(run2);
+        assertEq(uint8(s), uint8(RunStatus.Pending));
+        assertEq(wf.currentStage(run2), wf.STAGE_BID());
+        assertEq(wf.auction(run2).retries, 1);
+    }
+
+    // ERC-8301 §Gate Logic (retry / abort): an empty auction is retried once (same stage, next taskSeq, old
+    // task superseded), then aborted.
+    function test_Scenario2_EmptyAuctionRetriesThenAborts() public {
+        CompetitiveBidWorkflow wf = new CompetitiveBidWorkflow(address(ecdsa), true, "", 3);
+        (bytes32 runId, bytes32[] memory t) = _run(wf, "job");
+        vm.warp(vm.getBlockTimestamp() + 1 days + 1);
+        vm.recordLogs();
+        wf.replyTimeout(t[0]);
+        bytes32[] memory t1 = _newTasks(vm.getRecordedLogs());
+        assertEq(t1.length, 1);
+        (AgentTask memory again,) = wf.getAgentTask(t1[0]);
+        assertEq(again.stage, wf.STAGE_BID());
+        assertEq(again.taskSeq, 1);
+        assertEq(again.inputHash, keccak256("job"));
+        assertFalse(wf.isTaskEligible(t[0]));
+        assertTrue(wf.isTaskEligible(t1[0]));
+        vm.warp(vm.getBlockTimestamp() + 1 days + 1);
+        wf.replyTimeout(t1[0]);
+        (RunStatus s,,) = wf.result(runId);
         assertEq(uint8(s), uint8(RunStatus.Failed));
+    }
+
+    // ERC-8301 §Gate Logic (abort): every committer revealed and no result has a majority -> Failed.
+    function test_Scenario4_NoMajorityAborts() public {
+        BFTCommitRevealWorkflow wf = new BFTCommitRevealWorkflow(address(ecdsa), true, "", 3);
+        (bytes32 runId, bytes32[] memory t0) = _run(wf, "question");
+        address[3] memory who = [agentA, agentB, agentC];
+        bytes[3] memory reveals = [_commit("r1", "n"), _commit("r2", "n"), _commit("r3", "n")];
+        bytes32[] memory t1;
+        for (uint256 i; i < 3; ++i) {
+            vm.warp(vm.getBlockTimestamp() + 1);
+            AgentReply memory c = _mkReply(runId, t0[0], who[i], "");
+            c.outputHash = keccak256(reveals[i]);
+            vm.recordLogs();
+            vm.prank(who[i]);
+            wf.onAgentReply(c);
+            t1 = _newTasks(vm.getRecordedLogs());
+        }
+        for (uint256 i; i < 3; ++i) {
+            _reply(wf, runId, t1[0], who[i], reveals[i]);
+        }
+        (RunStatus s, bytes32 f,) = wf.result(runId);
+        assertEq(uint8(s), uint8(RunStatus.Failed));
+        assertEq(f, bytes32(0));
     }
 
     // ERC-8301 Scenario 3: A -> B -> C; each task's inputHash is the previous outputHash.

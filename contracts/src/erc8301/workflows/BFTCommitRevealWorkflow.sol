@@ -12,6 +12,7 @@ import {AgentReply} from "../../interfaces/IAgentWorkflow.sol";
 ///         When one `result` has a strict majority of the quorum (quorum/2 + 1 reveals), Finalize is
 ///         dispatched with inputHash = result; the aggregator's proven reply passes the final gate only if
 ///         its outputHash equals that majority result (otherwise silent: the stage stays open).
+///         If every committer revealed validly and no result has a majority, the gate aborts the run.
 contract BFTCommitRevealWorkflow is AgentWorkflow {
     /// @notice quorum must be at least 1.
     error InvalidQuorum();
@@ -36,6 +37,7 @@ contract BFTCommitRevealWorkflow is AgentWorkflow {
     mapping(bytes32 runId => mapping(address agent => bytes32 commitReply)) private _commitOf;
     mapping(bytes32 runId => mapping(address agent => bool)) private _revealed;
     mapping(bytes32 runId => mapping(bytes32 result => bytes32[] reveals)) private _tally;
+    mapping(bytes32 runId => uint256) private _revealCount;
 
     constructor(address verifier_, bool agentMode_, bytes memory metadata_, uint256 quorum_)
         AgentWorkflow(verifier_, agentMode_, metadata_)
@@ -94,8 +96,10 @@ contract BFTCommitRevealWorkflow is AgentWorkflow {
         votes.push(replyHash);
         emit RevealAccepted(runId, agent, resultWord);
         if (votes.length == quorum / 2 + 1) {
-            _transition(runId, STAGE_FINALIZE);
+            _transition(runId, STAGE_FINALIZE); // pass
             _emitTask(runId, STAGE_FINALIZE, resultWord, "", _nextExpiry(runId), votes);
+        } else if (++_revealCount[runId] == quorum) {
+            _fail(runId); // abort: everyone revealed, no majority
         }
     }
 

@@ -10,7 +10,8 @@ import {AgentReply} from "../../interfaces/IAgentWorkflow.sol";
 ///         Malformed bids and repeated bids by the same replier are silently discarded (anchored, no effect).
 ///         When `bidQuorum` valid bids are in (or the Bid task times out with at least one), the lowest bid
 ///         wins (ties: earliest); the Execute task carries the winner's outputHash, and only the winner may
-///         reply to it.
+///         reply to it. A Bid task that times out with no valid bid is retried once (a new Bid task,
+///         same stage, next taskSeq); a second empty timeout aborts the run.
 contract CompetitiveBidWorkflow is AgentWorkflow {
     /// @notice Only the selected bidder may reply to the Execute task.
     error NotSelectedBidder(address replier);
@@ -28,9 +29,12 @@ contract CompetitiveBidWorkflow is AgentWorkflow {
     uint8 public constant STAGE_EXECUTE = 1;
     /// @notice Valid bids that close the auction.
     uint256 public immutable bidQuorum;
+    /// @notice How many times an empty auction is re-opened before the run aborts.
+    uint8 public constant MAX_BID_RETRIES = 1;
 
     struct Auction {
         uint32 bids;
+        uint8 retries;
         address winner;
         uint256 bestPrice;
         bytes32 bestReply;
@@ -91,12 +95,19 @@ contract CompetitiveBidWorkflow is AgentWorkflow {
         _complete(runId, prev);
     }
 
-    /// @dev Timing out the Bid task closes the auction if there is a bid; otherwise (and for Execute) abort.
+    /// @dev Timing out the Bid task closes the auction if there is a bid, re-opens it once if there is none,
+    ///      then aborts; timing out the Execute task aborts.
     function _onTimeout(bytes32 runId, bytes32 taskHash) internal override {
-        if (_task(taskHash).stage == STAGE_BID && _auctions[runId].bids > 0) {
-            _select(runId);
+        Auction storage a = _auctions[runId];
+        if (_task(taskHash).stage != STAGE_BID) {
+            _fail(runId); // abort
+        } else if (a.bids > 0) {
+            _select(runId); // pass
+        } else if (a.retries < MAX_BID_RETRIES) {
+            ++a.retries;
+            _retry(runId, _task(taskHash).inputHash, new bytes32[](0)); // retry
         } else {
-            _fail(runId);
+            _fail(runId); // abort
         }
     }
 
