@@ -14,4 +14,16 @@ cd "$ROOT/contracts"
 start=$(date +%s)
 forge build >/dev/null
 echo "test-contracts: forge build ok ($(( $(date +%s) - start ))s)"
-forge test "$@"
+log="$(mktemp)"
+trap 'rm -f "$log"' EXIT
+set +e
+forge test "$@" 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+set -e
+summary="$(grep -Eo '[0-9]+ tests passed, [0-9]+ failed' "$log" | tail -1 || true)"
+if [[ -n "$summary" ]]; then
+  passed="${summary%% tests passed*}"
+  failed="${summary##*passed, }"; failed="${failed%% failed}"
+  echo "contracts: $passed passed, $failed failed"
+fi
+exit "$rc"
