@@ -60,9 +60,7 @@ contract Deploy is Script {
         address[] memory children = new address[](2);
         children[0] = proof;
         children[1] = holdAgent;
-        _deploy(
-            "CompositePredicate", type(CompositePredicate).creationCode, abi.encode(children, RequirementLogic.AND)
-        );
+        _deploy("CompositePredicate", type(CompositePredicate).creationCode, abi.encode(children, RequirementLogic.AND));
 
         address[] memory attesters = new address[](1);
         attesters[0] = attester;

@@ -66,10 +66,7 @@ contract IdentityRegistry is IIdentityRegistry, IERC721Metadata, IERC721Errors, 
     // ───────────────────────────── Registration ─────────────────────────────
 
     /// @inheritdoc IIdentityRegistry
-    function register(string calldata agentURI, MetadataEntry[] calldata metadata)
-        external
-        returns (uint256 agentId)
-    {
+    function register(string calldata agentURI, MetadataEntry[] calldata metadata) external returns (uint256 agentId) {
         agentId = _mint(agentURI);
         for (uint256 i; i < metadata.length; ++i) {
             string calldata key = metadata[i].metadataKey;

@@ -49,8 +49,9 @@ contract ReputationRegistry is IReputationRegistry {
     mapping(uint256 agentId => mapping(address client => ClientInfo)) private _clientInfo;
     mapping(uint256 agentId => uint256) private _clientCount;
     mapping(uint256 agentId => mapping(uint256 position => address)) private _clientAt;
-    mapping(uint256 agentId => mapping(address client => mapping(uint64 index => mapping(address responder => uint64))))
-        private _responseCounts;
+    mapping(
+        uint256 agentId => mapping(address client => mapping(uint64 index => mapping(address responder => uint64)))
+    ) private _responseCounts;
 
     /// @param identityRegistry_ The identity registry; address(0) leaves it to `initialize`.
     constructor(address identityRegistry_) {
@@ -240,7 +241,9 @@ contract ReputationRegistry is IReputationRegistry {
             bool[] memory revokedStatuses
         )
     {
-        address[] memory list = clientAddresses.length != 0 ? AddressDedup.unique(clientAddresses) : _allClients(agentId);
+        address[] memory list = clientAddresses.length != 0
+            ? AddressDedup.unique(clientAddresses)
+            : _allClients(agentId);
         bool f1 = bytes(tag1).length != 0;
         bool f2 = bytes(tag2).length != 0;
         bytes32 h1 = keccak256(bytes(tag1));
@@ -287,11 +290,12 @@ contract ReputationRegistry is IReputationRegistry {
     }
 
     /// @inheritdoc IReputationRegistry
-    function getResponseCount(uint256 agentId, address clientAddress, uint64 feedbackIndex, address[] calldata responders)
-        external
-        view
-        returns (uint64 count)
-    {
+    function getResponseCount(
+        uint256 agentId,
+        address clientAddress,
+        uint64 feedbackIndex,
+        address[] calldata responders
+    ) external view returns (uint64 count) {
         if (clientAddress == address(0)) {
             uint256 n = _clientCount[agentId];
             for (uint256 p = 1; p <= n; ++p) {

@@ -61,9 +61,12 @@ contract ValidationRegistry is IValidationRegistry {
     }
 
     /// @inheritdoc IValidationRegistry
-    function validationRequest(address validatorAddress, uint256 agentId, string calldata requestURI, bytes32 requestHash)
-        external
-    {
+    function validationRequest(
+        address validatorAddress,
+        uint256 agentId,
+        string calldata requestURI,
+        bytes32 requestHash
+    ) external {
         if (validatorAddress == address(0)) revert InvalidValidator();
         Validation storage v = _validations[requestHash];
         if (v.validator != address(0)) revert RequestExists(requestHash);

@@ -249,18 +249,16 @@ abstract contract AgentWorkflow is IAgentWorkflow, IAgentVerifiable, ReentrancyG
     }
 
     /// @notice operationKey per ERC-8301: scoped to (run, replier, operationId).
-    function operationKeyOf(bytes32 workflowRunId, address replier, bytes32 operationId)
-        public
-        pure
-        returns (bytes32)
-    {
+    function operationKeyOf(bytes32 workflowRunId, address replier, bytes32 operationId) public pure returns (bytes32) {
         return keccak256(abi.encode(workflowRunId, replier, operationId));
     }
 
     /// @notice replyDigest per ERC-8301 (timestamp excluded).
     function replyDigestOf(AgentReply memory r) public pure returns (bytes32) {
         return
-            keccak256(abi.encode(r.outputHash, r.replier, keccak256(abi.encodePacked(r.prevTaskHashes)), r.workflowRunId));
+            keccak256(
+                abi.encode(r.outputHash, r.replier, keccak256(abi.encodePacked(r.prevTaskHashes)), r.workflowRunId)
+            );
     }
 
     // ───────────────────────────── Agent callbacks ─────────────────────────────
@@ -518,9 +516,8 @@ abstract contract AgentWorkflow is IAgentWorkflow, IAgentVerifiable, ReentrancyG
         bool valid;
         bytes32 vDigest;
         if (agentMode) {
-            (valid, vDigest) = IAgentVerifier(verifier).verify(
-                runId, bytes32(uint256(uint160(rep.replier))), primary.inputHash, rep.outputHash, proof
-            );
+            (valid, vDigest) = IAgentVerifier(verifier)
+                .verify(runId, bytes32(uint256(uint160(rep.replier))), primary.inputHash, rep.outputHash, proof);
         } else {
             valid = IProofVerifier(verifier).verify(primary.inputHash, rep.outputHash, _verifierMetadata, proof);
         }

@@ -39,9 +39,7 @@ interface IAgentWorkflow {
     /// @notice Emitted when a reply is anchored, before gate evaluation.
     event AgentReplyAnchored(bytes32 indexed workflowRunId, bytes32 indexed replyHash, address indexed replier);
     /// @notice Emitted when a run reaches a terminal state.
-    event WorkflowCompleted(
-        bytes32 indexed workflowRunId, RunStatus status, bytes32 finalTaskHash, uint256 timestamp
-    );
+    event WorkflowCompleted(bytes32 indexed workflowRunId, RunStatus status, bytes32 finalTaskHash, uint256 timestamp);
 
     /// @notice Start a new workflow run.
     function run(bytes32 inputHash, bytes calldata input, uint256 expiresAt) external returns (bytes32 workflowRunId);

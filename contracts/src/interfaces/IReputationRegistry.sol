@@ -96,10 +96,12 @@ interface IReputationRegistry {
             bool[] memory revokedStatuses
         );
     /// @notice Count responses.
-    function getResponseCount(uint256 agentId, address clientAddress, uint64 feedbackIndex, address[] calldata responders)
-        external
-        view
-        returns (uint64 count);
+    function getResponseCount(
+        uint256 agentId,
+        address clientAddress,
+        uint64 feedbackIndex,
+        address[] calldata responders
+    ) external view returns (uint64 count);
     /// @notice All clients of an agent, in first-feedback order (unbounded; prefer `getClientsPage`).
     function getClients(uint256 agentId) external view returns (address[] memory);
     /// @notice The last feedback index of a client for an agent (0 if none).

@@ -24,8 +24,12 @@ interface IValidationRegistry {
     /// @notice The identity registry.
     function getIdentityRegistry() external view returns (address);
     /// @notice Request a validation (owner or operator of `agentId`).
-    function validationRequest(address validatorAddress, uint256 agentId, string calldata requestURI, bytes32 requestHash)
-        external;
+    function validationRequest(
+        address validatorAddress,
+        uint256 agentId,
+        string calldata requestURI,
+        bytes32 requestHash
+    ) external;
     /// @notice Respond to a request (named validator only; repeatable).
     function validationResponse(
         bytes32 requestHash,

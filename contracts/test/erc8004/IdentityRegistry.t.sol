@@ -28,7 +28,9 @@ contract IdentityRegistryTest is RegistryFixture {
         returns (bytes32)
     {
         bytes32 ds = keccak256(
-            abi.encode(DOMAIN_TYPEHASH, keccak256("ERC8004IdentityRegistry"), keccak256("1"), block.chainid, address(reg))
+            abi.encode(
+                DOMAIN_TYPEHASH, keccak256("ERC8004IdentityRegistry"), keccak256("1"), block.chainid, address(reg)
+            )
         );
         bytes32 sh = keccak256(abi.encode(VEC_TYPEHASH, agentId, newWallet, agentOwner, deadline));
         return keccak256(abi.encodePacked("\x19\x01", ds, sh));
@@ -88,9 +90,15 @@ contract IdentityRegistryTest is RegistryFixture {
         assertEq(bytes4(keccak256("register()")), bytes4(0x1aa3a008));
         assertEq(bytes4(keccak256("register(string)")), bytes4(0xf2c298be));
         assertEq(bytes4(keccak256("register(string,(string,bytes)[])")), bytes4(0x8ea42286));
-        assertEq(IIdentityRegistry.Registered.selector, 0xca52e62c367d81bb2e328eb795f7c7ba24afb478408a26c0e201d155c449bc4a);
-        assertEq(IIdentityRegistry.MetadataSet.selector, 0x2c149ed548c6d2993cd73efe187df6eccabe4538091b33adbd25fafdb8a1468b);
-        assertEq(IIdentityRegistry.URIUpdated.selector, 0x3a2c7fffc2cba7582c690e3b82c453ea02a308326a98a3ad7576c606336409fb);
+        assertEq(
+            IIdentityRegistry.Registered.selector, 0xca52e62c367d81bb2e328eb795f7c7ba24afb478408a26c0e201d155c449bc4a
+        );
+        assertEq(
+            IIdentityRegistry.MetadataSet.selector, 0x2c149ed548c6d2993cd73efe187df6eccabe4538091b33adbd25fafdb8a1468b
+        );
+        assertEq(
+            IIdentityRegistry.URIUpdated.selector, 0x3a2c7fffc2cba7582c690e3b82c453ea02a308326a98a3ad7576c606336409fb
+        );
         assertEq(IERC721.Transfer.selector, 0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef);
     }
 

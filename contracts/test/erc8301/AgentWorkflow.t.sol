@@ -4,7 +4,10 @@ pragma solidity ^0.8.24;
 import {Vm} from "forge-std/Test.sol";
 import {WorkflowFixture} from "../utils/WorkflowFixture.sol";
 import {
-    CountingProofVerifier, ReentrantVerifier, AsyncCompleteWorkflow, NoTaskWorkflow
+    CountingProofVerifier,
+    ReentrantVerifier,
+    AsyncCompleteWorkflow,
+    NoTaskWorkflow
 } from "../utils/WorkflowMocks.sol";
 import {IAgentWorkflow, AgentTask, AgentReply, RunStatus} from "../../src/interfaces/IAgentWorkflow.sol";
 import {AgentWorkflow} from "../../src/erc8301/AgentWorkflow.sol";

@@ -266,8 +266,7 @@ contract ScenariosTest is WorkflowFixture {
     // Permissioned variant: only enrolled repliers that own the agent or are its agentWallet; re-checked per reply.
     function test_Permissioned_OwnerOrWalletOnly() public {
         IdentityRegistry idr = new IdentityRegistry();
-        PermissionedSingleStageWorkflow wf =
-            new PermissionedSingleStageWorkflow(address(ecdsa), true, "", address(idr));
+        PermissionedSingleStageWorkflow wf = new PermissionedSingleStageWorkflow(address(ecdsa), true, "", address(idr));
         vm.prank(agentA);
         uint256 agentId = idr.register("ipfs://a");
         vm.prank(agentB);

@@ -45,7 +45,8 @@ contract WorkflowHandler is Test {
         bytes32[] memory prev = new bytes32[](1);
         prev[0] = ts[taskIdx % ts.length];
         address a = agents[agentIdx % 3];
-        AgentReply memory r = AgentReply(keccak256(abi.encode(output, agentIdx)), output, "", vm.getBlockTimestamp(), a, prev, runId);
+        AgentReply memory r =
+            AgentReply(keccak256(abi.encode(output, agentIdx)), output, "", vm.getBlockTimestamp(), a, prev, runId);
         vm.recordLogs();
         vm.prank(a);
         try wf.onAgentReply(r) returns (bytes32 h) {

@@ -14,7 +14,8 @@ import {IAccessProofSignature} from "../../interfaces/IRequirementTypes.sol";
 ///      data = abi.encode(uint64 deadline, bytes signature). Malformed data is a clean denial.
 contract AccessProofPredicate is AccessPredicateBase, EIP712 {
     /// @notice EIP-712 typehash of the challenge.
-    bytes32 public constant ACCESS_PROOF_TYPEHASH = keccak256("AccessProof(uint256 toolId,address account,uint64 deadline)");
+    bytes32 public constant ACCESS_PROOF_TYPEHASH =
+        keccak256("AccessProof(uint256 toolId,address account,uint64 deadline)");
 
     constructor() EIP712("ERC8257-AccessProof", "1") {}
 

@@ -68,9 +68,8 @@ contract ECDSAAttestationVerifier is IProofVerifier, IAgentVerifier, IERC165, EI
         view
         returns (bytes32)
     {
-        return _hashTypedDataV4(
-            keccak256(abi.encode(AGENT_ATTESTATION_TYPEHASH, taskId, agentId, inputHash, outputHash))
-        );
+        return
+            _hashTypedDataV4(keccak256(abi.encode(AGENT_ATTESTATION_TYPEHASH, taskId, agentId, inputHash, outputHash)));
     }
 
     /// @inheritdoc IProofVerifier
@@ -99,7 +98,16 @@ contract ECDSAAttestationVerifier is IProofVerifier, IAgentVerifier, IERC165, EI
             abi.encode(taskId, agentId, inputHash, outputHash, valid, profile, block.timestamp, instanceId, chainId)
         );
         emit VerificationCompleted(
-            taskId, agentId, verificationDigest, valid, inputHash, outputHash, profile, block.timestamp, instanceId, chainId
+            taskId,
+            agentId,
+            verificationDigest,
+            valid,
+            inputHash,
+            outputHash,
+            profile,
+            block.timestamp,
+            instanceId,
+            chainId
         );
     }
 

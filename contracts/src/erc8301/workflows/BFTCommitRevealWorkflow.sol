@@ -81,8 +81,8 @@ contract BFTCommitRevealWorkflow is AgentWorkflow {
         bytes32 commitReply = _commitOf[runId][agent];
         bytes memory out = rep.output;
         if (
-            commitReply == bytes32(0) || _revealed[runId][agent] || out.length != 64
-                || keccak256(out) != rep.outputHash || rep.outputHash != _reply(commitReply).outputHash
+            commitReply == bytes32(0) || _revealed[runId][agent] || out.length != 64 || keccak256(out) != rep.outputHash
+                || rep.outputHash != _reply(commitReply).outputHash
         ) {
             emit ReplyDiscarded(runId, replyHash);
             return;
