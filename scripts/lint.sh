@@ -8,12 +8,13 @@ mapfile -t files < <(git ls-files 'src/*.cpp' 'src/*.hpp' 'tests/*.cpp' 'tests/*
     | grep -v 'detail/unicode_tables.cpp')
 echo "lint: clang-format on ${#files[@]} files"
 clang-format-19 --dry-run --Werror "${files[@]}"
-# clang-tidy on the translation units that are in the compile database (library, CLI, tests).
-mapfile -t units < <(printf '%s\n' "${files[@]}" | grep -E '^src/.*\.cpp$')
+# clang-tidy on the library and CLI translation units. Tests are left out: gtest's macros trip
+# bugprone checks (unchecked optionals inside EXPECT_*) without finding real bugs.
+mapfile -t units < <(printf '%s\n' "${files[@]}" | grep -E '^src/.*\.cpp$' | grep -v '_test\.cpp$')
 echo "lint: clang-tidy on ${#units[@]} translation units"
 log=$(mktemp)
 if ! printf '%s\n' "${units[@]}" | xargs -P "$(nproc)" -n 4 clang-tidy-19 -p "$build" --quiet --extra-arg=-Wno-unknown-warning-option >"$log" 2>&1; then
-    grep -v -E '^[0-9]+ warnings? generated|^Suppressed|^Use -header-filter' "$log" >&2
+    grep -v -E '^[0-9]+ warnings? generated|^Suppressed|^Use -header-filter|^\[[0-9]+/[0-9]+\] Processing' "$log" >&2
     rm -f "$log"
     echo "lint: clang-tidy failed" >&2
     exit 1

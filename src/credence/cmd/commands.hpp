@@ -24,7 +24,7 @@ class Output {
 public:
     explicit Output(bool json) : json_(json) {}
     /// Adds a named value. Plain output prints just the value.
-    void add(const std::string& key, nlohmann::json value);
+    void add(const std::string& key, nlohmann::ordered_json value);
     /// Prints and clears what was added.
     void flush();
 

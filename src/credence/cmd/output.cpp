@@ -10,7 +10,9 @@
 
 namespace credence::cmd {
 
-void Output::add(const std::string& key, nlohmann::json value) { doc_[key] = std::move(value); }
+void Output::add(const std::string& key, nlohmann::ordered_json value) {
+    doc_[key] = std::move(value);
+}
 
 void Output::flush() {
     if (json_) {

@@ -30,6 +30,7 @@ void print_decoded(const UtilOptions& opts, const std::vector<core::AbiParam>& p
     const auto types = core::types_of(params);
     Output out(opts.json);
     std::vector<std::string> lines;
+    lines.reserve(values.size());
     for (size_t i = 0; i < values.size(); ++i)
         lines.push_back(core::format_value(types[i], values[i]));
     out.add("values", lines);

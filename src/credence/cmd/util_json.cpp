@@ -87,7 +87,7 @@ void add_util_json_commands(CLI::App& util, UtilOptions& opts) {
         if (doc) {
             find_non_nfc(*doc, "", bad);
             for (auto& p : bad)
-                if (p.empty() || p[0] == ' ') p = "/" + p;  // the root itself is a string
+                if (p.empty()) p = "(root)";  // the whole document is one string
         } else if (!core::is_nfc(input)) {
             bad.push_back("(text)");
         }
