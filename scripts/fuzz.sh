@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make fuzz: builds every libFuzzer target (clang-19, ASan + UBSan) and runs each for SECONDS
 # (default 60), JOBS targets at a time (default: number of cores). Seeds come from the committed
-# fuzz/corpus/<target>/; new inputs go to fuzz/corpus-work/<target>/ (ignored by git). A crash
+# fuzz/corpus/<name>/ (the target name without _fuzz); new inputs go to fuzz/corpus-work/<target>/
+# (ignored by git). A crash
 # stops with the reproducer path. Results are appended to build/fuzz/results.txt.
 # Usage: fuzz.sh [SECONDS] [target ...]
 set -euo pipefail
@@ -20,7 +21,7 @@ run_one() {
     local start=$(date +%s)
     if build/fuzz/fuzz/"$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
         -artifact_prefix="build/fuzz/crashes/$t/" -print_final_stats=1 \
-        "fuzz/corpus-work/$t" "fuzz/corpus/$t" >"build/fuzz/$t.log" 2>&1; then
+        "fuzz/corpus-work/$t" "fuzz/corpus/${t%_fuzz}" >"build/fuzz/$t.log" 2>&1; then
         local runs=$(grep -m1 -oE 'stat::number_of_executed_units: *[0-9]+' "build/fuzz/$t.log" | grep -oE '[0-9]+$')
         echo "$(date -u +%FT%TZ) $t ok $(( $(date +%s) - start ))s runs=${runs:-?} commit=$(git rev-parse --short HEAD)" | tee -a "$results"
     else
