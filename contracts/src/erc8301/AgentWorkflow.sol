@@ -277,21 +277,23 @@ abstract contract AgentWorkflow is IAgentWorkflow, IAgentVerifiable, ReentrancyG
             revert OperationConflict(opKey);
         }
 
-        // 2. prevTaskHashes validity.
+        // 2. prevTaskHashes validity: known tasks of this run.
         uint256 n = reply.prevTaskHashes.length;
         if (n == 0) revert EmptyPrevTaskHashes();
+        for (uint256 i; i < n; ++i) {
+            bytes32 th = reply.prevTaskHashes[i];
+            if (!_taskMeta[th].exists) revert UnknownTask(th);
+            if (_tasks[th].workflowRunId != reply.workflowRunId) revert ForeignTask(th);
+        }
+        // 3. Run eligibility, then task eligibility under the current FSM stage / round.
         Run storage r = _runs[reply.workflowRunId];
-        // 3. Run eligibility.
         if (!r.exists || r.status != RunStatus.Pending) revert RunNotPending(reply.workflowRunId);
         uint256 maxAnchor;
         for (uint256 i; i < n; ++i) {
             bytes32 th = reply.prevTaskHashes[i];
             TaskMeta storage m = _taskMeta[th];
-            if (!m.exists) revert UnknownTask(th);
-            AgentTask storage t = _tasks[th];
-            if (t.workflowRunId != reply.workflowRunId) revert ForeignTask(th);
-            // 3. Task eligibility under the current FSM stage / round.
             if (m.closed || m.round != r.round) revert TaskNotEligible(th);
+            AgentTask storage t = _tasks[th];
             // 4. Expiry.
             uint256 exp = t.expiresAt;
             if (exp != 0 && block.timestamp > exp) revert TaskExpired(th);

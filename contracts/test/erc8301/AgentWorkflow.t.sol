@@ -237,7 +237,16 @@ contract AgentWorkflowTest is WorkflowFixture {
         single.onAgentReply(r);
     }
 
-    // ERC-8301 §onAgentReply 4: max(anchor_time) < reply.timestamp <= vm.getBlockTimestamp().
+    // ERC-8301 §onAgentReply order: step 2 (task validity) is checked before step 3 (run eligibility).
+    function test_OnAgentReply_TaskValidityBeforeRunCheck() public {
+        vm.warp(vm.getBlockTimestamp() + 1);
+        AgentReply memory r = _mkReply(keccak256("no-run"), keccak256("no-task"), agentA, "out");
+        vm.prank(agentA);
+        vm.expectRevert(abi.encodeWithSelector(AgentWorkflow.UnknownTask.selector, keccak256("no-task")));
+        single.onAgentReply(r);
+    }
+
+    // ERC-8301 §onAgentReply 4: max(anchor_time) < reply.timestamp <= block.timestamp.
     function test_OnAgentReply_TimestampBounds() public {
         (bytes32 runId, bytes32[] memory tasks) = _run(single, "in");
         AgentReply memory r = _mkReply(runId, tasks[0], agentA, "out"); // timestamp == anchor
