@@ -89,6 +89,11 @@ inline void keccak_round(uint64_t* a, uint64_t* e, uint64_t rc) noexcept {
     e[24] = b4 ^ (~b0 & b1);
 }
 
+// Cloned for x86-64-v3 (BMI1 andn, BMI2 rorx), picked at load time by an ifunc resolver: chi's
+// ~b & c becomes one instruction and rotations stop clobbering their source.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
 void keccak_f1600(uint64_t* state) noexcept {
     uint64_t tmp[25];
     for (size_t r = 0; r < 24; r += 2) {
