@@ -8,7 +8,15 @@
 #   6. contracts (forge build + forge test, offline)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export CREDENCE_VECTORS=${CREDENCE_VECTORS:-$(cd .. && pwd)/shared/vectors}
+# The external vectors live beside the checkout (../shared/vectors); a clone elsewhere falls back
+# to the workplace copy. CREDENCE_VECTORS overrides both.
+if [ -z "${CREDENCE_VECTORS:-}" ]; then
+    for dir in "$(cd .. && pwd)/shared/vectors" /work/shared/vectors; do
+        if [ -d "$dir" ]; then export CREDENCE_VECTORS=$dir; break; fi
+    done
+fi
+[ -d "${CREDENCE_VECTORS:-}" ] || { echo "test: no vectors directory; set CREDENCE_VECTORS" >&2; exit 1; }
+echo "vectors: $CREDENCE_VECTORS"
 
 step() { echo; echo "==> $*"; }
 
