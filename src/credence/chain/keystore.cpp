@@ -179,7 +179,7 @@ KeystoreResult<void> aes128_ctr(const std::array<uint8_t, kDkLen>& dk,
     if (EVP_EncryptInit_ex(ctx.get(), EVP_aes_128_ctr(), nullptr, dk.data(), iv.data()) != 1 ||
         EVP_EncryptUpdate(ctx.get(), out, &len, in.data(), static_cast<int>(in.size())) != 1 ||
         EVP_EncryptFinal_ex(ctx.get(), out + len, &final_len) != 1 ||
-        static_cast<size_t>(len + final_len) != in.size())
+        static_cast<size_t>(len) + static_cast<size_t>(final_len) != in.size())
         return fail(KeystoreError::crypto_failure, "aes-128-ctr failed");
     return {};
 }
@@ -382,7 +382,7 @@ KeystoreResult<std::filesystem::path> write_keystore_file(const std::filesystem:
     if (!json) return std::unexpected(json.error());
     auto parsed = parse_keystore(*json);
     if (!parsed) return std::unexpected(parsed.error());
-    const std::filesystem::path path = dir / parsed->id;
+    std::filesystem::path path = dir / parsed->id;
     // O_EXCL: never overwrite an existing key file; 0600: the file is a secret (geth, cast).
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (fd < 0)
@@ -395,7 +395,8 @@ KeystoreResult<std::filesystem::path> write_keystore_file(const std::filesystem:
         if (n <= 0) {
             const int saved = errno;
             ::close(fd);
-            std::filesystem::remove(path);
+            std::error_code ignored;
+            std::filesystem::remove(path, ignored);
             return fail(KeystoreError::io_error,
                         "cannot write " + path.string() + ": " + std::strerror(saved));
         }

@@ -16,9 +16,9 @@ namespace {
 
 constexpr char kHexDigits[] = "0123456789abcdef";
 
-/// Escapes everything that is not printable ASCII or valid multi-byte UTF-8 is not decoded here:
-/// bytes >= 0x80 pass through only as part of well-formed UTF-8 sequences; other bytes become
-/// \xNN. Quotes and backslashes are escaped when `quoted`.
+/// Printable ASCII and well-formed UTF-8 pass through; every other byte (C0/C1 controls, DEL,
+/// malformed UTF-8) becomes \n, \r, \t or \xNN, so the text stays on one line and cannot drive
+/// the terminal. Quotes and backslashes are escaped when `quoted`.
 std::string escape_text(std::string_view s, bool quoted) {
     std::string out;
     out.reserve(s.size() + 2);

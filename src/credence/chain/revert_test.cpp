@@ -2,7 +2,18 @@
 // ABI, empty and unknown data, and truncated or hostile data (never a crash).
 #include <credence/chain/revert.hpp>
 
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <regex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -206,6 +217,134 @@ TEST(chain_revert, truncated_and_hostile_data_never_crash) {
     const auto d = decode_revert(dirty, abis);
     EXPECT_EQ(d.kind, RevertKind::unknown);
     EXPECT_EQ(d.text.substr(0, 14), "unknown error ");
+}
+
+// --- Against a real EVM ---------------------------------------------------------------------
+// anvil runs a contract whose runtime reverts with Error("nope"); the revert bytes come back from
+// eth_call (sent with cast: our RPC client had not landed when this test was written) and must
+// decode to the reason the EVM produced.
+
+std::string tool(const char* env, const char* fallback) {
+    const char* v = std::getenv(env);  // NOLINT(concurrency-mt-unsafe)
+    return v != nullptr ? v : fallback;
+}
+
+uint16_t free_port() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof addr;
+    uint16_t port = 0;
+    if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0)
+        port = ntohs(addr.sin_port);
+    ::close(fd);
+    return port;
+}
+
+/// anvil on 127.0.0.1:<port>, stopped and reaped by the destructor.
+class Anvil {
+public:
+    explicit Anvil(uint16_t port) : port_(port) {
+        const std::string bin = tool(
+            "CREDENCE_ANVIL", "/work/main/node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil");
+        const std::string port_text = std::to_string(port);
+        pid_ = ::fork();
+        if (pid_ == 0) {
+            const char* argv[] = {bin.c_str(),       "--host",   "127.0.0.1", "--port",
+                                  port_text.c_str(), "--silent", nullptr};
+            ::execv(bin.c_str(), const_cast<char* const*>(argv));  // NOLINT: execv's signature
+            ::_exit(127);
+        }
+    }
+    ~Anvil() {
+        if (pid_ > 0) {
+            ::kill(pid_, SIGTERM);
+            int status = 0;
+            ::waitpid(pid_, &status, 0);
+        }
+    }
+    Anvil(const Anvil&) = delete;
+    Anvil& operator=(const Anvil&) = delete;
+    [[nodiscard]] std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+    [[nodiscard]] bool started() const { return pid_ > 0; }
+
+private:
+    uint16_t port_;
+    pid_t pid_ = -1;
+};
+
+std::string run(const std::string& command, int* status) {
+    std::string out;
+    FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
+    if (pipe == nullptr) return out;
+    char buf[4096];
+    size_t n = 0;
+    while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
+    const int st = ::pclose(pipe);
+    *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    return out;
+}
+
+/// Init code that deploys a runtime which stores `revert_data` in memory and reverts with it.
+std::string reverting_contract(const Bytes& revert_data) {
+    Bytes runtime;
+    Bytes mem = revert_data;
+    mem.resize((mem.size() + 31) / 32 * 32);
+    for (size_t off = 0; off < mem.size(); off += 32) {
+        runtime.push_back(0x7f);  // PUSH32 chunk
+        runtime.insert(runtime.end(), mem.begin() + static_cast<std::ptrdiff_t>(off),
+                       mem.begin() + static_cast<std::ptrdiff_t>(off + 32));
+        runtime.insert(runtime.end(), {0x60, static_cast<uint8_t>(off), 0x52});  // MSTORE
+    }
+    runtime.insert(runtime.end(),
+                   {0x60, static_cast<uint8_t>(revert_data.size()), 0x60, 0x00, 0xfd});  // REVERT
+    const auto len = static_cast<uint8_t>(runtime.size());
+    // CODECOPY(0, 14, len); RETURN(0, len): the 14 bytes of this prefix.
+    Bytes init = {0x61, 0x00, len, 0x60, 0x0e, 0x60, 0x00, 0x39, 0x61, 0x00, len, 0x60, 0x00, 0xf3};
+    init.insert(init.end(), runtime.begin(), runtime.end());
+    return credence::core::to_hex(init);
+}
+
+TEST(chain_revert, decodes_revert_data_returned_by_anvil) {
+    const std::string cast =
+        tool("CREDENCE_CAST", "/work/main/node_modules/@foundry-rs/cast-linux-amd64/bin/cast");
+    Anvil anvil(free_port());
+    ASSERT_TRUE(anvil.started());
+    int status = -1;
+    std::string out;
+    for (int i = 0; i < 100; ++i) {  // wait until anvil answers (up to 10 s)
+        out = run(cast + " chain-id --rpc-url " + anvil.url(), &status);
+        if (status == 0) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    ASSERT_EQ(status, 0) << out;
+
+    const std::string deploy =
+        run(cast + " send --json --rpc-url " + anvil.url() +
+                " --private-key 0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"
+                " --create " +
+                reverting_contract(error_string("nope")),
+            &status);
+    ASSERT_EQ(status, 0) << deploy;
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(
+        deploy, m, std::regex(R"re("contractAddress"\s*:\s*"(0x[0-9a-fA-F]{40})")re")))
+        << deploy;
+    const std::string address = m[1];
+
+    // eth_call fails with JSON-RPC error 3, whose data member is the revert bytes.
+    const std::string call = run(cast + " rpc --rpc-url " + anvil.url() + " eth_call '{\"to\":\"" +
+                                     address + "\",\"data\":\"0x\"}' latest",
+                                 &status);
+    ASSERT_NE(status, 0) << call;
+    ASSERT_TRUE(std::regex_search(call, m, std::regex(R"re(data: "(0x[0-9a-fA-F]*)")re"))) << call;
+    auto data = credence::core::from_hex(m[1].str());
+    ASSERT_TRUE(data);
+    const auto d = decode_revert(*data);
+    EXPECT_EQ(d.kind, RevertKind::error_string);
+    EXPECT_EQ(d.text, "reason: \"nope\"");
 }
 
 }  // namespace
