@@ -26,4 +26,5 @@ if [[ -n "$summary" ]]; then
   failed="${summary##*passed, }"; failed="${failed%% failed}"
   echo "contracts: $passed passed, $failed failed"
 fi
+"$ROOT/scripts/export-abis.sh" --check || rc=1  # committed ABI snapshots must match the build
 exit "$rc"
