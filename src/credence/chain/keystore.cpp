@@ -39,6 +39,8 @@ std::string_view to_string(KeystoreError e) noexcept {
             return "mac mismatch (wrong password?)";
         case KeystoreError::invalid_key:
             return "invalid secret key in keystore";
+        case KeystoreError::address_mismatch:
+            return "keystore address mismatch";
         case KeystoreError::crypto_failure:
             return "crypto failure";
         case KeystoreError::io_error:
@@ -306,6 +308,15 @@ KeystoreResult<core::SecretKey> unlock_keystore(const KeystoreFile& file,
         return std::unexpected(ok.error());
     auto key = core::SecretKey::from_bytes(plain.bytes);
     if (!key) return fail(KeystoreError::invalid_key, "decrypted bytes are not a valid secret key");
+    if (!file.address.empty()) {
+        std::string_view written = file.address;
+        if (written.starts_with("0x") || written.starts_with("0X")) written.remove_prefix(2);
+        auto expected =
+            core::Address::from_hex("0x" + std::string(written), core::ChecksumMode::ignore);
+        if (!expected || *expected != core::address_of(*key))
+            return fail(KeystoreError::address_mismatch,
+                        "the file's \"address\" is not the address of the key it holds");
+    }
     return std::move(*key);
 }
 

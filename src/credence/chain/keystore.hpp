@@ -44,6 +44,7 @@ enum class KeystoreError {
     bad_params,           // a KDF/cipher parameter is out of range (see the bounds above)
     mac_mismatch,         // wrong password, or the file was tampered with
     invalid_key,          // the decrypted bytes are not a valid secp256k1 secret key
+    address_mismatch,     // the file's "address" is not the decrypted key's (as geth checks)
     crypto_failure,       // OpenSSL or the CSPRNG failed
     io_error,             // the file could not be read or written
 };
@@ -88,7 +89,9 @@ struct KeystoreFile {
 /// Parses and validates a keystore JSON text. Never runs the KDF; cheap on any input.
 [[nodiscard]] KeystoreResult<KeystoreFile> parse_keystore(std::string_view json_text);
 
-/// Derives the key from `password`, checks the MAC (constant time), then decrypts.
+/// Derives the key from `password`, checks the MAC (constant time), then decrypts. When the file
+/// carries an "address" (geth and we write one; cast does not), it must be the key's address: the
+/// MAC does not cover it, so a swapped address would otherwise mislead whoever reads the file.
 [[nodiscard]] KeystoreResult<core::SecretKey> unlock_keystore(const KeystoreFile& file,
                                                               std::string_view password);
 

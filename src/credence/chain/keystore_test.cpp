@@ -223,6 +223,13 @@ TEST(chain_keystore, tampered_ciphertext_is_mac_mismatch) {
     ASSERT_FALSE(key);
     EXPECT_EQ(key.error().code, KeystoreError::mac_mismatch);
 
+    // The MAC does not cover "address": a swapped one is caught after decryption.
+    auto swapped = credence::chain::decrypt_keystore(
+        with_field(*json, "/address"_json_pointer, "70997970c51812dc3a010c7d01b50e0d17dc79c8"),
+        "pw");
+    ASSERT_FALSE(swapped);
+    EXPECT_EQ(swapped.error().code, KeystoreError::address_mismatch);
+
     // A flipped MAC byte, too.
     std::string mac = j["crypto"]["mac"];
     mac[0] = mac[0] == 'f' ? 'e' : 'f';
