@@ -11,7 +11,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -149,6 +151,33 @@ TEST(chain_revert, custom_error_from_json_abi_names_its_params) {
                         abis),
         "BadManifest(why=\"bad\\nname\", "
         "hash=0x00000000000000000000000000000000000000000000000000000000000000ab)");
+}
+
+// The ToolRegistry's own ABI (contracts/abi/, exported from the Foundry build): issue 4 §3's
+// example line.
+TEST(chain_revert, tool_registry_abi_decodes_not_tool_creator) {
+    const char* src = std::getenv("CREDENCE_SOURCE_DIR");  // NOLINT(concurrency-mt-unsafe)
+    const std::string path =
+        std::string(src != nullptr ? src : "/work/main") + "/contracts/abi/ToolRegistry.json";
+    std::ifstream in(path);
+    ASSERT_TRUE(in) << path;
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    const std::string text = buf.str();
+    auto doc = credence::core::parse_json_abi(text);
+    ASSERT_TRUE(doc) << doc.error().detail;
+    const std::vector<credence::core::AbiDocument> abis{std::move(*doc)};
+    auto caller = credence::core::Address::from_hex("0x70997970c51812dc3a010c7d01b50e0d17dc79c8");
+    ASSERT_TRUE(caller);
+    EXPECT_EQ(describe_revert(custom("NotToolCreator(uint256,address)",
+                                     {AbiType::make_uint(256), AbiType::make_address()},
+                                     {AbiValue(Uint256(3)), AbiValue(caller->bytes)}),
+                              abis),
+              "NotToolCreator(toolId=3, caller=0x70997970C51812dc3A010C7d01b50e0d17dc79C8)");
+    EXPECT_EQ(describe_revert(custom("ToolIsDeregistered(uint256)", {AbiType::make_uint(256)},
+                                     {AbiValue(Uint256(7))}),
+                              abis),
+              "ToolIsDeregistered(toolId=7)");
 }
 
 TEST(chain_revert, custom_error_found_in_any_of_several_abis) {
