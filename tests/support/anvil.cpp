@@ -77,6 +77,7 @@ std::expected<Spawned, std::string> spawn(const std::filesystem::path& binary,
     storage.push_back(binary.string());
     storage.insert(storage.end(), args.begin(), args.end());
     std::vector<char*> argv;
+    argv.reserve(storage.size() + 1);
     for (auto& s : storage) argv.push_back(s.data());
     argv.push_back(nullptr);
     const pid_t parent = ::getpid();

@@ -130,14 +130,16 @@ protected:
 };
 
 credence::testing::AnvilProcess* ChainRpcAnvil::anvil_ = nullptr;
+// Suites are snake_case (shared/STYLE.md); gtest takes the suite name from the fixture type.
+using chain_rpc_anvil = ChainRpcAnvil;  // NOLINT(readability-identifier-naming)
 
-TEST_F(ChainRpcAnvil, chain_id_matches_anvil_flag) {
+TEST_F(chain_rpc_anvil, chain_id_matches_anvil_flag) {
     auto id = client_->chain_id();
     ASSERT_TRUE(id) << id.error().to_string();
     EXPECT_EQ(*id, kChainId);
 }
 
-TEST_F(ChainRpcAnvil, block_number_follows_anvil_mine_and_evm_mine) {
+TEST_F(chain_rpc_anvil, block_number_follows_anvil_mine_and_evm_mine) {
     auto before = client_->block_number();
     ASSERT_TRUE(before) << before.error().to_string();
     ASSERT_TRUE(client_->request("anvil_mine", json::array({"0x5"})));
@@ -150,7 +152,7 @@ TEST_F(ChainRpcAnvil, block_number_follows_anvil_mine_and_evm_mine) {
     EXPECT_EQ(*after_evm, *before + 6);
 }
 
-TEST_F(ChainRpcAnvil, block_by_number_and_by_hash_agree) {
+TEST_F(chain_rpc_anvil, block_by_number_and_by_hash_agree) {
     ASSERT_TRUE(client_->request("anvil_mine", json::array({"0x2"})));
     auto latest = client_->get_block_by_number(BlockId::latest());
     ASSERT_TRUE(latest) << latest.error().to_string();
@@ -174,7 +176,7 @@ TEST_F(ChainRpcAnvil, block_by_number_and_by_hash_agree) {
     EXPECT_FALSE(future->has_value());
 }
 
-TEST_F(ChainRpcAnvil, signed_transfer_is_mined_with_receipt_and_nonce_increments) {
+TEST_F(chain_rpc_anvil, signed_transfer_is_mined_with_receipt_and_nonce_increments) {
     const Address to = *Address::from_hex(credence::testing::kAnvilDevAddresses[1]);
     auto nonce_before = client_->get_transaction_count(dev_address(), BlockId::latest());
     ASSERT_TRUE(nonce_before);
@@ -199,13 +201,13 @@ TEST_F(ChainRpcAnvil, signed_transfer_is_mined_with_receipt_and_nonce_increments
     EXPECT_EQ((*block)->txn_hashes[0], r.txn_hash);
 }
 
-TEST_F(ChainRpcAnvil, unknown_receipt_is_null) {
+TEST_F(chain_rpc_anvil, unknown_receipt_is_null) {
     auto r = client_->get_transaction_receipt(core::Hash32{});
     ASSERT_TRUE(r) << r.error().to_string();
     EXPECT_FALSE(r->has_value());
 }
 
-TEST_F(ChainRpcAnvil, code_storage_and_call_of_deployed_contract) {
+TEST_F(chain_rpc_anvil, code_storage_and_call_of_deployed_contract) {
     const Address c = deploy(init_code(kReturn42, kStore42));
     auto code = client_->get_code(c);
     ASSERT_TRUE(code) << code.error().to_string();
@@ -233,7 +235,7 @@ TEST_F(ChainRpcAnvil, code_storage_and_call_of_deployed_contract) {
     EXPECT_TRUE(old_code->empty());
 }
 
-TEST_F(ChainRpcAnvil, reverting_call_returns_rpc_error_with_revert_bytes) {
+TEST_F(chain_rpc_anvil, reverting_call_returns_rpc_error_with_revert_bytes) {
     const Address c = deploy(init_code(kRevertDeadbeef));
     CallRequest req;
     req.to = c;
@@ -249,7 +251,7 @@ TEST_F(ChainRpcAnvil, reverting_call_returns_rpc_error_with_revert_bytes) {
     EXPECT_EQ(gas.error().attempts, 1);
 }
 
-TEST_F(ChainRpcAnvil, get_logs_returns_emitted_log) {
+TEST_F(chain_rpc_anvil, get_logs_returns_emitted_log) {
     const Address c = deploy(init_code(log_runtime()));
     const Receipt r = send(c, {});
     ASSERT_TRUE(r.status);
@@ -291,7 +293,7 @@ TEST_F(ChainRpcAnvil, get_logs_returns_emitted_log) {
     EXPECT_EQ(*by_hash_logs, *logs);
 }
 
-TEST_F(ChainRpcAnvil, fee_history_has_the_spec_shape) {
+TEST_F(chain_rpc_anvil, fee_history_has_the_spec_shape) {
     ASSERT_TRUE(client_->request("anvil_mine", json::array({"0x4"})));
     const double percentiles[] = {10.0, 50.0, 90.0};
     auto fh = client_->fee_history(4, BlockId::latest(), percentiles);
@@ -308,7 +310,7 @@ TEST_F(ChainRpcAnvil, fee_history_has_the_spec_shape) {
     EXPECT_GT(*tip, core::Uint256(0));
 }
 
-TEST_F(ChainRpcAnvil, batch_of_ten_matches_individual_calls) {
+TEST_F(chain_rpc_anvil, batch_of_ten_matches_individual_calls) {
     const std::string addr = dev_address().to_lower_hex();
     const std::vector<RpcCall> calls = {
         {"eth_chainId", json::array()},

@@ -134,7 +134,7 @@ RpcResult<std::vector<T>> read_array(const json& j, Reader reader) {
     do {                                                                                      \
         auto credence_rpc_try_ = (expr);                                                      \
         if (!credence_rpc_try_) return std::unexpected(std::move(credence_rpc_try_.error())); \
-        lhs = std::move(*credence_rpc_try_);                                                  \
+        (lhs) = std::move(*credence_rpc_try_);                                                \
     } while (false)
 
 // Transaction hashes of a block fetched with hydrated=false; a hydrated block's objects carry a

@@ -304,6 +304,7 @@ std::string batch_reply(const std::string& body, bool drop_second, bool add_unkn
 
 std::vector<RpcCall> echo_calls(int n) {
     std::vector<RpcCall> calls;
+    calls.reserve(static_cast<size_t>(n));
     for (int i = 0; i < n; ++i) calls.push_back({"echo", json::array({i})});
     return calls;
 }

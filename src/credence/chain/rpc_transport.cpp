@@ -100,7 +100,9 @@ RpcResult<std::string> CurlTransport::post(std::string_view body) {
     // of the handle (keep-alive) survives between calls.
     curl_easy_setopt(easy, CURLOPT_URL, url_.c_str());
     curl_easy_setopt(easy, CURLOPT_POST, 1L);
-    curl_easy_setopt(easy, CURLOPT_POSTFIELDS, body.data());
+    // The size is set explicitly below, so the body need not be NUL-terminated.
+    curl_easy_setopt(easy, CURLOPT_POSTFIELDS,
+                     body.data());  // NOLINT(bugprone-suspicious-stringview-data-usage)
     curl_easy_setopt(easy, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
     curl_easy_setopt(easy, CURLOPT_HTTPHEADER, impl_->headers);
     curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, &on_body);
