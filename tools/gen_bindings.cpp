@@ -29,6 +29,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -308,6 +309,7 @@ private:
     std::string struct_for(const Param& p) {
         std::vector<std::pair<std::string, std::string>> fields;
         const auto names = field_names(p.components, "field");
+        fields.reserve(p.components.size());
         for (size_t i = 0; i < p.components.size(); ++i) {
             fields.emplace_back(cpp_type(p.components[i]), names[i]);
         }
@@ -361,7 +363,10 @@ private:
     std::string cpp_type(const Param& p) {
         std::string t = cpp_base(p);
         for (const auto& d : p.dims()) {
-            t = d.empty() ? "std::vector<" + t + ">" : "std::array<" + t + ", " + d + ">";
+            std::string wrapped = d.empty() ? "std::vector<" : "std::array<";
+            wrapped += t;
+            wrapped += d.empty() ? std::string(">") : ", " + d + ">";
+            t = std::move(wrapped);
         }
         return t;
     }
@@ -374,7 +379,7 @@ private:
             inner.type = p.type.substr(0, p.type.rfind('['));
             return "std::span<const " + cpp_type(inner) + ">";
         }
-        const std::string t = cpp_type(p);
+        std::string t = cpp_type(p);
         if (t == "std::string") return "std::string_view";
         if (t == "core::Bytes") return "core::ByteView";
         if (t == "uint64_t" || t == "int64_t" || t == "bool") return t;
@@ -422,6 +427,7 @@ std::string Contract::header() {
                     result = c + "Result";
                     const auto out_names = field_names(it.outputs, "value");
                     std::vector<std::pair<std::string, std::string>> fields;
+                    fields.reserve(it.outputs.size());
                     for (size_t i = 0; i < it.outputs.size(); ++i) {
                         fields.emplace_back(cpp_type(it.outputs[i]), out_names[i]);
                     }
@@ -441,6 +447,7 @@ std::string Contract::header() {
                    << "Topic{" << hex_bytes(topic.data(), topic.size()) << "};\n";
             const auto names = field_names(it.inputs, "value");
             std::vector<std::pair<std::string, std::string>> fields;
+            fields.reserve(it.inputs.size());
             for (size_t i = 0; i < it.inputs.size(); ++i) {
                 fields.emplace_back(event_field_type(it.inputs[i]), names[i]);
             }
