@@ -90,10 +90,12 @@ void rlp_append_uint(Bytes& out, const Uint256& value) {
 }
 
 void rlp_append_uint(Bytes& out, uint64_t value) {
+    // All eight big-endian bytes, then the significant tail: a fixed-bound loop that GCC 12's
+    // -Wstringop-overflow can see stays inside the array.
     std::array<uint8_t, 8> be{};
+    for (size_t i = 0; i < be.size(); ++i) be[i] = static_cast<uint8_t>(value >> (56 - 8 * i));
     const size_t width = be_width(value);
-    for (size_t i = 0; i < width; ++i) be[i] = static_cast<uint8_t>(value >> (8 * (width - 1 - i)));
-    rlp_append_string(out, ByteView(be.data(), width));
+    rlp_append_string(out, ByteView(be.data() + (be.size() - width), width));
 }
 
 Bytes rlp_encode_string(ByteView data) {
