@@ -295,6 +295,13 @@ TEST_F(chain_rpc_anvil, get_logs_returns_emitted_log) {
 
 TEST_F(chain_rpc_anvil, fee_history_has_the_spec_shape) {
     ASSERT_TRUE(client_->request("anvil_mine", json::array({"0x4"})));
+    // anvil 1.7 may answer anvil_mine before every mined block is visible: wait for the head.
+    for (int i = 0; i < 100; ++i) {
+        auto head = client_->block_number();
+        ASSERT_TRUE(head);
+        if (*head >= 4) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
     const double percentiles[] = {10.0, 50.0, 90.0};
     auto fh = client_->fee_history(4, BlockId::latest(), percentiles);
     ASSERT_TRUE(fh) << fh.error().to_string();
