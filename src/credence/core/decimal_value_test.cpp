@@ -10,7 +10,7 @@
 #include <sstream>
 #include <string>
 
-#include "support/vectors.hpp"
+#include "support/spec_text.hpp"
 
 namespace {
 
@@ -21,18 +21,7 @@ using credence::core::Int256;
 using credence::core::make_decimal_value;
 using credence::core::parse_decimal_value;
 using credence::core::to_wad;
-
-std::string read_spec(const std::string& name) {
-    const char* env = std::getenv("CREDENCE_SPECS");
-    const std::filesystem::path dir =
-        env != nullptr ? std::filesystem::path(env)
-                       : credence::testing::vectors_dir().parent_path() / "specs";
-    std::ifstream in(dir / name, std::ios::binary);
-    EXPECT_TRUE(in.good()) << "missing spec " << (dir / name);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using credence::testing::read_spec;
 
 Int256 int_of(const std::string& s) { return *Int256::parse(s); }
 

@@ -21,76 +21,17 @@
 #include <credence/core/jcs.hpp>
 #include <credence/core/keccak.hpp>
 
+#include "support/spec_text.hpp"
 #include "support/vectors.hpp"
 
 namespace {
 
 using namespace credence::core;
-
-std::string read_spec(const std::string& name) {
-    const char* env = std::getenv("CREDENCE_SPECS");
-    const std::filesystem::path dir =
-        env != nullptr ? std::filesystem::path(env)
-                       : credence::testing::vectors_dir().parent_path() / "specs";
-    std::ifstream in(dir / name, std::ios::binary);
-    EXPECT_TRUE(in.good()) << "missing spec " << (dir / name);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-std::string spec_json_block(const std::string& spec, const std::string& heading) {
-    const auto h = spec.find(heading);
-    if (h == std::string::npos) return {};
-    const auto open = spec.find("```json", h);
-    const auto body = spec.find('\n', open) + 1;
-    const auto close = spec.find("```", body);
-    return spec.substr(body, close - body);
-}
-
-std::string strip_comments(const std::string& in) {
-    std::string out;
-    bool in_string = false;
-    for (size_t i = 0; i < in.size(); ++i) {
-        const char c = in[i];
-        if (in_string) {
-            out += c;
-            if (c == '\\' && i + 1 < in.size()) {
-                out += in[++i];
-            } else if (c == '"') {
-                in_string = false;
-            }
-            continue;
-        }
-        if (c == '"') in_string = true;
-        if (c == '/' && i + 1 < in.size() && in[i + 1] == '/') {
-            while (i < in.size() && in[i] != '\n') ++i;
-            out += '\n';
-            continue;
-        }
-        out += c;
-    }
-    return out;
-}
-
-std::string drop_trailing_commas(const std::string& in) {
-    std::string res;
-    for (size_t i = 0; i < in.size(); ++i) {
-        if (in[i] == ',') {
-            size_t j = i + 1;
-            while (j < in.size() && std::isspace(static_cast<unsigned char>(in[j]))) ++j;
-            if (j < in.size() && (in[j] == '}' || in[j] == ']')) continue;
-        }
-        res += in[i];
-    }
-    return res;
-}
-
-void replace_all(std::string& s, const std::string& from, const std::string& to) {
-    for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) {
-        s.replace(p, from.size(), to);
-    }
-}
+using credence::testing::drop_trailing_commas;
+using credence::testing::read_spec;
+using credence::testing::replace_all;
+using credence::testing::spec_json_block;
+using credence::testing::strip_jsonc_comments;
 
 std::string identity() {
     return credence::testing::read_vector_json("erc8004.json")["deployed"]["mainnets"]["identity"]
@@ -103,7 +44,7 @@ std::string client() {
 }
 
 std::string example_text() {
-    std::string doc = strip_comments(
+    std::string doc = strip_jsonc_comments(
         spec_json_block(read_spec("erc-8004.md"), "#### Off-Chain Feedback File Structure"));
     std::string kept;
     std::istringstream lines(doc);

@@ -9,6 +9,7 @@
 #include <credence/core/jcs.hpp>
 #include <credence/core/keccak.hpp>
 
+#include "support/spec_text.hpp"
 #include "support/vectors.hpp"
 
 using namespace credence::core;
@@ -108,12 +109,8 @@ TEST(core_manifest_checks, erc8257_divergence_vectors) {
 // The Free-Tool and Paid-Tool canonical bytes and manifestHash pinned in ERC-8257 §Test Cases,
 // read from the specification text itself (../specs/erc-8257.md next to the vectors).
 TEST(core_manifest_checks, erc8257_spec_reference_manifests) {
-    const auto spec_path = credence::testing::vectors_dir() / ".." / "specs" / "erc-8257.md";
-    std::ifstream in(spec_path);
-    ASSERT_TRUE(in) << spec_path;
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const std::string spec = ss.str();
+    const std::string spec = credence::testing::read_spec("erc-8257.md");
+    ASSERT_FALSE(spec.empty());
     size_t checked = 0;
     for (const char* heading : {"### Free-Tool Manifest", "### Paid-Tool Manifest"}) {
         SCOPED_TRACE(heading);

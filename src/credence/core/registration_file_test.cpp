@@ -15,75 +15,17 @@
 #include <credence/core/address.hpp>
 #include <credence/core/json.hpp>
 
+#include "support/spec_text.hpp"
 #include "support/vectors.hpp"
 
 namespace {
 
 using namespace credence::core;
-
-std::string read_spec(const std::string& name) {
-    const char* env = std::getenv("CREDENCE_SPECS");
-    const std::filesystem::path dir =
-        env != nullptr ? std::filesystem::path(env)
-                       : credence::testing::vectors_dir().parent_path() / "specs";
-    std::ifstream in(dir / name, std::ios::binary);
-    EXPECT_TRUE(in.good()) << "missing spec " << (dir / name);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-/// The first ```json / ```jsonc block after `heading`.
-std::string spec_json_block(const std::string& spec, const std::string& heading) {
-    const auto h = spec.find(heading);
-    if (h == std::string::npos) return {};
-    const auto open = spec.find("```json", h);
-    const auto body = spec.find('\n', open) + 1;
-    const auto close = spec.find("```", body);
-    return spec.substr(body, close - body);
-}
-
-/// jsonc -> json: drops // comments outside strings and commas before '}' or ']'.
-std::string strip_jsonc(const std::string& in) {
-    std::string out;
-    bool in_string = false;
-    for (size_t i = 0; i < in.size(); ++i) {
-        const char c = in[i];
-        if (in_string) {
-            out += c;
-            if (c == '\\' && i + 1 < in.size()) {
-                out += in[++i];
-            } else if (c == '"') {
-                in_string = false;
-            }
-            continue;
-        }
-        if (c == '"') in_string = true;
-        if (c == '/' && i + 1 < in.size() && in[i + 1] == '/') {
-            while (i < in.size() && in[i] != '\n') ++i;
-            out += '\n';
-            continue;
-        }
-        out += c;
-    }
-    // Trailing commas (none in the registration example, one left in the feedback example).
-    std::string res;
-    for (size_t i = 0; i < out.size(); ++i) {
-        if (out[i] == ',') {
-            size_t j = i + 1;
-            while (j < out.size() && std::isspace(static_cast<unsigned char>(out[j]))) ++j;
-            if (j < out.size() && (out[j] == '}' || out[j] == ']')) continue;
-        }
-        res += out[i];
-    }
-    return res;
-}
-
-void replace_all(std::string& s, const std::string& from, const std::string& to) {
-    for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) {
-        s.replace(p, from.size(), to);
-    }
-}
+using credence::testing::drop_trailing_commas;
+using credence::testing::read_spec;
+using credence::testing::replace_all;
+using credence::testing::spec_json_block;
+using credence::testing::strip_jsonc_comments;
 
 std::string mainnet_identity() {
     return credence::testing::read_vector_json("erc8004.json")["deployed"]["mainnets"]["identity"]
@@ -91,8 +33,8 @@ std::string mainnet_identity() {
 }
 
 std::string raw_example() {
-    return strip_jsonc(
-        spec_json_block(read_spec("erc-8004.md"), "#### Agent URI and Agent Registration File"));
+    return drop_trailing_commas(strip_jsonc_comments(
+        spec_json_block(read_spec("erc-8004.md"), "#### Agent URI and Agent Registration File")));
 }
 
 std::string filled_example() {
