@@ -30,8 +30,8 @@ bool is_digit(char c) { return c >= '0' && c <= '9'; }
 }  // namespace
 
 Uint256 max_abs_feedback_value() noexcept {
-    static const Uint256 k = pow10(38);
-    return k;
+    static const Uint256 kMax = pow10(38);
+    return kMax;
 }
 
 Result<DecimalValue, DecimalValueError> make_decimal_value(const Int256& value, unsigned decimals) {
