@@ -1,0 +1,55 @@
+// Where the Credence contracts live on a chain: the deployment file that contracts/script/
+// Deploy.s.sol and `credence devnet` write, and where commands look for it (issue 4 §5: "other
+// commands find it through the deployment file, with no flags needed").
+//
+// File format (one JSON object; unknown fields are ignored):
+//   {"chainId":31337,"create2Deployer":"0x4e59…","salt":"0x…","deployer":"0x…",
+//    "rpcUrl":"http://127.0.0.1:8545",                      (optional; written by the devnet)
+//    "contracts":{"IdentityRegistry":{"address":"0x…","abi":"contracts/out/…"},…}}
+// Locations: $CREDENCE_HOME (default $HOME/.credence) holds deployments/<chainId>.json and
+// devnet.json (the running devnet's deployment, with its rpcUrl).
+// Thread-safety: pure functions, except that the path helpers read the environment.
+#pragma once
+
+#include <cstdint>
+#include <expected>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <credence/core/address.hpp>
+#include <credence/core/bytes.hpp>
+
+namespace credence::chain {
+
+struct Deployment {
+    uint64_t chain_id = 0;
+    std::optional<std::string> rpc_url;
+    core::Address create2_deployer;
+    core::Hash32 salt{};
+    core::Address deployer;
+    std::map<std::string, core::Address, std::less<>> contracts;
+};
+
+/// Parses a deployment file; the error is one line naming the bad field.
+[[nodiscard]] std::expected<Deployment, std::string> parse_deployment(std::string_view json);
+/// The file text (stable key order, EIP-55 addresses, trailing newline).
+[[nodiscard]] std::string serialize_deployment(const Deployment& deployment);
+/// Reads and parses a file; the error names the path.
+[[nodiscard]] std::expected<Deployment, std::string> load_deployment(
+    const std::filesystem::path& path);
+/// Writes atomically (temporary file + rename), creating parent directories.
+[[nodiscard]] std::expected<void, std::string> save_deployment(const std::filesystem::path& path,
+                                                               const Deployment& deployment);
+
+/// $CREDENCE_HOME, else $HOME/.credence.
+[[nodiscard]] std::filesystem::path credence_home();
+/// credence_home()/deployments/<chain_id>.json
+[[nodiscard]] std::filesystem::path deployment_path(uint64_t chain_id);
+/// credence_home()/devnet.json: the running devnet's deployment, with rpcUrl.
+[[nodiscard]] std::filesystem::path devnet_path();
+
+}  // namespace credence::chain
