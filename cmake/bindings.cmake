@@ -1,8 +1,11 @@
 # Typed C++ bindings of the Credence contracts, generated at build time from the committed ABI
 # snapshots contracts/abi/*.json (refreshed by scripts/export-abis.sh) by tools/gen_bindings.cpp.
 # The generated sources live in the build tree only: <build>/generated/credence/chain/bindings/.
+# A contract with a creation-bytecode snapshot (contracts/bytecode/<Name>.hex) also gets
+# kCreationCodeHex and init_code(...), which `credence devnet` deploys (no forge at build time).
 file(GLOB credence_abi_files CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/contracts/abi/*.json)
 list(SORT credence_abi_files)
+file(GLOB credence_bytecode_files CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/contracts/bytecode/*.hex)
 
 # Host tool: links credence_core for keccak and to check every signature with core's parsers.
 add_executable(credence_gen_bindings ${PROJECT_SOURCE_DIR}/tools/gen_bindings.cpp)
@@ -33,7 +36,7 @@ add_custom_command(
     # The generator rewrites only changed files; touch the rest so the outputs are newer than
     # their inputs and the command does not run on every build.
     COMMAND ${CMAKE_COMMAND} -E touch_nocreate ${credence_bindings_outputs}
-    DEPENDS credence_gen_bindings ${credence_abi_files}
+    DEPENDS credence_gen_bindings ${credence_abi_files} ${credence_bytecode_files}
     COMMENT "Generating contract bindings from contracts/abi/"
     VERBATIM)
 

@@ -16,6 +16,11 @@
 // - constants: k<Camel>Selector (functions), k<Camel>Topic (events), k<ErrorName>Error (errors);
 // - tuples become structs named after the Solidity struct (internalType "struct X.Config" ->
 //   Config); several outputs become <Camel>Result; an event becomes <Camel>Event.
+// - constructor_args(...) encodes the constructor's arguments (empty when it has none); when
+//   contracts/bytecode/<Contract>.hex exists beside contracts/abi/ (scripts/export-abis.sh), the
+//   header also has kCreationCodeHex and init_code(...) = creation code ++ constructor_args(...),
+//   the init code of a CREATE/CREATE2 deployment (Solidity ABI spec §Contract ABI: constructor
+//   arguments are ABI-encoded and appended to the creation code).
 //
 // Every signature is checked with core's parser while generating, so the generated code's
 // run-time parses of the same strings cannot fail.
@@ -38,6 +43,7 @@
 #include <credence/core/abi_json.hpp>
 #include <credence/core/abi_signature.hpp>
 #include <credence/core/abi_type.hpp>
+#include <credence/core/bytes.hpp>
 #include <credence/core/keccak.hpp>
 
 namespace {
@@ -216,9 +222,13 @@ std::vector<std::string> field_names(const std::vector<Param>& params, const cha
 
 class Contract {
 public:
-    Contract(std::string name, const json& abi) : name_(std::move(name)), ns_(snake(name_)) {
+    Contract(std::string name, const json& abi, std::string creation_code_hex)
+        : name_(std::move(name)),
+          ns_(snake(name_)),
+          creation_code_hex_(std::move(creation_code_hex)) {
         for (const auto& j : abi) {
             const std::string kind = j.value("type", "function");
+            if (kind == "constructor") constructor_inputs_ = parse_params(j, "inputs");
             if (kind != "function" && kind != "event" && kind != "error") continue;
             Item it;
             it.kind = kind;
@@ -230,6 +240,13 @@ public:
             items_.push_back(std::move(it));
         }
         name_overloads();
+        for (const auto& it : items_) {
+            if (it.kind == "function" &&
+                (it.ident == "constructor_args" || it.ident == "init_code"))
+                fatal(name_ + ": function name clashes with the generated " + it.ident);
+        }
+        if (!creation_code_hex_.empty() && !credence::core::from_prefixed_hex(creation_code_hex_))
+            fatal(name_ + ": creation bytecode is not 0x-prefixed hex");
         abi_text_ = abi.dump();
         if (abi_text_.find(")abi\"") != std::string::npos)
             fatal(name_ + ": ABI text ends raw string");
@@ -290,6 +307,32 @@ private:
                 fatal(name_ + ": bad event " + event_spec(it));
             }
         }
+        if (!credence::core::parse_type_list(type_list(constructor_inputs_))) {
+            fatal(name_ + ": bad constructor types");
+        }
+    }
+
+    // "(const core::Address& owner, uint64_t n)" for the constructor's inputs.
+    std::string constructor_params() {
+        const auto names = field_names(constructor_inputs_, "arg");
+        std::string out = "(";
+        for (size_t i = 0; i < constructor_inputs_.size(); ++i) {
+            if (i != 0) out += ", ";
+            out += param_type(constructor_inputs_[i]);
+            out += ' ';
+            out += names[i];
+        }
+        return out + ")";
+    }
+    // "(owner, n)": the same names, as call arguments.
+    std::string constructor_call_args() const {
+        const auto names = field_names(constructor_inputs_, "arg");
+        std::string out = "(";
+        for (size_t i = 0; i < names.size(); ++i) {
+            if (i != 0) out += ", ";
+            out += names[i];
+        }
+        return out + ")";
     }
 
     static std::string event_spec(const Item& it) {
@@ -397,6 +440,8 @@ private:
 
     std::string name_;
     std::string ns_;
+    std::string creation_code_hex_;  // "0x..." or empty when there is no bytecode snapshot
+    std::vector<Param> constructor_inputs_;
     std::vector<Item> items_;
     std::vector<Struct> structs_;
     std::string abi_text_;
@@ -464,6 +509,23 @@ std::string Contract::header() {
         }
     }
 
+    {
+        const std::string ctor = "constructor" + type_list(constructor_inputs_);
+        decls << "\n/// ABI-encoded arguments of " << ctor
+              << " (empty when there are none),\n/// to append to the creation code.\n"
+              << "[[nodiscard]] core::Result<core::Bytes, core::AbiError> constructor_args"
+              << constructor_params() << ";\n";
+        if (!creation_code_hex_.empty()) {
+            consts << "/// Creation bytecode, from contracts/bytecode/" << name_
+                   << ".hex (scripts/export-abis.sh).\n"
+                   << "inline constexpr std::string_view kCreationCodeHex = \""
+                   << creation_code_hex_ << "\";\n";
+            decls << "\n/// Init code of a deployment: kCreationCodeHex ++ constructor_args(...).\n"
+                  << "[[nodiscard]] core::Result<core::Bytes, core::AbiError> init_code"
+                  << constructor_params() << ";\n";
+        }
+    }
+
     std::ostringstream h;
     h << "// Generated by tools/gen_bindings.cpp from contracts/abi/" << name_
       << ".json. Do not edit.\n//\n"
@@ -524,7 +586,7 @@ std::string Contract::source() {
     s << "// Generated by tools/gen_bindings.cpp from contracts/abi/" << name_
       << ".json. Do not edit.\n"
       << "#include <credence/chain/bindings/" << ns_ << ".hpp>\n\n"
-      << "#include <utility>\n\n#include <credence/core/abi_event.hpp>\n\n"
+      << "#include <cstdlib>\n#include <utility>\n\n#include <credence/core/abi_event.hpp>\n\n"
       << "namespace credence::chain::bindings::" << ns_ << " {\n\n"
       << "using ::credence::chain::bindings::detail::from_abi;\n"
       << "using ::credence::chain::bindings::detail::to_abi;\n\n";
@@ -610,6 +672,30 @@ std::string Contract::source() {
             s << "    return out;\n}\n\n";
         }
     }
+    s << "core::Result<core::Bytes, core::AbiError> constructor_args" << constructor_params()
+      << " {\n";
+    if (constructor_inputs_.empty()) {
+        s << "    return core::Bytes{};\n}\n\n";
+    } else {
+        const auto names = field_names(constructor_inputs_, "arg");
+        s << "    static const auto kTypes = detail::parse_types_or_die(\""
+          << type_list(constructor_inputs_) << "\");\n"
+          << "    const std::array<core::AbiValue, " << names.size() << "> args{";
+        for (size_t i = 0; i < names.size(); ++i) {
+            s << (i != 0 ? ", " : "") << "to_abi(" << names[i] << ")";
+        }
+        s << "};\n    return core::encode(kTypes, args);\n}\n\n";
+    }
+    if (!creation_code_hex_.empty()) {
+        s << "core::Result<core::Bytes, core::AbiError> init_code" << constructor_params() << " {\n"
+          << "    auto args = constructor_args" << constructor_call_args() << ";\n"
+          << "    if (!args) return std::unexpected(std::move(args.error()));\n"
+          << "    // Checked by the generator: the snapshot is valid 0x-prefixed hex.\n"
+          << "    auto code = core::from_prefixed_hex(kCreationCodeHex);\n"
+          << "    if (!code) std::abort();\n"
+          << "    code->insert(code->end(), args->begin(), args->end());\n"
+          << "    return std::move(*code);\n}\n\n";
+    }
     s << "}  // namespace credence::chain::bindings::" << ns_ << "\n";
     return s.str();
 }
@@ -642,7 +728,15 @@ int main(int argc, char** argv) {
             const fs::path path = argv[i];
             std::ifstream in(path);
             if (!in) fatal("cannot read " + path.string());
-            Contract contract(path.stem().string(), json::parse(in));
+            // contracts/abi/<Name>.json -> contracts/bytecode/<Name>.hex, when snapshotted.
+            std::string code_hex;
+            const fs::path code_path =
+                path.parent_path().parent_path() / "bytecode" / (path.stem().string() + ".hex");
+            if (std::ifstream code_in(code_path); code_in) {
+                std::getline(code_in, code_hex);
+                if (code_hex.empty()) fatal("empty bytecode snapshot " + code_path.string());
+            }
+            Contract contract(path.stem().string(), json::parse(in), std::move(code_hex));
             write_if_changed(dir / (contract.ns() + ".hpp"), contract.header());
             write_if_changed(dir / (contract.ns() + ".cpp"), contract.source());
             namespaces.push_back(contract.ns());
