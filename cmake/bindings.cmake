@@ -48,6 +48,10 @@ target_include_directories(credence_bindings PUBLIC ${credence_bindings_dir}
 target_link_libraries(credence_bindings PUBLIC credence::core)
 target_compile_options(credence_bindings PRIVATE ${CREDENCE_WARNINGS})
 
+# chain/ code (devnet_deploy) encodes through the bindings; they depend on core only, so no cycle.
+if(TARGET credence_chain)
+    target_link_libraries(credence_chain PUBLIC credence_bindings)
+endif()
 if(TARGET credence_chain_test)
     target_link_libraries(credence_chain_test PRIVATE credence_bindings)
 endif()
