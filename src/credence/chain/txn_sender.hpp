@@ -7,7 +7,8 @@
 //   submit()   eth_sendRawTransaction -> the hash.
 //   wait()     polls eth_getTransactionReceipt, then eth_blockNumber until `confirmations` blocks
 //              hold it (the receipt is re-read then, so a reorg that dropped it is noticed).
-//   send()     all three.
+//   dispatch() submit + wait, recovering a mined revert's data by replaying the call.
+//   send()     prepare + dispatch.
 //
 // Fees (EIP-1559 §Specification, the wallet convention of ethers and viem): the priority fee is
 // the median of the fee-history reward at `priority_percentile` over the last blocks (at least
@@ -42,21 +43,21 @@
 namespace credence::chain {
 
 enum class SendError {
-    rpc,                 // the node could not be reached or answered with an error (see rpc)
-    chain_id_mismatch,   // the node's chain id is not the expected one
-    reverted,            // estimation or execution reverted; revert_data holds the bytes
-    receipt_timeout,     // no receipt (or not enough confirmations) within receipt_timeout
-    dropped,             // the receipt disappeared while waiting for confirmations (reorg)
-    bad_fee_data,        // the node returned fee history that cannot price a transaction
-    signing,             // signing failed (never for a valid SecretKey)
+    rpc,                // the node could not be reached or answered with an error (see rpc)
+    chain_id_mismatch,  // the node's chain id is not the expected one
+    reverted,           // estimation or execution reverted; revert_data holds the bytes
+    receipt_timeout,    // no receipt (or not enough confirmations) within receipt_timeout
+    dropped,            // the receipt disappeared while waiting for confirmations (reorg)
+    bad_fee_data,       // the node returned fee history that cannot price a transaction
+    signing,            // signing failed (never for a valid SecretKey)
 };
 
 [[nodiscard]] std::string_view to_string(SendError e) noexcept;
 
 struct SendFailure {
     SendError code = SendError::rpc;
-    std::string detail;        // one line
-    core::Bytes revert_data;   // for reverted: the revert bytes (may be empty)
+    std::string detail;       // one line
+    core::Bytes revert_data;  // for reverted: the revert bytes (may be empty)
     std::optional<RpcError> rpc;
     std::optional<core::Hash32> txn_hash;  // set once the transaction was submitted
 };
@@ -74,7 +75,8 @@ struct TxnRequest {
 };
 
 struct SenderOptions {
-    /// The chain id to sign for; nullopt: ask the node (eth_chainId) once.
+    /// The chain id to sign for, checked against the node's eth_chainId on the first prepare();
+    /// nullopt: use the node's.
     std::optional<uint64_t> chain_id;
     unsigned gas_margin_percent = 20;
     unsigned confirmations = 1;  // 1: the block that includes it
@@ -97,7 +99,9 @@ public:
     [[nodiscard]] SendResult<core::Hash32> submit(const core::SignedTxn& signed_txn);
     /// Waits for the receipt and the configured confirmations. status 0 fails with reverted.
     [[nodiscard]] SendResult<Receipt> wait(const core::Hash32& txn_hash);
-    /// prepare + submit + wait.
+    /// submit + wait; a mined revert is replayed with eth_call to recover its revert data.
+    [[nodiscard]] SendResult<Receipt> dispatch(const core::SignedTxn& signed_txn);
+    /// prepare + dispatch.
     [[nodiscard]] SendResult<Receipt> send(const TxnRequest& request);
 
 private:
@@ -106,6 +110,7 @@ private:
     core::Address address_;
     SenderOptions options_;
     std::optional<uint64_t> next_nonce_;
+    bool chain_checked_ = false;
 };
 
 }  // namespace credence::chain

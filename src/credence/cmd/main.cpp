@@ -14,7 +14,13 @@ int main(int argc, char** argv) {
             "credence: the on-chain trust layer for AI agents (ERC-8004, ERC-8257, ERC-8301)"};
         app.require_subcommand(1);
         app.set_version_flag("--version", "credence 0.1.0");
-        credence::cmd::add_util_commands(app);
+        namespace cmd = credence::cmd;
+        cmd::add_util_commands(app);
+        // Groups still being written are linked in as they land (weak until then).
+        for (auto* add :
+             {&cmd::add_devnet_commands, &cmd::add_agent_commands, &cmd::add_feedback_commands,
+              &cmd::add_validation_commands, &cmd::add_tool_commands, &cmd::add_workflow_commands})
+            if (add != nullptr) add(app);
         try {
             app.parse(argc, argv);
         } catch (const CLI::ParseError& e) {

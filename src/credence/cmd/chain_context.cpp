@@ -1,0 +1,199 @@
+#include <credence/cmd/chain_context.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <vector>
+
+#include <fmt/core.h>
+
+#include <credence/chain/bindings/all.hpp>
+#include <credence/chain/revert.hpp>
+#include <credence/core/abi_json.hpp>
+
+namespace credence::cmd {
+
+namespace {
+
+std::optional<std::string> env(const char* name) {
+    const char* v = std::getenv(name);
+    if (v == nullptr || *v == '\0') return std::nullopt;
+    return std::string(v);
+}
+
+// The devnet's deployment, when `credence devnet` is running (or left its file behind).
+std::optional<chain::Deployment> running_devnet() {
+    const auto path = chain::devnet_path();
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) return std::nullopt;
+    auto d = chain::load_deployment(path);
+    if (!d) throw CliError(d.error());
+    return std::move(*d);
+}
+
+}  // namespace
+
+std::string describe_credence_revert(core::ByteView data) {
+    // Parsed only when a revert happens: the common path never pays for 23 ABIs.
+    std::vector<core::AbiDocument> abis;
+    for (const auto& contract : chain::bindings::all_contracts())
+        if (auto doc = core::parse_json_abi(contract.abi_json)) abis.push_back(std::move(*doc));
+    return chain::describe_revert(data, abis);
+}
+
+void throw_rpc_error(const chain::RpcError& error, std::string_view what) {
+    if (error.kind == chain::RpcErrorKind::rpc_error &&
+        (!error.data.empty() || error.message.find("revert") != std::string::npos))
+        throw CliError(fmt::format("{} reverted: {}", what, describe_credence_revert(error.data)));
+    throw CliError(fmt::format("{}: {}", what, error.to_string()));
+}
+
+void add_chain_options(CLI::App& cmd, ChainOptions& o, bool signs) {
+    cmd.add_flag("--json", o.json, "Print the result as JSON");
+    cmd.add_option("--rpc", o.rpc,
+                   "JSON-RPC URL (default: $ETH_RPC_URL, else the running devnet, else "
+                   "http://127.0.0.1:8545)");
+    cmd.add_option("--chain-id", o.chain_id, "Expected chain id (checked against the node)");
+    cmd.add_option("--deployment", o.deployment,
+                   "Deployment file with the contract addresses (default: $CREDENCE_DEPLOYMENT, "
+                   "else ~/.credence/deployments/<chainId>.json)");
+    if (!signs) return;
+    cmd.add_option("--private-key", o.private_key,
+                   "Hex private key (else --keystore, $CREDENCE_PRIVATE_KEY, $ETH_PRIVATE_KEY)");
+    cmd.add_option("--keystore", o.keystore, "Web3 Secret Storage v3 keystore file");
+    cmd.add_option("--password-file", o.password_file, "File holding the keystore password");
+    cmd.add_option("--confirmations", o.confirmations, "Blocks to wait for (default 1)")
+        ->check(CLI::Range(1U, 1000U));
+    cmd.add_flag("--dry-run", o.dry_run, "Sign and print the raw transaction; send nothing");
+}
+
+ChainContext::ChainContext(const ChainOptions& options) : options_(options) {
+    std::string url = options_.rpc;
+    if (url.empty()) url = env("ETH_RPC_URL").value_or("");
+    if (url.empty()) {
+        if (auto devnet = running_devnet(); devnet && devnet->rpc_url) {
+            url = *devnet->rpc_url;
+            // The devnet's file names its chain: no eth_chainId round trip is needed to find the
+            // contracts (the sender still checks the id before signing).
+            if (!options_.chain_id || *options_.chain_id == devnet->chain_id) {
+                chain_id_ = devnet->chain_id;
+                if (options_.deployment.empty() && !env("CREDENCE_DEPLOYMENT"))
+                    deployment_ = std::move(*devnet);
+            }
+        }
+    }
+    if (url.empty()) url = "http://127.0.0.1:8545";
+    chain::RetryPolicy retry;
+    retry.max_attempts = 3;
+    rpc_ = std::make_unique<chain::RpcClient>(chain::RpcClient::make_http(url, {}, retry));
+}
+
+ChainContext::~ChainContext() = default;
+
+uint64_t ChainContext::chain_id() {
+    if (chain_id_) return *chain_id_;
+    if (options_.chain_id && options_.dry_run) return *options_.chain_id;
+    const uint64_t node = must_rpc(rpc_->chain_id(), "eth_chainId");
+    if (options_.chain_id && *options_.chain_id != node)
+        throw CliError(fmt::format("chain id mismatch: the node is on chain {}, not {}", node,
+                                   *options_.chain_id));
+    chain_id_ = node;
+    return node;
+}
+
+core::Address ChainContext::contract(std::string_view name, std::string_view override_flag) {
+    if (!override_flag.empty()) {
+        auto a = core::Address::from_hex(override_flag);
+        if (!a) throw CliError(fmt::format("invalid {} address: {}", name, override_flag));
+        return *a;
+    }
+    if (!deployment_) {
+        std::filesystem::path path = options_.deployment;
+        if (path.empty()) path = env("CREDENCE_DEPLOYMENT").value_or("");
+        if (path.empty()) {
+            const uint64_t id = chain_id();
+            path = chain::deployment_path(id);
+            std::error_code ec;
+            if (!std::filesystem::exists(path, ec)) {
+                // The forge script's output, when run from a checkout.
+                const auto local =
+                    std::filesystem::path("contracts/deployments") / fmt::format("{}.json", id);
+                if (!std::filesystem::exists(local, ec))
+                    throw CliError(fmt::format(
+                        "no Credence deployment known for chain {}: start `credence devnet`, or "
+                        "pass --deployment FILE",
+                        id));
+                path = local;
+            }
+        }
+        auto d = chain::load_deployment(path);
+        if (!d) throw CliError(d.error());
+        deployment_ = std::move(*d);
+    }
+    const auto it = deployment_->contracts.find(name);
+    if (it == deployment_->contracts.end())
+        throw CliError(fmt::format("the deployment has no {} contract", name));
+    return it->second;
+}
+
+const chain::SigningKey& ChainContext::signer() {
+    if (!signer_) {
+        chain::KeySourceOptions k;
+        k.private_key = options_.private_key;
+        k.keystore_path = options_.keystore;
+        k.password_file = options_.password_file;
+        auto key = chain::load_signing_key(k);
+        if (!key)
+            throw CliError(fmt::format("signing key: {}: {}", chain::to_string(key.error().code),
+                                       key.error().detail));
+        signer_ = std::move(*key);
+    }
+    return *signer_;
+}
+
+SentTxn ChainContext::send(const core::Address& to, core::Bytes calldata, std::string_view what) {
+    if (!sender_) {
+        chain::SenderOptions s;
+        s.chain_id = options_.chain_id ? options_.chain_id : chain_id_;
+        s.confirmations = options_.confirmations;
+        sender_ = std::make_unique<chain::TxnSender>(*rpc_, signer().key, s);
+    }
+    chain::TxnRequest request;
+    request.to = to;
+    request.data = std::move(calldata);
+    const auto fail = [what](const chain::SendFailure& f) -> CliError {
+        if (f.code == chain::SendError::reverted)
+            return CliError(
+                fmt::format("{} reverted: {}", what, describe_credence_revert(f.revert_data)));
+        return CliError(fmt::format("{} failed: {}", what, f.detail));
+    };
+    SentTxn sent;
+    auto signed_txn = sender_->prepare(request);
+    if (!signed_txn) throw fail(signed_txn.error());
+    sent.raw_txn = core::encode_signed(*signed_txn);
+    sent.txn_hash = core::txn_hash(*signed_txn);
+    if (options_.dry_run) return sent;
+    auto receipt = sender_->dispatch(*signed_txn);
+    if (!receipt) throw fail(receipt.error());
+    sent.receipt = std::move(*receipt);
+    return sent;
+}
+
+core::Bytes ChainContext::call(const core::Address& to, core::ByteView calldata,
+                               std::string_view what) {
+    chain::CallRequest req;
+    req.to = to;
+    req.data = core::Bytes(calldata.begin(), calldata.end());
+    return must_rpc(rpc_->call(req), what);
+}
+
+void ChainContext::report(Output& out, const SentTxn& sent) {
+    out.add("txHash", core::to_hex(sent.txn_hash));
+    if (!sent.receipt) {
+        out.add("rawTransaction", core::to_hex(sent.raw_txn));
+        return;
+    }
+    out.add("blockNumber", sent.receipt->block_num);
+    out.add("gasUsed", sent.receipt->gas_used);
+}
+
+}  // namespace credence::cmd
