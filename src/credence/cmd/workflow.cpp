@@ -1,0 +1,696 @@
+// `credence workflow run|task|reply|prove|result|timeout` (trace: workflow_trace.cpp).
+#include <credence/cmd/workflow.hpp>
+
+#include <chrono>
+#include <cstdlib>
+#include <optional>
+#include <string_view>
+#include <thread>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include <credence/chain/bindings/ecdsa_attestation_verifier.hpp>
+#include <credence/chain/bindings/i_agent_workflow.hpp>
+#include <credence/chain/bindings/single_stage_workflow.hpp>
+#include <credence/chain/deployment.hpp>
+#include <credence/chain/operation_journal.hpp>
+#include <credence/chain/txn_sender.hpp>
+#include <credence/cmd/util.hpp>
+#include <credence/core/abi.hpp>
+#include <credence/core/abi_type.hpp>
+#include <credence/core/eip712.hpp>
+#include <credence/core/keccak.hpp>
+#include <credence/core/secp256k1.hpp>
+#include <credence/core/txn.hpp>
+
+namespace credence::cmd {
+namespace workflow_detail {
+
+namespace iw = chain::bindings::i_agent_workflow;
+namespace sw = chain::bindings::single_stage_workflow;
+
+CLI::App* add_command(CLI::App& group, const std::string& name, const std::string& about,
+                      CommonArgs& args, bool signs) {
+    auto* cmd = group.add_subcommand(name, about);
+    add_chain_options(*cmd, args.chain, signs);
+    cmd->add_option("--workflow", args.workflow,
+                    "Workflow contract: a name in the deployment file or an address")
+        ->capture_default_str();
+    return cmd;
+}
+
+core::Address resolve_workflow(ChainContext& ctx, const std::string& flag) {
+    if (flag.starts_with("0x") || flag.starts_with("0X")) {
+        auto a = core::Address::from_hex(flag);
+        if (!a) throw CliError(fmt::format("--workflow: not an address: {}", flag));
+        return *a;
+    }
+    return ctx.contract(flag);
+}
+
+core::Hash32 parse_hash(const std::string& text, const std::string& what) {
+    auto h = core::from_hex_fixed<32>(text);
+    if (!h || !(text.starts_with("0x") || text.starts_with("0X")))
+        throw CliError(fmt::format("{}: expected 0x and 64 hex digits, got '{}'", what, text));
+    return *h;
+}
+
+std::string run_status_name(uint64_t status) {
+    switch (status) {
+        case 0:
+            return "Pending";
+        case 1:
+            return "Success";
+        case 2:
+            return "Failed";
+        default:
+            return fmt::format("Unknown({})", status);
+    }
+}
+
+}  // namespace workflow_detail
+
+namespace {
+
+using namespace workflow_detail;  // NOLINT(google-build-using-namespace): this file's own helpers
+namespace iw = chain::bindings::i_agent_workflow;
+namespace sw = chain::bindings::single_stage_workflow;
+namespace ev = chain::bindings::ecdsa_attestation_verifier;
+
+std::string hex(const core::Hash32& h) { return core::to_hex(h); }
+
+nlohmann::ordered_json hex_list(const std::vector<core::Hash32>& hs) {
+    auto a = nlohmann::ordered_json::array();
+    for (const auto& h : hs) a.push_back(hex(h));
+    return a;
+}
+
+uint64_t to_u64(const core::Uint256& v, std::string_view what) {
+    if (!v.fits_u64()) throw CliError(fmt::format("{} does not fit 64 bits", what));
+    return v.limbs[0];
+}
+
+uint64_t wall_clock_seconds() {
+    return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::seconds>(
+                                     std::chrono::system_clock::now().time_since_epoch())
+                                     .count());
+}
+
+chain::Block latest_block(ChainContext& ctx) {
+    auto b = must_rpc(ctx.rpc().get_block_by_number(chain::BlockId::latest()), "eth_getBlock");
+    if (!b) throw CliError("eth_getBlockByNumber: the node has no latest block");
+    return *b;
+}
+
+iw::GetAgentTaskResult get_task(ChainContext& ctx, const core::Address& wf,
+                                const core::Hash32& task_hash) {
+    const auto data =
+        ctx.call(wf, must(iw::get_agent_task(task_hash), "getAgentTask"), "getAgentTask");
+    return must(iw::decode_get_agent_task_result(data), "getAgentTask result");
+}
+
+iw::GetAgentReplyResult get_reply(ChainContext& ctx, const core::Address& wf,
+                                  const core::Hash32& reply_hash) {
+    const auto data =
+        ctx.call(wf, must(iw::get_agent_reply(reply_hash), "getAgentReply"), "getAgentReply");
+    return must(iw::decode_get_agent_reply_result(data), "getAgentReply result");
+}
+
+core::Hash32 reply_hash_by_operation(ChainContext& ctx, const core::Address& wf,
+                                     const core::Hash32& run_id, const core::Address& replier,
+                                     const core::Hash32& operation_id) {
+    const auto data = ctx.call(wf,
+                               must(iw::get_reply_hash_by_operation(run_id, replier, operation_id),
+                                    "getReplyHashByOperation"),
+                               "getReplyHashByOperation");
+    return must(iw::decode_get_reply_hash_by_operation_result(data),
+                "getReplyHashByOperation result");
+}
+
+/// Events of this workflow in a receipt, decoded.
+template <typename Event, typename Decode>
+std::vector<Event> receipt_events(const std::optional<chain::Receipt>& receipt,
+                                  const core::Address& wf, Decode decode) {
+    std::vector<Event> out;
+    if (!receipt) return out;
+    for (const auto& log : receipt->logs) {
+        if (log.address != wf) continue;
+        auto e = decode(log.topics, log.data);
+        if (e) out.push_back(std::move(*e));
+    }
+    return out;
+}
+
+std::vector<iw::NewAgentTaskEvent> new_tasks(const std::optional<chain::Receipt>& r,
+                                             const core::Address& wf) {
+    return receipt_events<iw::NewAgentTaskEvent>(
+        r, wf, [](auto t, auto d) { return iw::decode_new_agent_task_event(t, d); });
+}
+
+std::vector<iw::WorkflowCompletedEvent> completions(const std::optional<chain::Receipt>& r,
+                                                    const core::Address& wf) {
+    return receipt_events<iw::WorkflowCompletedEvent>(
+        r, wf, [](auto t, auto d) { return iw::decode_workflow_completed_event(t, d); });
+}
+
+nlohmann::ordered_json tasks_json(const std::vector<iw::NewAgentTaskEvent>& events) {
+    auto a = nlohmann::ordered_json::array();
+    for (const auto& e : events) {
+        a.push_back({{"taskHash", hex(e.task_hash)}, {"stage", e.stage}});
+    }
+    return a;
+}
+
+nlohmann::ordered_json completions_json(const std::vector<iw::WorkflowCompletedEvent>& events) {
+    auto a = nlohmann::ordered_json::array();
+    for (const auto& e : events) {
+        a.push_back({{"runId", hex(e.workflow_run_id)},
+                     {"status", run_status_name(e.status)},
+                     {"finalTaskHash", hex(e.final_task_hash)},
+                     {"timestamp", e.timestamp.to_dec()}});
+    }
+    return a;
+}
+
+// ───────────────────────────── run ─────────────────────────────
+
+struct RunArgs {
+    CommonArgs common;
+    std::string input_file;
+    std::optional<uint64_t> expires_in;
+    std::optional<uint64_t> expires_at;
+    bool withhold_input = false;
+};
+
+void run_run(RunArgs& a) {
+    // ERC-8301 §run(): inputHash = keccak256(input), of the exact bytes of the file.
+    const std::string input = read_input(a.input_file);
+    const core::Hash32 input_hash = core::keccak256(input);
+    ChainContext ctx(a.common.chain);
+    const core::Address wf = resolve_workflow(ctx, a.common.workflow);
+    if (a.expires_in && a.expires_at) throw CliError("give --expires-in or --expires-at, not both");
+    // Expiry counts from chain time (the node's clock, which may run ahead of ours on a devnet).
+    uint64_t expires_at = 0;
+    if (a.expires_at) {
+        expires_at = *a.expires_at;
+    } else {
+        expires_at = latest_block(ctx).timestamp + a.expires_in.value_or(3600);
+    }
+    // "Callers with sensitive inputs SHOULD pass input = "" ...; inputHash still commits."
+    const core::ByteView plaintext =
+        a.withhold_input ? core::ByteView{} : core::as_bytes(std::string_view(input));
+    auto calldata = must(iw::run(input_hash, plaintext, core::Uint256{expires_at}), "run");
+    const SentTxn sent = ctx.send(wf, std::move(calldata), "run");
+
+    Output out(a.common.chain.json);
+    const auto tasks = new_tasks(sent.receipt, wf);
+    if (sent.receipt) {
+        if (tasks.empty()) throw CliError("run: the receipt holds no NewAgentTask event");
+        out.add("runId", hex(tasks.front().workflow_run_id));
+    }
+    out.add("workflow", wf.to_checksum_hex());
+    out.add("inputHash", hex(input_hash));
+    out.add("expiresAt", expires_at);
+    if (sent.receipt) out.add("tasks", tasks_json(tasks));
+    ChainContext::report(out, sent);
+    out.flush();
+}
+
+// ───────────────────────────── task ─────────────────────────────
+
+struct TaskArgs {
+    CommonArgs common;
+    std::string task_hash;
+    bool show_input = false;
+};
+
+void run_task(TaskArgs& a) {
+    const core::Hash32 th = parse_hash(a.task_hash, "task hash");
+    ChainContext ctx(a.common.chain);
+    const core::Address wf = resolve_workflow(ctx, a.common.workflow);
+    const auto t = get_task(ctx, wf, th);
+    const auto eligible =
+        must(sw::decode_is_task_eligible_result(
+                 ctx.call(wf, must(sw::is_task_eligible(th), "isTaskEligible"), "isTaskEligible")),
+             "isTaskEligible result");
+    Output out(a.common.chain.json);
+    out.add("taskHash", hex(th));
+    out.add("runId", hex(t.task.workflow_run_id));
+    out.add("stage", t.task.stage);
+    out.add("taskSeq", t.task.task_seq.to_dec());
+    out.add("inputHash", hex(t.task.input_hash));
+    out.add("inputSize", t.task.input.size());
+    if (a.show_input) out.add("input", core::to_hex(t.task.input));
+    out.add("timestamp", t.task.timestamp.to_dec());
+    out.add("expiresAt", t.task.expires_at.to_dec());
+    out.add("prevReplyHashes", hex_list(t.task.prev_reply_hashes));
+    out.add("proven", t.proven);
+    out.add("eligible", eligible);
+    out.flush();
+}
+
+// ───────────────────────────── reply ─────────────────────────────
+
+struct ReplyArgs {
+    CommonArgs common;
+    std::vector<std::string> task_hashes;
+    std::string output_file;
+    std::string operation_id;
+    bool new_operation = false;
+    std::optional<uint64_t> timestamp;
+    bool withhold_output = false;
+};
+
+/// Fault injection for the crash-recovery tests: CREDENCE_FAULT=<point> ends the process there
+/// at once (no destructors, no further journal writes), as a crash or kill -9 would.
+void fault_point(std::string_view point) {
+    const char* f = std::getenv("CREDENCE_FAULT");
+    if (f != nullptr && point == f) std::_Exit(75);
+}
+
+/// AgentReply.timestamp: the off-chain execution time, which ERC-8301 §onAgentReply step 4
+/// bounds as max(anchor_time(prevTaskHashes)) < timestamp <= block.timestamp. Chain time (the
+/// latest block) or our clock, whichever is later; when neither is past the anchor yet (the task
+/// was anchored this second), anchor + 1 after waiting out the second, since nodes such as anvil
+/// give blocks of the same second the same timestamp.
+uint64_t reply_timestamp(ChainContext& ctx, uint64_t max_anchor) {
+    const uint64_t now = std::max(latest_block(ctx).timestamp, wall_clock_seconds());
+    if (now > max_anchor) return now;
+    const auto since_epoch = std::chrono::system_clock::now().time_since_epoch();
+    const auto into_second = std::chrono::duration_cast<std::chrono::milliseconds>(since_epoch) %
+                             std::chrono::seconds(1);
+    std::this_thread::sleep_for(std::chrono::seconds(1) - into_second +
+                                std::chrono::milliseconds(50));
+    return max_anchor + 1;
+}
+
+void run_reply(ReplyArgs& a) {
+    if (a.task_hashes.empty()) throw CliError("reply: give at least one task hash");
+    std::vector<core::Hash32> task_hashes;
+    task_hashes.reserve(a.task_hashes.size());
+    for (const auto& t : a.task_hashes) task_hashes.push_back(parse_hash(t, "task hash"));
+    std::optional<core::Hash32> explicit_op;
+    if (!a.operation_id.empty()) {
+        explicit_op = parse_hash(a.operation_id, "--operation-id");
+        // ERC-8301: operationId MUST be non-zero.
+        if (*explicit_op == core::Hash32{}) throw CliError("--operation-id must be non-zero");
+    }
+    if (explicit_op && a.new_operation)
+        throw CliError("give --operation-id or --new-operation, not both");
+    const std::string output = read_input(a.output_file);
+    const core::Hash32 output_hash = core::keccak256(output);
+
+    ChainContext ctx(a.common.chain);
+    const core::Address wf = resolve_workflow(ctx, a.common.workflow);
+    const core::Address replier = ctx.signer().address;
+
+    // The run and the anchor times come from the chain, never from the caller.
+    const auto first = get_task(ctx, wf, task_hashes.front());
+    const core::Hash32 run_id = first.task.workflow_run_id;
+    uint64_t max_anchor = to_u64(first.task.timestamp, "task timestamp");
+    for (size_t i = 1; i < task_hashes.size(); ++i) {
+        const auto t = get_task(ctx, wf, task_hashes[i]);
+        if (t.task.workflow_run_id != run_id)
+            throw CliError(fmt::format("task {} belongs to another run", hex(task_hashes[i])));
+        max_anchor = std::max(max_anchor, to_u64(t.task.timestamp, "task timestamp"));
+    }
+
+    iw::AgentReply reply;
+    reply.output_hash = output_hash;
+    if (!a.withhold_output) reply.output.assign(output.begin(), output.end());
+    reply.replier = replier;
+    reply.prev_task_hashes = task_hashes;
+    reply.workflow_run_id = run_id;
+
+    Output out(a.common.chain.json);
+    if (a.common.chain.dry_run) {
+        // Nothing is sent, so nothing is journaled: a dry run never creates an operation.
+        auto id = chain::random_operation_id();
+        if (!id) throw CliError(fmt::format("operationId: {}", id.error().detail));
+        reply.operation_id = explicit_op.value_or(*id);
+        reply.timestamp = core::Uint256{a.timestamp.value_or(reply_timestamp(ctx, max_anchor))};
+        const SentTxn sent =
+            ctx.send(wf, must(iw::on_agent_reply(reply), "onAgentReply"), "onAgentReply");
+        out.add("operationId", hex(reply.operation_id));
+        ChainContext::report(out, sent);
+        out.flush();
+        return;
+    }
+
+    // ERC-8301 §Data Envelopes: the operationId is assigned before the first submission and
+    // carried unchanged across retries, so it is made durable before anything is sent.
+    chain::OperationJournal journal(chain::journal_path(chain::credence_home()));
+    chain::OperationKey key{ctx.chain_id(), wf, run_id, task_hashes, replier, output_hash};
+    const uint64_t timestamp = a.timestamp.value_or(0);
+    auto begun = journal.begin(
+        key, chain::BeginOptions{
+                 .operation_id = explicit_op,
+                 .new_operation = a.new_operation,
+                 .timestamp = timestamp != 0 ? timestamp : reply_timestamp(ctx, max_anchor)});
+    if (!begun)
+        throw CliError(fmt::format("{}: {}", to_string(begun.error().code), begun.error().detail));
+    chain::OperationEntry entry = begun->entry;
+    auto save = [&](const chain::OperationEntry& e) {
+        if (auto r = journal.record(e); !r)
+            throw CliError(fmt::format("{}: {}", to_string(r.error().code), r.error().detail));
+    };
+    fault_point("after-journal");
+
+    reply.operation_id = entry.operation_id;
+    reply.timestamp = core::Uint256{entry.timestamp};
+    out.add("operationId", hex(entry.operation_id));
+    out.add("runId", hex(run_id));
+    out.add("outputHash", hex(output_hash));
+    out.add("reused", begun->reused);
+
+    // A retry whose first attempt reached the chain (even if we never saw the receipt) is
+    // already anchored: report the canonical replyHash instead of sending again.
+    if (begun->reused) {
+        const core::Hash32 canonical =
+            reply_hash_by_operation(ctx, wf, run_id, replier, entry.operation_id);
+        if (canonical != core::Hash32{}) {
+            if (entry.status != chain::OperationStatus::mined || entry.reply_hash != canonical) {
+                entry.status = chain::OperationStatus::mined;
+                entry.reply_hash = canonical;
+                entry.error.reset();
+                save(entry);
+            }
+            out.add("replyHash", hex(canonical));
+            out.add("outcome", "already-anchored");
+            out.add("journal", journal.path().string());
+            out.flush();
+            return;
+        }
+    }
+
+    chain::SenderOptions sender_options;
+    sender_options.chain_id = ctx.chain_id();
+    sender_options.confirmations = a.common.chain.confirmations;
+    chain::TxnSender sender(ctx.rpc(), ctx.signer().key, sender_options);
+    auto fail = [&](const chain::SendFailure& f) -> std::string {
+        std::string line;
+        if (f.code == chain::SendError::reverted) {
+            line = "onAgentReply reverted: " + describe_credence_revert(f.revert_data);
+        } else if (f.code == chain::SendError::rpc && f.rpc) {
+            try {
+                throw_rpc_error(*f.rpc, "onAgentReply");
+            } catch (const CliError& e) {
+                line = e.what();
+            }
+        } else {
+            line = fmt::format("onAgentReply: {}: {}", to_string(f.code), f.detail);
+        }
+        // A revert is final for this attempt; any other failure leaves the operation where it
+        // was (pending, or sent with its txn hash) for the next retry to resolve.
+        if (f.code == chain::SendError::reverted) {
+            entry.status = chain::OperationStatus::reverted;
+        } else {
+            entry.status =
+                entry.txn_hash ? chain::OperationStatus::sent : chain::OperationStatus::pending;
+        }
+        entry.error = line;
+        save(entry);
+        return line;
+    };
+
+    chain::TxnRequest request;
+    request.to = wf;
+    request.data = must(iw::on_agent_reply(reply), "onAgentReply");
+    auto signed_txn = sender.prepare(request);
+    if (!signed_txn) throw CliError(fail(signed_txn.error()));
+    auto txn_hash = sender.submit(*signed_txn);
+    if (!txn_hash) throw CliError(fail(txn_hash.error()));
+    entry.status = chain::OperationStatus::sent;
+    entry.txn_hash = *txn_hash;
+    entry.error.reset();
+    save(entry);
+    fault_point("after-send");
+
+    auto receipt = sender.wait(*txn_hash);
+    if (!receipt) throw CliError(fail(receipt.error()));
+
+    // The anchored replyHash: the AgentReplyAnchored event of this run and replier, or, when the
+    // contract resolved the call as a logical retry (no event), its canonical binding.
+    std::optional<core::Hash32> reply_hash;
+    for (const auto& log : receipt->logs) {
+        if (log.address != wf) continue;
+        auto e = iw::decode_agent_reply_anchored_event(log.topics, log.data);
+        if (e && e->workflow_run_id == run_id && e->replier == replier) reply_hash = e->reply_hash;
+    }
+    const bool anchored_now = reply_hash.has_value();
+    if (!reply_hash)
+        reply_hash = reply_hash_by_operation(ctx, wf, run_id, replier, entry.operation_id);
+    entry.status = chain::OperationStatus::mined;
+    entry.reply_hash = *reply_hash;
+    entry.block_num = receipt->block_num;
+    save(entry);
+
+    out.add("replyHash", hex(*reply_hash));
+    out.add("outcome", anchored_now ? "anchored" : "retry-resolved");
+    out.add("journal", journal.path().string());
+    // FSM side effects of this reply (async gates): new tasks or completion.
+    out.add("newTasks", tasks_json(new_tasks(receipt.value(), wf)));
+    out.add("completed", completions_json(completions(receipt.value(), wf)));
+    SentTxn sent;
+    sent.txn_hash = *txn_hash;
+    sent.raw_txn = core::encode_signed(*signed_txn);
+    sent.receipt = std::move(*receipt);
+    ChainContext::report(out, sent);
+    out.flush();
+}
+
+// ───────────────────────────── prove ─────────────────────────────
+
+struct ProveArgs {
+    CommonArgs common;
+    std::vector<std::string> reply_hashes;
+    std::string proof;
+    std::string attester_key;
+};
+
+/// ECDSAAttestationVerifier's EIP-712 domain: {name "CredenceECDSAVerifier", version "1",
+/// chainId, verifyingContract} (contracts/src/erc8301/verifiers/ECDSAAttestationVerifier.sol).
+core::Hash32 verifier_domain(uint64_t chain_id, const core::Address& verifier) {
+    core::Eip712Domain d;
+    d.name = "CredenceECDSAVerifier";
+    d.version = "1";
+    d.chain_id = core::Uint256{chain_id};
+    d.verifying_contract = verifier.bytes;
+    return core::domain_separator(d);
+}
+
+/// hashStruct of the verifier's statement: AgentAttestation(taskId, agentId, inputHash,
+/// outputHash) for the IAgentVerifier layer (ERC-8301 §onAgentProve Option A passes
+/// taskId = workflowRunId and agentId = bytes32(uint160(replier))), else Attestation(inputHash,
+/// outputHash) for the IProofVerifier layer (Option B).
+core::Hash32 statement_hash(bool agent_mode, const iw::AgentReply& reply,
+                            const core::Hash32& input_hash) {
+    nlohmann::json types;
+    nlohmann::json message;
+    const char* primary = agent_mode ? "AgentAttestation" : "Attestation";
+    auto field = [](const char* name) {
+        return nlohmann::json{{"name", name}, {"type", "bytes32"}};
+    };
+    if (agent_mode) {
+        core::Hash32 agent_id{};
+        std::copy(reply.replier.bytes.begin(), reply.replier.bytes.end(), agent_id.begin() + 12);
+        types[primary] = {field("taskId"), field("agentId"), field("inputHash"),
+                          field("outputHash")};
+        message = {{"taskId", hex(reply.workflow_run_id)},
+                   {"agentId", hex(agent_id)},
+                   {"inputHash", hex(input_hash)},
+                   {"outputHash", hex(reply.output_hash)}};
+    } else {
+        types[primary] = {field("inputHash"), field("outputHash")};
+        message = {{"inputHash", hex(input_hash)}, {"outputHash", hex(reply.output_hash)}};
+    }
+    auto parsed = must(core::parse_eip712_types(types), "EIP-712 types");
+    return must(core::hash_struct(parsed, primary, message), "EIP-712 hashStruct");
+}
+
+void run_prove(ProveArgs& a) {
+    if (a.reply_hashes.empty()) throw CliError("prove: give at least one reply hash");
+    std::vector<core::Hash32> reply_hashes;
+    reply_hashes.reserve(a.reply_hashes.size());
+    for (const auto& r : a.reply_hashes) reply_hashes.push_back(parse_hash(r, "reply hash"));
+    ChainContext ctx(a.common.chain);
+    const core::Address wf = resolve_workflow(ctx, a.common.workflow);
+    Output out(a.common.chain.json);
+
+    std::vector<core::Bytes> proofs;
+    auto statements = nlohmann::ordered_json::array();
+    if (!a.proof.empty()) {
+        if (reply_hashes.size() != 1) throw CliError("--proof covers exactly one reply hash");
+        proofs.push_back(must(core::from_hex(a.proof), "--proof"));
+    } else {
+        // Attest with the workflow's own verifier (its proof policy), as the attester.
+        const auto policy = must(sw::decode_proof_policy_result(ctx.call(
+                                     wf, must(sw::proof_policy(), "proofPolicy"), "proofPolicy")),
+                                 "proofPolicy result");
+        if (policy.verifier.is_zero()) throw CliError("the workflow has no proof verifier");
+        std::optional<core::SecretKey> own_key;
+        if (!a.attester_key.empty()) own_key = load_private_key(a.attester_key);
+        const core::SecretKey& key = own_key ? *own_key : ctx.signer().key;
+        const core::Address attester = core::address_of(key);
+        const core::Hash32 domain = verifier_domain(ctx.chain_id(), policy.verifier);
+        for (const auto& rh : reply_hashes) {
+            const auto r = get_reply(ctx, wf, rh);
+            if (r.reply.prev_task_hashes.empty())
+                throw CliError(fmt::format("reply {} has no prevTaskHashes", hex(rh)));
+            // ERC-8301 §onAgentProve step 1: the inputHash of prevTaskHashes[0], from the chain.
+            const auto t = get_task(ctx, wf, r.reply.prev_task_hashes.front());
+            const core::Hash32 digest = core::eip712_digest(
+                domain, statement_hash(policy.agent_verifier_mode, r.reply, t.task.input_hash));
+            const auto sig = must(core::sign_digest(key, digest), "sign attestation");
+            const auto bytes =
+                sig.to_bytes_v27();  // r || s || v, the form OpenZeppelin ECDSA takes
+            proofs.emplace_back(bytes.begin(), bytes.end());
+            statements.push_back({{"replyHash", hex(rh)},
+                                  {"inputHash", hex(t.task.input_hash)},
+                                  {"outputHash", hex(r.reply.output_hash)},
+                                  {"digest", hex(digest)}});
+        }
+        out.add("verifier", policy.verifier.to_checksum_hex());
+        out.add("attester", attester.to_checksum_hex());
+        out.add("statement", policy.agent_verifier_mode ? "AgentAttestation" : "Attestation");
+    }
+    // One reply: the proof as is. Several: abi.encode(bytes[]) with one proof per reply
+    // (Credence's AgentWorkflow proof encoding).
+    core::Bytes proof;
+    if (proofs.size() == 1) {
+        proof = proofs.front();
+    } else {
+        core::AbiValue::List list;
+        for (auto& p : proofs) list.emplace_back(std::move(p));
+        proof = must(core::encode_one(must(core::parse_type("bytes[]"), "bytes[]"), list),
+                     "proof encoding");
+    }
+    const SentTxn sent =
+        ctx.send(wf, must(iw::on_agent_prove(reply_hashes, proof), "onAgentProve"), "onAgentProve");
+    out.add("replyHashes", hex_list(reply_hashes));
+    if (!statements.empty()) out.add("statements", statements);
+    out.add("proof", core::to_hex(proof));
+    if (sent.receipt) {
+        out.add("newTasks", tasks_json(new_tasks(sent.receipt, wf)));
+        out.add("completed", completions_json(completions(sent.receipt, wf)));
+    }
+    ChainContext::report(out, sent);
+    out.flush();
+}
+
+// ───────────────────────────── result ─────────────────────────────
+
+struct ResultArgs {
+    CommonArgs common;
+    std::string run_id;
+};
+
+void run_result(ResultArgs& a) {
+    const core::Hash32 run_id = parse_hash(a.run_id, "run id");
+    ChainContext ctx(a.common.chain);
+    const core::Address wf = resolve_workflow(ctx, a.common.workflow);
+    const auto r =
+        must(iw::decode_result_result(ctx.call(wf, must(iw::result(run_id), "result"), "result")),
+             "result result");
+    Output out(a.common.chain.json);
+    out.add("runId", hex(run_id));
+    out.add("status", run_status_name(r.status));
+    out.add("finalTaskHash", hex(r.final_task_hash));
+    out.add("completedAt", r.completed_at.to_dec());
+    out.flush();
+}
+
+// ───────────────────────────── timeout ─────────────────────────────
+
+struct TimeoutArgs {
+    CommonArgs common;
+    std::string task_hash;
+};
+
+void run_timeout(TimeoutArgs& a) {
+    const core::Hash32 th = parse_hash(a.task_hash, "task hash");
+    ChainContext ctx(a.common.chain);
+    const core::Address wf = resolve_workflow(ctx, a.common.workflow);
+    // ERC-8301 §Security Considerations (expiresAt): anyone may time out an expired task; the
+    // workflow then retries (a new task) or aborts (WorkflowCompleted(Failed)).
+    const SentTxn sent = ctx.send(wf, must(sw::reply_timeout(th), "replyTimeout"), "replyTimeout");
+    Output out(a.common.chain.json);
+    out.add("taskHash", hex(th));
+    if (sent.receipt) {
+        out.add("newTasks", tasks_json(new_tasks(sent.receipt, wf)));
+        out.add("completed", completions_json(completions(sent.receipt, wf)));
+    }
+    ChainContext::report(out, sent);
+    out.flush();
+}
+
+}  // namespace
+
+void add_workflow_commands(CLI::App& app) {
+    auto* group = app.add_subcommand(
+        "workflow", "ERC-8301 agent workflows: run, task, reply, prove, result, timeout, trace");
+    group->require_subcommand(1);
+
+    static RunArgs run_args;
+    auto* run = add_command(*group, "run", "Start a run: inputHash = keccak256 of the file's bytes",
+                            run_args.common, true);
+    run->add_option("input-file", run_args.input_file, "Input file ('-' for stdin)")->required();
+    run->add_option("--expires-in", run_args.expires_in,
+                    "Seconds from the latest block until the initial task expires (default 3600)");
+    run->add_option("--expires-at", run_args.expires_at, "Absolute expiry (0: no expiry)");
+    run->add_flag("--withhold-input", run_args.withhold_input,
+                  "Send an empty input on-chain; only inputHash commits to it");
+    run->callback([] { run_run(run_args); });
+
+    static TaskArgs task_args;
+    auto* task = add_command(*group, "task", "Show a task (getAgentTask)", task_args.common, false);
+    task->add_option("task-hash", task_args.task_hash, "Task hash")->required();
+    task->add_flag("--show-input", task_args.show_input, "Print the input plaintext as hex");
+    task->callback([] { run_task(task_args); });
+
+    static ReplyArgs reply_args;
+    auto* reply = add_command(*group, "reply",
+                              "Reply to task(s); the operationId is journaled before sending",
+                              reply_args.common, true);
+    reply
+        ->add_option("task-hashes", reply_args.task_hashes,
+                     "prevTaskHashes (the first is the primary task)")
+        ->required();
+    reply->add_option("--output-file", reply_args.output_file, "Output file ('-' for stdin)")
+        ->required();
+    reply->add_option("--operation-id", reply_args.operation_id,
+                      "Use this operationId (assigned by the operation's originator)");
+    reply->add_flag("--new-operation", reply_args.new_operation,
+                    "A new logical operation even if the journal holds one for this content");
+    reply->add_option("--timestamp", reply_args.timestamp,
+                      "AgentReply.timestamp (default: now, after the task's anchor time)");
+    reply->add_flag("--withhold-output", reply_args.withhold_output,
+                    "Send an empty output on-chain; only outputHash commits to it");
+    reply->callback([] { run_reply(reply_args); });
+
+    static ProveArgs prove_args;
+    auto* prove = add_command(*group, "prove",
+                              "Prove replies with an attestation from the workflow's verifier",
+                              prove_args.common, true);
+    prove->add_option("reply-hashes", prove_args.reply_hashes, "Reply hashes")->required();
+    prove->add_option("--proof", prove_args.proof, "Raw proof bytes (hex) instead of attesting");
+    prove->add_option("--attester-key", prove_args.attester_key,
+                      "Attester private key (default: the signing key)");
+    prove->callback([] { run_prove(prove_args); });
+
+    static ResultArgs result_args;
+    auto* result = add_command(*group, "result", "A run's result()", result_args.common, false);
+    result->add_option("run-id", result_args.run_id, "workflowRunId")->required();
+    result->callback([] { run_result(result_args); });
+
+    static TimeoutArgs timeout_args;
+    auto* timeout = add_command(*group, "timeout", "Time out an expired task (replyTimeout)",
+                                timeout_args.common, true);
+    timeout->add_option("task-hash", timeout_args.task_hash, "Expired task hash")->required();
+    timeout->callback([] { run_timeout(timeout_args); });
+
+    add_trace_command(*group);
+}
+
+}  // namespace credence::cmd
