@@ -1,0 +1,266 @@
+// `credence validation`: the ERC-8004 Validation Registry from the command line.
+//
+//   request <validator> <agentId> --file F [--uri U]   validationRequest; requestHash =
+//                                                      keccak256(the file's exact bytes)
+//   respond <requestHash> <response> [--file F] [--uri U] [--tag T]
+//                                                      validationResponse (validator only)
+//   status <requestHash>                               getValidationStatus
+//   summary <agentId> [--validator A]... [--tag T]     getSummary
+//   list (--agent N | --validator A)                   getAgentValidations / getValidatorRequests
+//
+// ERC-8004 §Validation Registry: the requestHash is "a commitment to this data (keccak256 of the
+// request payload)", so the file is hashed byte for byte (no re-serialization, no trimming); the
+// default requestURI carries those same bytes as a data: URI so the commitment can be checked
+// from the chain alone. Every command takes --registry to override the deployment's address.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+
+#include <credence/chain/bindings/validation_registry.hpp>
+#include <credence/cmd/chain_context.hpp>
+#include <credence/cmd/commands.hpp>
+#include <credence/cmd/util.hpp>
+#include <credence/core/data_uri.hpp>
+#include <credence/core/json.hpp>
+#include <credence/core/keccak.hpp>
+#include <credence/core/uint256.hpp>
+
+namespace credence::cmd {
+namespace {
+
+namespace vr = chain::bindings::validation_registry;
+constexpr std::string_view kContract = "ValidationRegistry";
+
+core::Address parse_address(const std::string& text, std::string_view what) {
+    return must(core::Address::from_hex(text, core::ChecksumMode::strict),
+                fmt::format("invalid {} address {}", what, text));
+}
+
+core::Uint256 parse_agent_id(const std::string& text) {
+    return must(core::Uint256::parse(text), fmt::format("invalid agent id {}", text));
+}
+
+core::Hash32 parse_hash(const std::string& text) {
+    if (!text.starts_with("0x") || text.size() != 66)
+        throw CliError(fmt::format("invalid request hash {}: expected 0x and 64 hex digits", text));
+    return must(core::from_hex_fixed<32>(text), fmt::format("invalid request hash {}", text));
+}
+
+nlohmann::ordered_json uint_json(const core::Uint256& v) {
+    if (v.fits_u64()) return v.limbs[0];
+    return v.to_dec();
+}
+
+/// The file's bytes as a data: URI: application/json when they parse as JSON.
+std::string data_uri_of(const std::string& bytes) {
+    const bool json = core::parse_json(std::string_view(bytes)).has_value();
+    return must(core::encode_base64_data_uri(json ? "application/json" : "application/octet-stream",
+                                             core::as_bytes(bytes)),
+                "cannot build a data: URI");
+}
+
+template <typename T>
+T must_abi(core::Result<T, core::AbiError>&& r, std::string_view what) {
+    return must(std::move(r), fmt::format("{}: ABI", what));
+}
+
+struct RequestArgs {
+    std::string validator, agent_id, file, uri, registry;
+};
+struct RespondArgs {
+    std::string request_hash, file, uri, tag, registry;
+    unsigned response = 0;
+    std::optional<std::string> response_hash;
+};
+struct ReadArgs {
+    std::string request_hash, agent_id, tag, registry;
+    std::vector<std::string> validators;
+    std::optional<std::string> agent;
+    std::optional<std::string> validator;
+};
+
+void run_request(ChainOptions& o, const RequestArgs& a) {
+    const core::Address validator = parse_address(a.validator, "validator");
+    const core::Uint256 agent_id = parse_agent_id(a.agent_id);
+    const std::string bytes = read_input(a.file);
+    const core::Hash32 request_hash = core::keccak256(core::as_bytes(bytes));
+    const std::string uri = a.uri.empty() ? data_uri_of(bytes) : a.uri;
+
+    ChainContext ctx(o);
+    const auto registry = ctx.contract(kContract, a.registry);
+    auto sent = ctx.send(registry,
+                         must_abi(vr::validation_request(validator, agent_id, uri, request_hash),
+                                  "validationRequest"),
+                         "validationRequest");
+    Output out(o.json);
+    out.add("requestHash", core::to_hex(request_hash));
+    if (o.json) {
+        out.add("validator", validator.to_checksum_hex());
+        out.add("agentId", uint_json(agent_id));
+        out.add("requestURI", uri);
+    }
+    ChainContext::report(out, sent);
+    out.flush();
+}
+
+void run_respond(ChainOptions& o, const RespondArgs& a) {
+    const core::Hash32 request_hash = parse_hash(a.request_hash);
+    // ERC-8004 §Validation Response: "a value between 0 and 100".
+    if (a.response > 100)
+        throw CliError(fmt::format("response {} out of range: must be 0..100", a.response));
+    core::Hash32 response_hash{};
+    std::string uri = a.uri;
+    if (!a.file.empty()) {
+        const std::string bytes = read_input(a.file);
+        response_hash = core::keccak256(core::as_bytes(bytes));
+        if (uri.empty()) uri = data_uri_of(bytes);
+    }
+    ChainContext ctx(o);
+    const auto registry = ctx.contract(kContract, a.registry);
+    auto sent = ctx.send(
+        registry,
+        must_abi(vr::validation_response(request_hash, a.response, uri, response_hash, a.tag),
+                 "validationResponse"),
+        "validationResponse");
+    Output out(o.json);
+    out.add("requestHash", core::to_hex(request_hash));
+    out.add("response", a.response);
+    if (o.json) {
+        out.add("responseHash", core::to_hex(response_hash));
+        out.add("responseURI", uri);
+        out.add("tag", a.tag);
+    }
+    ChainContext::report(out, sent);
+    out.flush();
+}
+
+void run_status(ChainOptions& o, const ReadArgs& a) {
+    const core::Hash32 request_hash = parse_hash(a.request_hash);
+    ChainContext ctx(o);
+    const auto registry = ctx.contract(kContract, a.registry);
+    const auto data =
+        ctx.call(registry, must_abi(vr::get_validation_status(request_hash), "getValidationStatus"),
+                 "getValidationStatus");
+    const auto s = must_abi(vr::decode_get_validation_status_result(data), "getValidationStatus");
+    Output out(o.json);
+    if (o.json) out.add("requestHash", core::to_hex(request_hash));
+    out.add("validator", s.validator_address.to_checksum_hex());
+    out.add("agentId", uint_json(s.agent_id));
+    out.add("response", s.response);
+    out.add("responseHash", core::to_hex(s.response_hash));
+    out.add("tag", s.tag);
+    out.add("lastUpdate", uint_json(s.last_update));
+    out.flush();
+}
+
+void run_summary(ChainOptions& o, const ReadArgs& a) {
+    const core::Uint256 agent_id = parse_agent_id(a.agent_id);
+    std::vector<core::Address> validators;
+    validators.reserve(a.validators.size());
+    for (const auto& v : a.validators) validators.push_back(parse_address(v, "validator"));
+    ChainContext ctx(o);
+    const auto registry = ctx.contract(kContract, a.registry);
+    const auto data =
+        ctx.call(registry, must_abi(vr::get_summary(agent_id, validators, a.tag), "getSummary"),
+                 "getSummary");
+    const auto s = must_abi(vr::decode_get_summary_result(data), "getSummary");
+    Output out(o.json);
+    out.add("count", s.count);
+    out.add("averageResponse", s.average_response);
+    out.flush();
+}
+
+void run_list(ChainOptions& o, const ReadArgs& a) {
+    if (a.agent.has_value() == a.validator.has_value())
+        throw CliError("list: pass exactly one of --agent or --validator");
+    ChainContext ctx(o);
+    const auto registry = ctx.contract(kContract, a.registry);
+    std::vector<core::Hash32> hashes;
+    if (a.agent) {
+        const auto data = ctx.call(
+            registry,
+            must_abi(vr::get_agent_validations(parse_agent_id(*a.agent)), "getAgentValidations"),
+            "getAgentValidations");
+        hashes = must_abi(vr::decode_get_agent_validations_result(data), "getAgentValidations");
+    } else {
+        const auto data =
+            ctx.call(registry,
+                     must_abi(vr::get_validator_requests(parse_address(*a.validator, "validator")),
+                              "getValidatorRequests"),
+                     "getValidatorRequests");
+        hashes = must_abi(vr::decode_get_validator_requests_result(data), "getValidatorRequests");
+    }
+    auto list = nlohmann::ordered_json::array();
+    for (const auto& h : hashes) list.push_back(core::to_hex(h));
+    Output out(o.json);
+    out.add("requestHashes", std::move(list));
+    out.flush();
+}
+
+void add_registry_option(CLI::App& cmd, std::string& registry) {
+    cmd.add_option("--registry", registry,
+                   "ValidationRegistry address (default: from the deployment file)");
+}
+
+}  // namespace
+
+void add_validation_commands(CLI::App& app) {
+    static ChainOptions opts;
+    static RequestArgs req;
+    static RespondArgs resp;
+    static ReadArgs rd;
+
+    auto* group = app.add_subcommand("validation", "ERC-8004 Validation Registry");
+    group->require_subcommand(1);
+
+    auto* request = group->add_subcommand(
+        "request", "Request validation of an agent's work (validationRequest)");
+    request->add_option("validator", req.validator, "Validator address")->required();
+    request->add_option("agentId", req.agent_id, "Agent id")->required();
+    request->add_option("--file", req.file, "Request file; keccak256 of its bytes is requestHash")
+        ->required();
+    request->add_option("--uri", req.uri, "requestURI (default: a data: URI of the file)");
+    add_registry_option(*request, req.registry);
+    add_chain_options(*request, opts, true);
+    request->callback([] { run_request(opts, req); });
+
+    auto* respond = group->add_subcommand(
+        "respond", "Answer a validation request as its validator (validationResponse)");
+    respond->add_option("requestHash", resp.request_hash, "The request's hash")->required();
+    respond->add_option("response", resp.response, "0 (failed) .. 100 (passed)")->required();
+    respond->add_option("--file", resp.file,
+                        "Response/evidence file; keccak256 of its bytes is responseHash");
+    respond->add_option("--uri", resp.uri,
+                        "responseURI (default: a data: URI of --file, else empty)");
+    respond->add_option("--tag", resp.tag, "Tag, e.g. soft-finality");
+    add_registry_option(*respond, resp.registry);
+    add_chain_options(*respond, opts, true);
+    respond->callback([] { run_respond(opts, resp); });
+
+    auto* status = group->add_subcommand("status", "A request's state (getValidationStatus)");
+    status->add_option("requestHash", rd.request_hash, "The request's hash")->required();
+    add_registry_option(*status, rd.registry);
+    add_chain_options(*status, opts, false);
+    status->callback([] { run_status(opts, rd); });
+
+    auto* summary =
+        group->add_subcommand("summary", "Count and average response of an agent (getSummary)");
+    summary->add_option("agentId", rd.agent_id, "Agent id")->required();
+    summary->add_option("--validator", rd.validators, "Only these validators (repeatable)");
+    summary->add_option("--tag", rd.tag, "Only responses with this tag");
+    add_registry_option(*summary, rd.registry);
+    add_chain_options(*summary, opts, false);
+    summary->callback([] { run_summary(opts, rd); });
+
+    auto* list = group->add_subcommand(
+        "list", "Request hashes of an agent (--agent) or of a validator (--validator)");
+    list->add_option("--agent", rd.agent, "Agent id: getAgentValidations");
+    list->add_option("--validator", rd.validator, "Validator address: getValidatorRequests");
+    add_registry_option(*list, rd.registry);
+    add_chain_options(*list, opts, false);
+    list->callback([] { run_list(opts, rd); });
+}
+
+}  // namespace credence::cmd
