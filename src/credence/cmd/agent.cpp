@@ -1,0 +1,570 @@
+// `credence agent`: the ERC-8004 Identity Registry from the terminal (issue 4 §6, agent).
+//
+//   register [FILE] [--uri URI] [--metadata k=v]... [--metadata-hex k=0x..]...
+//   set-uri <agentId> [URI] [--file FILE]
+//   set-metadata <agentId> <key> <value> [--hex]
+//   get-metadata <agentId> <key> [--text]
+//   set-wallet <agentId> [WALLET] (--wallet-key HEX | --signature HEX) [--deadline UNIX]
+//   unset-wallet <agentId>
+//   transfer <agentId> <to>
+//   show <agentId> [--metadata KEY]...
+//
+// A registration file is validated against the ERC-8004 structure (core/registration_file.hpp)
+// before anything is sent; errors stop the command, warnings are reported. Without --uri the exact
+// bytes of the file go on-chain as `data:application/json;base64,...` (ERC-8004 §Agent URI: "the
+// agentURI MAY be a base64-encoded data URI").
+//
+// set-wallet: ERC-8004 §Identity Registry: changing agentWallet "requires the new wallet to prove
+// control by providing a valid EIP-712 signature (EOA) or ERC-1271 signature (smart contract
+// wallet)". The digest is AgentWalletSet{agentId, newWallet, owner, deadline} in the domain
+// {"ERC8004IdentityRegistry", "1", chainId, identityRegistry} (core/eip712.hpp); the owner is
+// read from the chain. For an ERC-1271 wallet, give the wallet address and the key of its signer.
+#include <algorithm>
+#include <cctype>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <credence/chain/bindings/identity_registry.hpp>
+#include <credence/cmd/chain_context.hpp>
+#include <credence/cmd/erc8004_args.hpp>
+#include <credence/cmd/util.hpp>
+#include <credence/core/data_uri.hpp>
+#include <credence/core/eip712.hpp>
+#include <credence/core/registration_file.hpp>
+#include <credence/core/secp256k1.hpp>
+
+namespace credence::cmd {
+namespace {
+
+namespace idr = chain::bindings::identity_registry;
+
+constexpr std::string_view kIdentityRegistry = "IdentityRegistry";
+/// ERC-8004 §Identity Registry: the reserved metadata key that mirrors the agent wallet.
+constexpr std::string_view kAgentWalletKey = "agentWallet";
+/// The deployed registry rejects deadlines more than 5 minutes ahead (DeadlineTooFar); the default
+/// leaves a margin for the block that mines the transaction.
+constexpr uint64_t kDefaultDeadlineDelay = 240;
+
+/// Flags every agent subcommand shares.
+struct AgentCommon {
+    ChainOptions chain;
+    std::string registry;  // --registry: the IdentityRegistry address, else the deployment's
+};
+
+CLI::App* add_agent_command(CLI::App& group, const std::string& name, const std::string& about,
+                            AgentCommon& common, bool signs) {
+    auto* cmd = group.add_subcommand(name, about);
+    add_chain_options(*cmd, common.chain, signs);
+    cmd->add_option("--registry", common.registry,
+                    "IdentityRegistry address (default: from the deployment file)");
+    return cmd;
+}
+
+core::Address identity_address(ChainContext& ctx, const AgentCommon& common) {
+    return ctx.contract(kIdentityRegistry, common.registry);
+}
+
+template <typename T>
+T encode(core::Result<T, core::AbiError>&& r, std::string_view what) {
+    return must(std::move(r), what);
+}
+
+struct CheckedFile {
+    std::string text;                   // the exact bytes, as read
+    nlohmann::ordered_json validation;  // the report (warnings only: errors throw)
+};
+
+/// Reads the registration file at `path` and validates it; errors stop the command.
+CheckedFile read_registration_file(const std::string& path) {
+    std::string text = read_input(path);
+    auto report = core::validate_registration_file(text);
+    if (!report)
+        throw CliError(fmt::format("{}: not JSON: {}", path, core::to_string(report.error().code)));
+    require_valid_registration(*report, path);
+    return {std::move(text), registration_report_json(*report)};
+}
+
+std::string data_uri_of(const std::string& json_text) {
+    return must(core::encode_base64_data_uri("application/json", core::as_bytes(json_text)),
+                "data URI");
+}
+
+/// The agentId the Registered event of `receipt` names (the return value is not in a receipt).
+std::optional<core::Uint256> registered_agent_id(const chain::Receipt& receipt,
+                                                 const core::Address& registry) {
+    for (const auto* log : find_logs(receipt, registry, idr::kRegisteredTopic)) {
+        auto ev = idr::decode_registered_event(log->topics, log->data);
+        if (ev) return ev->agent_id;
+    }
+    return std::nullopt;
+}
+
+// ---- register ---------------------------------------------------------------------------------
+
+struct RegisterArgs {
+    AgentCommon common;
+    std::string file;
+    std::optional<std::string> uri;
+    std::vector<std::string> metadata;
+    std::vector<std::string> metadata_hex;
+};
+
+void run_register(const RegisterArgs& a) {
+    Output out(a.common.chain.json);
+    std::optional<std::string> uri = a.uri;
+    // Validate before anything touches the chain, so a bad file costs nothing.
+    std::optional<CheckedFile> file;
+    if (!a.file.empty()) file = read_registration_file(a.file);
+    if (!uri && file) uri = data_uri_of(file->text);
+
+    std::vector<idr::MetadataEntry> entries;
+    for (const auto& kv : a.metadata) {
+        auto [key, value] = split_key_value("--metadata", kv);
+        const auto bytes = core::as_bytes(value);
+        entries.push_back({key, core::Bytes(bytes.begin(), bytes.end())});
+    }
+    for (const auto& kv : a.metadata_hex) {
+        auto [key, value] = split_key_value("--metadata-hex", kv);
+        entries.push_back({key, parse_bytes_arg("--metadata-hex " + key, value)});
+    }
+    for (const auto& e : entries)
+        if (e.metadata_key == kAgentWalletKey)
+            throw CliError("metadata key agentWallet is reserved; use `credence agent set-wallet`");
+
+    ChainContext ctx(a.common.chain);
+    const core::Address registry = identity_address(ctx, a.common);
+    core::Bytes calldata;
+    if (!entries.empty())
+        calldata = encode(idr::register_2(uri.value_or(""), entries), "register");
+    else if (uri)
+        calldata = encode(idr::register_1(*uri), "register");
+    else
+        calldata = encode(idr::register_0(), "register");
+
+    const SentTxn sent = ctx.send(registry, std::move(calldata), "register");
+    if (sent.receipt) {
+        const auto id = registered_agent_id(*sent.receipt, registry);
+        if (!id) throw CliError("register: the receipt holds no Registered event");
+        out.add("agentId", id->to_dec());
+        out.add("owner", sent.receipt->from.to_checksum_hex());
+    }
+    out.add("agentURI", uri.value_or(""));
+    // Only in JSON: plain output stays one value per line for scripts.
+    if (file && a.common.chain.json) out.add("validation", std::move(file->validation));
+    ChainContext::report(out, sent);
+    out.flush();
+}
+
+// ---- set-uri ----------------------------------------------------------------------------------
+
+struct SetUriArgs {
+    AgentCommon common;
+    std::string agent_id;
+    std::string uri;
+    std::string file;
+};
+
+void run_set_uri(const SetUriArgs& a) {
+    if (a.uri.empty() == a.file.empty())
+        throw CliError("set-uri: give either a URI or --file FILE (not both)");
+    const core::Uint256 agent_id = parse_uint256_arg("agentId", a.agent_id);
+    const std::string uri =
+        a.file.empty() ? a.uri : data_uri_of(read_registration_file(a.file).text);
+    ChainContext ctx(a.common.chain);
+    const core::Address registry = identity_address(ctx, a.common);
+    const SentTxn sent =
+        ctx.send(registry, encode(idr::set_agent_uri(agent_id, uri), "setAgentURI"), "setAgentURI");
+    Output out(a.common.chain.json);
+    out.add("agentId", agent_id.to_dec());
+    out.add("agentURI", uri);
+    ChainContext::report(out, sent);
+    out.flush();
+}
+
+// ---- set-metadata / get-metadata ---------------------------------------------------------------
+
+struct SetMetadataArgs {
+    AgentCommon common;
+    std::string agent_id;
+    std::string key;
+    std::string value;
+    bool hex = false;
+};
+
+void run_set_metadata(const SetMetadataArgs& a) {
+    const core::Uint256 agent_id = parse_uint256_arg("agentId", a.agent_id);
+    if (a.key == kAgentWalletKey)
+        throw CliError("metadata key agentWallet is reserved; use `credence agent set-wallet`");
+    core::Bytes value;
+    if (a.hex) {
+        value = parse_bytes_arg("value", a.value);
+    } else {
+        const auto b = core::as_bytes(a.value);
+        value.assign(b.begin(), b.end());
+    }
+    ChainContext ctx(a.common.chain);
+    const core::Address registry = identity_address(ctx, a.common);
+    const SentTxn sent = ctx.send(
+        registry, encode(idr::set_metadata(agent_id, a.key, value), "setMetadata"), "setMetadata");
+    Output out(a.common.chain.json);
+    out.add("agentId", agent_id.to_dec());
+    out.add("key", a.key);
+    out.add("value", core::to_hex(value));
+    ChainContext::report(out, sent);
+    out.flush();
+}
+
+core::Bytes read_metadata(ChainContext& ctx, const core::Address& registry,
+                          const core::Uint256& agent_id, const std::string& key) {
+    const core::Bytes ret =
+        ctx.call(registry, encode(idr::get_metadata(agent_id, key), "getMetadata"), "getMetadata");
+    return encode(idr::decode_get_metadata_result(ret), "getMetadata result");
+}
+
+struct GetMetadataArgs {
+    AgentCommon common;
+    std::string agent_id;
+    std::string key;
+    bool text = false;
+};
+
+void run_get_metadata(const GetMetadataArgs& a) {
+    const core::Uint256 agent_id = parse_uint256_arg("agentId", a.agent_id);
+    ChainContext ctx(a.common.chain);
+    const core::Address registry = identity_address(ctx, a.common);
+    const core::Bytes value = read_metadata(ctx, registry, agent_id, a.key);
+    Output out(a.common.chain.json);
+    if (a.common.chain.json) {
+        out.add("agentId", agent_id.to_dec());
+        out.add("key", a.key);
+        out.add("value", core::to_hex(value));
+        if (auto t = printable_text(value)) out.add("text", *t);
+    } else if (a.text) {
+        out.add("text", std::string(value.begin(), value.end()));
+    } else {
+        out.add("value", core::to_hex(value));
+    }
+    out.flush();
+}
+
+// ---- set-wallet / unset-wallet -----------------------------------------------------------------
+
+struct SetWalletArgs {
+    AgentCommon common;
+    std::string agent_id;
+    std::string wallet;
+    std::optional<std::string> wallet_key;
+    std::optional<std::string> signature;
+    std::optional<uint64_t> deadline;
+};
+
+core::Address owner_of(ChainContext& ctx, const core::Address& registry,
+                       const core::Uint256& agent_id) {
+    const core::Bytes ret =
+        ctx.call(registry, encode(idr::owner_of(agent_id), "ownerOf"), "ownerOf");
+    return encode(idr::decode_owner_of_result(ret), "ownerOf result");
+}
+
+void run_set_wallet(const SetWalletArgs& a) {
+    if (a.wallet_key.has_value() == a.signature.has_value())
+        throw CliError("set-wallet: give exactly one of --wallet-key and --signature");
+    const core::Uint256 agent_id = parse_uint256_arg("agentId", a.agent_id);
+
+    std::optional<core::SecretKey> wallet_key;
+    if (a.wallet_key) {
+        auto k = core::SecretKey::from_hex(*a.wallet_key);
+        // The key itself is never echoed.
+        if (!k) throw CliError("--wallet-key: not a valid secp256k1 private key (64 hex digits)");
+        wallet_key = std::move(*k);
+    }
+    core::Address wallet;
+    if (!a.wallet.empty())
+        wallet = parse_address_arg("wallet", a.wallet);
+    else if (wallet_key)
+        wallet = core::address_of(*wallet_key);
+    else
+        throw CliError("set-wallet: the wallet address is required with --signature");
+
+    ChainContext ctx(a.common.chain);
+    const core::Address registry = identity_address(ctx, a.common);
+    const core::Address owner = owner_of(ctx, registry, agent_id);
+    uint64_t deadline = 0;
+    if (a.deadline) {
+        deadline = *a.deadline;
+    } else {
+        auto block = must_rpc(ctx.rpc().get_block_by_number(chain::BlockId::latest()),
+                              "eth_getBlockByNumber");
+        if (!block) throw CliError("eth_getBlockByNumber: the node has no latest block");
+        deadline = block->timestamp + kDefaultDeadlineDelay;
+    }
+
+    const core::Hash32 digest =
+        core::agent_wallet_set_digest(core::Uint256{ctx.chain_id()}, registry.bytes, agent_id,
+                                      wallet.bytes, owner.bytes, core::Uint256{deadline});
+    core::Bytes signature;
+    if (wallet_key) {
+        const auto sig = must(core::sign_digest(*wallet_key, digest), "sign AgentWalletSet");
+        const auto raw = sig.to_bytes_v27();
+        signature.assign(raw.begin(), raw.end());
+    } else {
+        signature = parse_bytes_arg("--signature", *a.signature);
+    }
+
+    const SentTxn sent =
+        ctx.send(registry,
+                 encode(idr::set_agent_wallet(agent_id, wallet, core::Uint256{deadline}, signature),
+                        "setAgentWallet"),
+                 "setAgentWallet");
+    Output out(a.common.chain.json);
+    out.add("agentId", agent_id.to_dec());
+    out.add("wallet", wallet.to_checksum_hex());
+    out.add("owner", owner.to_checksum_hex());
+    out.add("deadline", deadline);
+    out.add("digest", core::to_hex(digest));
+    out.add("signature", core::to_hex(signature));
+    ChainContext::report(out, sent);
+    out.flush();
+}
+
+struct AgentIdArgs {
+    AgentCommon common;
+    std::string agent_id;
+};
+
+void run_unset_wallet(const AgentIdArgs& a) {
+    const core::Uint256 agent_id = parse_uint256_arg("agentId", a.agent_id);
+    ChainContext ctx(a.common.chain);
+    const core::Address registry = identity_address(ctx, a.common);
+    const SentTxn sent =
+        ctx.send(registry, encode(idr::unset_agent_wallet(agent_id), "unsetAgentWallet"),
+                 "unsetAgentWallet");
+    Output out(a.common.chain.json);
+    out.add("agentId", agent_id.to_dec());
+    ChainContext::report(out, sent);
+    out.flush();
+}
+
+// ---- transfer ---------------------------------------------------------------------------------
+
+struct TransferArgs {
+    AgentCommon common;
+    std::string agent_id;
+    std::string to;
+};
+
+void run_transfer(const TransferArgs& a) {
+    const core::Uint256 agent_id = parse_uint256_arg("agentId", a.agent_id);
+    const core::Address to = parse_address_arg("to", a.to);
+    ChainContext ctx(a.common.chain);
+    const core::Address registry = identity_address(ctx, a.common);
+    // `from` must be the current owner (ERC-721); the signer may be the owner or an operator.
+    const core::Address from = owner_of(ctx, registry, agent_id);
+    // safeTransferFrom: a contract recipient must accept ERC-721 tokens (EIP-721
+    // §onERC721Received).
+    const SentTxn sent = ctx.send(
+        registry, encode(idr::safe_transfer_from_3(from, to, agent_id), "safeTransferFrom"),
+        "safeTransferFrom");
+    Output out(a.common.chain.json);
+    out.add("agentId", agent_id.to_dec());
+    out.add("from", from.to_checksum_hex());
+    out.add("to", to.to_checksum_hex());
+    ChainContext::report(out, sent);
+    out.flush();
+}
+
+// ---- show -------------------------------------------------------------------------------------
+
+struct ShowArgs {
+    AgentCommon common;
+    std::string agent_id;
+    std::vector<std::string> metadata_keys;
+};
+
+/// Decodes a data: URI holding a registration file and validates it against the chain's view.
+nlohmann::ordered_json decode_registration(const std::string& uri, uint64_t chain_id,
+                                           const core::Address& registry,
+                                           const core::Uint256& agent_id) {
+    nlohmann::ordered_json out;
+    auto data = core::parse_data_uri(uri);
+    if (!data) {
+        out["error"] = fmt::format("bad data: URI: {}", core::to_string(data.error().code));
+        return out;
+    }
+    out["mediaType"] = data->media_type;
+    const std::string_view text(reinterpret_cast<const char*>(data->data.data()),
+                                data->data.size());
+    auto report = core::validate_registration_file(text);
+    if (!report) {
+        out["error"] = fmt::format("not JSON: {}", core::to_string(report.error().code));
+        return out;
+    }
+    out["file"] = nlohmann::ordered_json::parse(text, nullptr, false);
+    out["validation"] = registration_report_json(*report);
+    // ERC-8004 §Endpoint Domain Verification: an entry whose agentRegistry and agentId match the
+    // on-chain agent ties the file to this agent.
+    out["matchesAgent"] =
+        core::find_registration(report->file, chain_id, registry.bytes, agent_id).has_value();
+    return out;
+}
+
+void run_show(const ShowArgs& a) {
+    const core::Uint256 agent_id = parse_uint256_arg("agentId", a.agent_id);
+    ChainContext ctx(a.common.chain);
+    const core::Address registry = identity_address(ctx, a.common);
+    const core::Address owner = owner_of(ctx, registry, agent_id);
+    const std::string uri =
+        encode(idr::decode_token_uri_result(
+                   ctx.call(registry, encode(idr::token_uri(agent_id), "tokenURI"), "tokenURI")),
+               "tokenURI result");
+    const core::Address wallet = encode(
+        idr::decode_get_agent_wallet_result(ctx.call(
+            registry, encode(idr::get_agent_wallet(agent_id), "getAgentWallet"), "getAgentWallet")),
+        "getAgentWallet result");
+
+    Output out(a.common.chain.json);
+    out.add("agentId", agent_id.to_dec());
+    out.add("owner", owner.to_checksum_hex());
+    out.add("agentURI", uri);
+    // The zero address means "no wallet" (unset, or cleared by a transfer).
+    out.add("agentWallet", wallet.is_zero() ? nlohmann::ordered_json(nullptr)
+                                            : nlohmann::ordered_json(wallet.to_checksum_hex()));
+    if (!a.metadata_keys.empty()) {
+        nlohmann::ordered_json md = nlohmann::ordered_json::object();
+        for (const auto& key : a.metadata_keys) {
+            const core::Bytes v = read_metadata(ctx, registry, agent_id, key);
+            if (a.common.chain.json) {
+                nlohmann::ordered_json entry{{"value", core::to_hex(v)}};
+                if (auto t = printable_text(v)) entry["text"] = *t;
+                md[key] = std::move(entry);
+            } else {
+                md[key] = core::to_hex(v);
+            }
+        }
+        if (a.common.chain.json) {
+            out.add("metadata", std::move(md));
+        } else {
+            for (const auto& [key, v] : md.items())
+                out.add("metadata." + key, key + "=" + v.get<std::string>());
+        }
+    }
+    if (uri.size() >= 5 && std::equal(uri.begin(), uri.begin() + 5, "data:", [](char x, char y) {
+            return std::tolower(static_cast<unsigned char>(x)) == y;
+        })) {
+        auto reg = decode_registration(uri, ctx.chain_id(), registry, agent_id);
+        if (a.common.chain.json) {
+            out.add("registration", std::move(reg));
+        } else if (reg.contains("validation")) {
+            const auto& v = reg["validation"];
+            out.add("registration",
+                    fmt::format("registration file: {} ({} errors, {} warnings)",
+                                v["ok"].get<bool>() ? "valid" : "invalid",
+                                v["errors"].get<size_t>(), v["warnings"].get<size_t>()));
+            if (reg.contains("file")) out.add("file", reg["file"].dump());
+        } else {
+            out.add("registration", "registration file: " + reg["error"].get<std::string>());
+        }
+    }
+    out.flush();
+}
+
+}  // namespace
+
+void add_agent_commands(CLI::App& app) {
+    auto* group =
+        app.add_subcommand("agent", "ERC-8004 Identity Registry: agents and their wallets");
+    group->require_subcommand(1);
+
+    {
+        auto a = std::make_shared<RegisterArgs>();
+        auto* cmd = add_agent_command(*group, "register",
+                                      "Register an agent from a registration file (validated, "
+                                      "stored as a data: URI unless --uri is given)",
+                                      a->common, true);
+        cmd->add_option("file", a->file, "ERC-8004 registration file (JSON), '-' for stdin");
+        cmd->add_option("--uri", a->uri, "agentURI to store instead of the file's data: URI");
+        cmd->add_option("--metadata", a->metadata, "On-chain metadata key=value (UTF-8 value)");
+        cmd->add_option("--metadata-hex", a->metadata_hex, "On-chain metadata key=0x.. (bytes)");
+        cmd->callback([a] { run_register(*a); });
+    }
+    {
+        auto a = std::make_shared<SetUriArgs>();
+        auto* cmd =
+            add_agent_command(*group, "set-uri", "Set an agent's agentURI", a->common, true);
+        cmd->add_option("agentId", a->agent_id, "Agent id")->required();
+        cmd->add_option("uri", a->uri, "The new agentURI");
+        cmd->add_option("--file", a->file, "Registration file to store as a data: URI");
+        cmd->callback([a] { run_set_uri(*a); });
+    }
+    {
+        auto a = std::make_shared<SetMetadataArgs>();
+        auto* cmd = add_agent_command(*group, "set-metadata", "Set an on-chain metadata entry",
+                                      a->common, true);
+        cmd->add_option("agentId", a->agent_id, "Agent id")->required();
+        cmd->add_option("key", a->key, "Metadata key")->required();
+        cmd->add_option("value", a->value, "Value (UTF-8 text, or 0x-hex with --hex)")->required();
+        cmd->add_flag("--hex", a->hex, "The value is 0x-hex bytes");
+        cmd->callback([a] { run_set_metadata(*a); });
+    }
+    {
+        auto a = std::make_shared<GetMetadataArgs>();
+        auto* cmd = add_agent_command(*group, "get-metadata", "Read an on-chain metadata entry",
+                                      a->common, false);
+        cmd->add_option("agentId", a->agent_id, "Agent id")->required();
+        cmd->add_option("key", a->key, "Metadata key")->required();
+        cmd->add_flag("--text", a->text, "Print the value as text instead of hex");
+        cmd->callback([a] { run_get_metadata(*a); });
+    }
+    {
+        auto a = std::make_shared<SetWalletArgs>();
+        auto* cmd = add_agent_command(
+            *group, "set-wallet",
+            "Set the agent wallet with the new wallet's EIP-712 (EOA) or ERC-1271 signature",
+            a->common, true);
+        cmd->add_option("agentId", a->agent_id, "Agent id")->required();
+        cmd->add_option("wallet", a->wallet,
+                        "New wallet address (default: the address of --wallet-key)");
+        cmd->add_option("--wallet-key", a->wallet_key,
+                        "Private key that signs AgentWalletSet (the EOA, or the ERC-1271 "
+                        "wallet's signer)");
+        cmd->add_option("--signature", a->signature, "A ready AgentWalletSet signature (0x-hex)");
+        cmd->add_option("--deadline", a->deadline,
+                        "Signature deadline, unix seconds (default: latest block + 240 s; the "
+                        "registry allows at most 300 s ahead)");
+        cmd->callback([a] { run_set_wallet(*a); });
+    }
+    {
+        auto a = std::make_shared<AgentIdArgs>();
+        auto* cmd =
+            add_agent_command(*group, "unset-wallet", "Clear the agent wallet", a->common, true);
+        cmd->add_option("agentId", a->agent_id, "Agent id")->required();
+        cmd->callback([a] { run_unset_wallet(*a); });
+    }
+    {
+        auto a = std::make_shared<TransferArgs>();
+        auto* cmd = add_agent_command(*group, "transfer",
+                                      "Transfer the agent (ERC-721 safeTransferFrom); clears "
+                                      "the agent wallet",
+                                      a->common, true);
+        cmd->add_option("agentId", a->agent_id, "Agent id")->required();
+        cmd->add_option("to", a->to, "New owner")->required();
+        cmd->callback([a] { run_transfer(*a); });
+    }
+    {
+        auto a = std::make_shared<ShowArgs>();
+        auto* cmd = add_agent_command(*group, "show",
+                                      "On-chain state of an agent and its decoded registration "
+                                      "file",
+                                      a->common, false);
+        cmd->add_option("agentId", a->agent_id, "Agent id")->required();
+        cmd->add_option("--metadata", a->metadata_keys, "Metadata keys to read (repeatable)");
+        cmd->callback([a] { run_show(*a); });
+    }
+}
+
+}  // namespace credence::cmd

@@ -1,0 +1,133 @@
+#include <credence/cmd/erc8004_args.hpp>
+
+#include <ctime>
+
+#include <fmt/core.h>
+
+#include <credence/core/unicode.hpp>
+
+namespace credence::cmd {
+
+core::Uint256 parse_uint256_arg(std::string_view what, const std::string& text) {
+    auto v = core::Uint256::parse(text);
+    if (!v) throw CliError(fmt::format("{} '{}': not an unsigned 256-bit integer", what, text));
+    return *v;
+}
+
+uint64_t parse_u64_arg(std::string_view what, const std::string& text) {
+    const core::Uint256 v = parse_uint256_arg(what, text);
+    if (!v.fits_u64()) throw CliError(fmt::format("{} '{}': above 2^64-1", what, text));
+    return v.limbs[0];
+}
+
+core::Address parse_address_arg(std::string_view what, const std::string& text) {
+    auto a = core::Address::from_hex(text);
+    if (!a)
+        throw CliError(fmt::format("{} '{}': not an address ({})", what, text,
+                                   core::to_string(a.error().code)));
+    return *a;
+}
+
+core::Hash32 parse_hash_arg(std::string_view what, const std::string& text) {
+    auto h = core::from_hex_fixed<32>(text);
+    if (!h || !text.starts_with("0x"))
+        throw CliError(fmt::format("{} '{}': expected 0x + 64 hex digits", what, text));
+    return *h;
+}
+
+core::Bytes parse_bytes_arg(std::string_view what, const std::string& text) {
+    auto b = core::from_prefixed_hex(text);
+    if (!b) throw CliError(fmt::format("{}: expected 0x-prefixed hex bytes", what));
+    return std::move(*b);
+}
+
+std::pair<std::string, std::string> split_key_value(std::string_view what,
+                                                    const std::string& text) {
+    const auto eq = text.find('=');
+    if (eq == std::string::npos || eq == 0)
+        throw CliError(fmt::format("{} '{}': expected key=value", what, text));
+    return {text.substr(0, eq), text.substr(eq + 1)};
+}
+
+core::DecimalValue parse_feedback_value(const std::string& text) {
+    auto v = core::parse_decimal_value(text);
+    if (v) return *v;
+    switch (v.error().code) {
+        case core::DecimalValueError::too_many_decimals: {
+            const auto dot = text.find('.');
+            const size_t digits = dot == std::string::npos ? 0 : text.size() - dot - 1;
+            // ERC-8004 §Giving Feedback: valueDecimals MUST be between 0 and 18.
+            throw CliError(
+                fmt::format("value {} has {} decimals; ERC-8004 allows at most 18", text, digits));
+        }
+        case core::DecimalValueError::out_of_range:
+            throw CliError(fmt::format(
+                "value {} is out of range; the registry accepts |value| <= 1e38", text));
+        case core::DecimalValueError::malformed:
+            break;
+    }
+    throw CliError(
+        fmt::format("value '{}': not a plain decimal number (expected e.g. 99.77 or -3.2)", text));
+}
+
+std::string decimal_text(const core::Int256& value, uint64_t decimals) {
+    core::DecimalValue d{value, static_cast<uint8_t>(decimals > 255 ? 255 : decimals)};
+    return core::format_decimal_value(d);
+}
+
+std::vector<const chain::Log*> find_logs(const chain::Receipt& receipt,
+                                         const core::Address& contract, const core::Hash32& topic) {
+    std::vector<const chain::Log*> out;
+    for (const auto& log : receipt.logs)
+        if (log.address == contract && !log.topics.empty() && log.topics[0] == topic)
+            out.push_back(&log);
+    return out;
+}
+
+std::string now_rfc3339() {
+    const std::time_t t = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    const size_t n = std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return {buf, n};
+}
+
+nlohmann::ordered_json registration_report_json(const core::RegistrationReport& report) {
+    nlohmann::ordered_json issues = nlohmann::ordered_json::array();
+    size_t warnings = 0;
+    for (const auto& i : report.issues) {
+        if (i.severity == core::IssueSeverity::warning) ++warnings;
+        issues.push_back({{"severity", std::string(core::to_string(i.severity))},
+                          {"reason", std::string(core::to_string(i.reason))},
+                          {"path", i.path},
+                          {"message", i.message}});
+    }
+    return {{"ok", report.ok()},
+            {"errors", report.error_count()},
+            {"warnings", warnings},
+            {"issues", std::move(issues)}};
+}
+
+void require_valid_registration(const core::RegistrationReport& report, std::string_view source) {
+    if (report.ok()) return;
+    for (const auto& i : report.issues) {
+        if (i.severity != core::IssueSeverity::error) continue;
+        throw CliError(
+            fmt::format("{}: not a valid ERC-8004 registration file ({} error{}): {}: {}", source,
+                        report.error_count(), report.error_count() == 1 ? "" : "s",
+                        i.path.empty() ? "/" : i.path, i.message));
+    }
+}
+
+std::optional<std::string> printable_text(core::ByteView bytes) {
+    const std::string_view s(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    if (!core::utf8_to_code_points(s)) return std::nullopt;
+    for (const char c : s) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u < 0x20 || u == 0x7f) return std::nullopt;
+    }
+    return std::string(s);
+}
+
+}  // namespace credence::cmd
