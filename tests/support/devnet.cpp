@@ -109,7 +109,11 @@ std::map<std::string, std::string> Devnet::env() const {
 
 std::vector<std::string> Devnet::env_strings() const {
     std::vector<std::string> out;
-    for (const auto& [name, value] : env()) out.push_back(name + "=" + value);
+    for (const auto& [name, value] : env()) {
+        std::string entry = name;
+        entry.append("=").append(value);
+        out.push_back(std::move(entry));
+    }
     return out;
 }
 
@@ -147,6 +151,7 @@ CommandResult run_command(const fs::path& binary, const std::vector<std::string>
     std::vector<std::string> argv_storage{binary.string()};
     argv_storage.insert(argv_storage.end(), args.begin(), args.end());
     std::vector<char*> argv;
+    argv.reserve(argv_storage.size() + 1);
     for (auto& s : argv_storage) argv.push_back(s.data());
     argv.push_back(nullptr);
     std::vector<std::string> env_storage;
@@ -155,8 +160,13 @@ CommandResult run_command(const fs::path& binary, const std::vector<std::string>
         const std::string name(entry.substr(0, entry.find('=')));
         if (!env.contains(name)) env_storage.emplace_back(entry);
     }
-    for (const auto& [name, value] : env) env_storage.push_back(name + "=" + value);
+    for (const auto& [name, value] : env) {
+        std::string entry = name;
+        entry.append("=").append(value);
+        env_storage.push_back(std::move(entry));
+    }
     std::vector<char*> envp;
+    envp.reserve(env_storage.size() + 1);
     for (auto& s : env_storage) envp.push_back(s.data());
     envp.push_back(nullptr);
 

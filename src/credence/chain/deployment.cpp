@@ -96,8 +96,9 @@ std::string serialize_deployment(const Deployment& deployment) {
     auto contracts = nlohmann::ordered_json::object();
     for (const auto& [name, address] : deployment.contracts) {
         // The same "abi" hint as contracts/script/Deploy.s.sol writes.
-        contracts[name] = {{"address", address.to_checksum_hex()},
-                           {"abi", "contracts/out/" + name + ".sol/" + name + ".json"}};
+        std::string abi = "contracts/out/";
+        abi.append(name).append(".sol/").append(name).append(".json");
+        contracts[name] = {{"address", address.to_checksum_hex()}, {"abi", std::move(abi)}};
     }
     doc["contracts"] = std::move(contracts);
     return doc.dump(2) + "\n";

@@ -1,0 +1,239 @@
+// devnet_deploy (chain/devnet_deploy.hpp): the plan against the real cast's CREATE2 arithmetic,
+// and the deployment against a real anvil (every contract has code; a second run sends nothing).
+#include <credence/chain/devnet_deploy.hpp>
+
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include <credence/chain/bindings/identity_registry.hpp>
+#include <credence/chain/bindings/reputation_registry.hpp>
+#include <credence/core/keccak.hpp>
+
+#include "support/anvil.hpp"
+
+namespace {
+
+namespace chain = credence::chain;
+namespace core = credence::core;
+namespace fs = std::filesystem;
+
+std::string cast_binary() {
+    const char* env = std::getenv("CREDENCE_CAST");
+    return env != nullptr && *env != '\0'
+               ? env
+               : "/work/main/node_modules/@foundry-rs/cast-linux-amd64/bin/cast";
+}
+
+// Runs cast with `args` (no shell metacharacters in them) and returns its trimmed stdout.
+std::string run_cast(const std::string& args) {
+    const std::string cmd = cast_binary() + " " + args + " 2>&1";
+    std::string out;
+    FILE* p = ::popen(cmd.c_str(), "r");
+    if (p == nullptr) return out;
+    std::array<char, 4096> buf{};
+    size_t n = 0;
+    while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+    ::pclose(p);
+    while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+    return out;
+}
+
+core::Address dev_address(size_t i) {
+    return *core::Address::from_hex(credence::testing::kAnvilDevAddresses[i]);
+}
+
+const chain::PlannedContract& find(const std::vector<chain::PlannedContract>& plan,
+                                   std::string_view name) {
+    for (const auto& c : plan) {
+        if (c.name == name) return c;
+    }
+    ADD_FAILURE() << "no " << name << " in the plan";
+    return plan.front();
+}
+
+}  // namespace
+
+TEST(chain_devnet_deploy, salt_is_keccak_of_credence_v1) {
+    // contracts/script/Deploy.s.sol: SALT = keccak256("credence.v1").
+    EXPECT_EQ(core::to_hex(chain::deploy_salt()), run_cast("keccak credence.v1"));
+    EXPECT_EQ(chain::create2_deployer().to_checksum_hex(), chain::kCreate2DeployerHex);
+}
+
+TEST(chain_devnet_deploy, plan_has_deploy_script_order_and_cast_create2_addresses) {
+    auto plan = chain::plan_deployment(dev_address(0), dev_address(0));
+    ASSERT_TRUE(plan) << plan.error();
+    const std::vector<std::string> expected_order = {"IdentityRegistry",
+                                                     "ReputationRegistry",
+                                                     "ValidationRegistry",
+                                                     "ToolRegistry",
+                                                     "DevnetERC1155",
+                                                     "DevnetSubscriptions",
+                                                     "ERC721HoldingPredicate",
+                                                     "ERC1155HoldingPredicate",
+                                                     "SubscriptionPredicate",
+                                                     "AllowlistPredicate",
+                                                     "AccessProofPredicate",
+                                                     "CompositePredicate",
+                                                     "ECDSAAttestationVerifier",
+                                                     "SingleStageWorkflow",
+                                                     "InputProvenanceWorkflow",
+                                                     "CompetitiveBidWorkflow",
+                                                     "SequentialPipelineWorkflow",
+                                                     "BFTCommitRevealWorkflow",
+                                                     "ParallelAuditWorkflow",
+                                                     "PermissionedSingleStageWorkflow"};
+    ASSERT_EQ(plan->size(), expected_order.size());
+    for (size_t i = 0; i < expected_order.size(); ++i)
+        EXPECT_EQ((*plan)[i].name, expected_order[i]);
+
+    // The real cast computes the same EIP-1014 addresses from the same init code.
+    const std::string salt = core::to_hex(chain::deploy_salt());
+    for (const char* name : {"IdentityRegistry", "ReputationRegistry", "CompositePredicate",
+                             "PermissionedSingleStageWorkflow"}) {
+        const auto& c = find(*plan, name);
+        const std::string hash = core::to_hex(core::keccak256(c.init_code));
+        EXPECT_EQ(run_cast("compute-address " + std::string(chain::kCreate2DeployerHex) +
+                           " --salt " + salt + " --init-code-hash " + hash),
+                  "Computed Address: " + c.address.to_checksum_hex())
+            << name;
+    }
+    // Constructor arguments are appended to the creation code: ReputationRegistry(identity).
+    const auto& identity = find(*plan, "IdentityRegistry");
+    const auto& reputation = find(*plan, "ReputationRegistry");
+    auto creation =
+        core::from_prefixed_hex(credence::chain::bindings::reputation_registry::kCreationCodeHex);
+    ASSERT_TRUE(creation);
+    ASSERT_EQ(reputation.init_code.size(), creation->size() + 32);
+    EXPECT_TRUE(std::equal(identity.address.bytes.begin(), identity.address.bytes.end(),
+                           reputation.init_code.end() - 20));
+    EXPECT_EQ(run_cast("abi-encode 'f(address)' " + identity.address.to_checksum_hex()),
+              core::to_hex(core::ByteView(reputation.init_code).last(32)));
+}
+
+TEST(chain_devnet_deploy, plan_depends_on_deployer_and_attester) {
+    auto a = chain::plan_deployment(dev_address(0), dev_address(0));
+    auto b = chain::plan_deployment(dev_address(1), dev_address(0));
+    auto c = chain::plan_deployment(dev_address(0), dev_address(2));
+    ASSERT_TRUE(a && b && c);
+    // IdentityRegistry has no constructor arguments: the same address for every deployer.
+    EXPECT_EQ(find(*a, "IdentityRegistry").address, find(*b, "IdentityRegistry").address);
+    // DevnetERC1155(owner) does depend on it; the verifier depends on the attester.
+    EXPECT_NE(find(*a, "DevnetERC1155").address, find(*b, "DevnetERC1155").address);
+    EXPECT_EQ(find(*a, "DevnetERC1155").address, find(*c, "DevnetERC1155").address);
+    EXPECT_NE(find(*a, "ECDSAAttestationVerifier").address,
+              find(*c, "ECDSAAttestationVerifier").address);
+}
+
+TEST(chain_devnet_deploy, deploys_everything_on_anvil_and_is_idempotent) {
+    auto anvil = credence::testing::AnvilProcess::start();
+    ASSERT_TRUE(anvil) << anvil.error();
+    auto rpc = chain::RpcClient::make_http((*anvil)->url());
+    auto key = core::SecretKey::from_hex((*anvil)->dev_accounts().at(0).private_key_hex);
+    ASSERT_TRUE(key);
+
+    auto first = chain::deploy_all(rpc, *key);
+    ASSERT_TRUE(first) << first.error();
+    EXPECT_EQ(first->sent, 20U);
+    EXPECT_EQ(first->skipped, 0U);
+    const auto& d = first->deployment;
+    EXPECT_EQ(d.chain_id, 31337U);
+    EXPECT_EQ(d.deployer, dev_address(0));
+    ASSERT_EQ(d.contracts.size(), 20U);
+    auto plan = chain::plan_deployment(dev_address(0), dev_address(0));
+    ASSERT_TRUE(plan);
+    for (const auto& c : *plan) {
+        ASSERT_TRUE(d.contracts.contains(c.name)) << c.name;
+        EXPECT_EQ(d.contracts.at(c.name), c.address) << c.name;
+        auto code = rpc.get_code(c.address);
+        ASSERT_TRUE(code) << c.name;
+        EXPECT_FALSE(code->empty()) << c.name << " has no code";
+    }
+    // The deployed registry answers through its bindings: ReputationRegistry knows the identity
+    // registry it was constructed with.
+    const auto identity = d.contracts.at("IdentityRegistry");
+    auto calldata = credence::chain::bindings::reputation_registry::get_identity_registry();
+    ASSERT_TRUE(calldata);
+    chain::CallRequest call;
+    call.to = d.contracts.at("ReputationRegistry");
+    call.data = *calldata;
+    auto ret = rpc.call(call);
+    ASSERT_TRUE(ret) << ret.error().to_string();
+    auto decoded =
+        credence::chain::bindings::reputation_registry::decode_get_identity_registry_result(*ret);
+    ASSERT_TRUE(decoded);
+    EXPECT_EQ(*decoded, identity);
+
+    // Second run: everything is already there; no transaction, no new block.
+    auto block_before = rpc.block_number();
+    ASSERT_TRUE(block_before);
+    auto second = chain::deploy_all(rpc, *key);
+    ASSERT_TRUE(second) << second.error();
+    EXPECT_EQ(second->sent, 0U);
+    EXPECT_EQ(second->skipped, 20U);
+    EXPECT_EQ(second->deployment.contracts, d.contracts);
+    auto block_after = rpc.block_number();
+    ASSERT_TRUE(block_after);
+    EXPECT_EQ(*block_after, *block_before);
+    auto nonce = rpc.get_transaction_count(dev_address(0));
+    ASSERT_TRUE(nonce);
+    EXPECT_EQ(*nonce, 20U);
+}
+
+TEST(chain_devnet_deploy, fails_clearly_without_the_create2_deployer) {
+    auto anvil = credence::testing::AnvilProcess::start();
+    ASSERT_TRUE(anvil) << anvil.error();
+    auto rpc = chain::RpcClient::make_http((*anvil)->url());
+    // Remove the predeployed proxy.
+    auto cleared = rpc.request(
+        "anvil_setCode", nlohmann::json::array({std::string(chain::kCreate2DeployerHex), "0x"}));
+    ASSERT_TRUE(cleared) << cleared.error().to_string();
+    auto key = core::SecretKey::from_hex((*anvil)->dev_accounts().at(0).private_key_hex);
+    ASSERT_TRUE(key);
+    auto r = chain::deploy_all(rpc, *key);
+    ASSERT_FALSE(r);
+    EXPECT_NE(r.error().find("no CREATE2 deployer"), std::string::npos) << r.error();
+}
+
+TEST(chain_devnet_deploy, anvil_state_file_keeps_the_contracts_across_restarts) {
+    const fs::path dir =
+        fs::temp_directory_path() / ("credence-anvil-state-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    chain::AnvilOptions options;
+    options.state_file = dir / "state.json";
+    chain::Deployment deployed;
+    {
+        auto anvil = chain::AnvilProcess::start(options);
+        ASSERT_TRUE(anvil) << anvil.error();
+        auto rpc = chain::RpcClient::make_http((*anvil)->url());
+        auto key = core::SecretKey::from_hex((*anvil)->dev_accounts().at(0).private_key_hex);
+        ASSERT_TRUE(key);
+        auto r = chain::deploy_all(rpc, *key);
+        ASSERT_TRUE(r) << r.error();
+        EXPECT_EQ(r->sent, 20U);
+        deployed = r->deployment;
+        (*anvil)->stop();  // SIGTERM: anvil writes its state
+    }
+    ASSERT_TRUE(fs::exists(options.state_file.value())) << "anvil wrote no state file";
+    auto anvil = chain::AnvilProcess::start(options);
+    ASSERT_TRUE(anvil) << anvil.error();
+    auto rpc = chain::RpcClient::make_http((*anvil)->url());
+    auto code = rpc.get_code(deployed.contracts.at("IdentityRegistry"));
+    ASSERT_TRUE(code);
+    EXPECT_FALSE(code->empty());
+    auto key = core::SecretKey::from_hex((*anvil)->dev_accounts().at(0).private_key_hex);
+    ASSERT_TRUE(key);
+    auto again = chain::deploy_all(rpc, *key);
+    ASSERT_TRUE(again) << again.error();
+    EXPECT_EQ(again->sent, 0U);
+    EXPECT_EQ(again->deployment.contracts, deployed.contracts);
+    anvil->reset();
+    fs::remove_all(dir);
+}
