@@ -70,7 +70,7 @@ std::string_view to_string(SendError e) noexcept {
 }
 
 TxnSender::TxnSender(RpcClient& rpc, const core::SecretKey& key, SenderOptions options)
-    : rpc_(rpc), key_(key), address_(core::address_of(key)), options_(std::move(options)) {}
+    : rpc_(rpc), key_(key), address_(core::address_of(key)), options_(options) {}
 
 SendResult<core::SignedTxn> TxnSender::prepare(const TxnRequest& request) {
     // One round trip for everything the transaction needs (JSON-RPC 2.0 §6 batch).

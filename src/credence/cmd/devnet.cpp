@@ -68,8 +68,9 @@ private:
 // Fails when devnet.json names a node that still answers: another devnet owns it.
 void check_no_running_devnet() {
     auto existing = chain::load_deployment(chain::devnet_path());
-    if (!existing || !existing->rpc_url) return;
-    const std::string url = *existing->rpc_url;
+    if (!existing) return;
+    const std::string url = existing->rpc_url.value_or("");
+    if (url.empty()) return;
     chain::HttpOptions http;
     http.connect_timeout = std::chrono::milliseconds(300);
     http.total_timeout = std::chrono::milliseconds(1'000);
