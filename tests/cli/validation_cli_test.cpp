@@ -251,7 +251,7 @@ TEST_F(ValidationCli, failures_are_one_line_with_the_decoded_revert) {
     const std::string unknown = cast_keccak("nothing");
     expect_error({"validation", "status", unknown},
                  "getValidationStatus reverted: UnknownRequest(requestHash=" + unknown + ")");
-    expect_error({"validation", "status", "0x1234"}, "invalid request hash 0x1234");
+    expect_error({"validation", "status", "0x1234"}, "request hash '0x1234'");
     expect_error({"validation", "list"}, "pass exactly one of --agent or --validator");
 
     // Nothing but the first request reached the chain.

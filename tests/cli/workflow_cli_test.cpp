@@ -380,7 +380,7 @@ TEST_F(WorkflowCli, corrupt_journal_is_a_one_line_error_and_nothing_is_sent) {
 }
 
 TEST_F(WorkflowCli, bad_arguments_are_one_line_errors) {
-    EXPECT_NE(wf_error({"task", "0x1234"}).find("task hash: expected 0x and 64 hex digits"),
+    EXPECT_NE(wf_error({"task", "0x1234"}).find("task hash '0x1234': expected 0x + 64 hex digits"),
               std::string::npos);
     const std::string unknown = wf_error({"task", "0x" + std::string(64, '1')});
     EXPECT_NE(unknown.find("UnknownTask(taskHash=0x" + std::string(64, '1')), std::string::npos)

@@ -70,11 +70,6 @@ core::Address identity_address(ChainContext& ctx, const AgentCommon& common) {
     return ctx.contract(kIdentityRegistry, common.registry);
 }
 
-template <typename T>
-T encode(core::Result<T, core::AbiError>&& r, std::string_view what) {
-    return must(std::move(r), what);
-}
-
 struct CheckedFile {
     std::string text;                   // the exact bytes, as read
     nlohmann::ordered_json validation;  // the report (warnings only: errors throw)
@@ -141,11 +136,11 @@ void run_register(const RegisterArgs& a) {
     const core::Address registry = identity_address(ctx, a.common);
     core::Bytes calldata;
     if (!entries.empty())
-        calldata = encode(idr::register_2(uri.value_or(""), entries), "register");
+        calldata = must(idr::register_2(uri.value_or(""), entries), "register");
     else if (uri)
-        calldata = encode(idr::register_1(*uri), "register");
+        calldata = must(idr::register_1(*uri), "register");
     else
-        calldata = encode(idr::register_0(), "register");
+        calldata = must(idr::register_0(), "register");
 
     const SentTxn sent = ctx.send(registry, std::move(calldata), "register");
     if (sent.receipt) {
@@ -179,7 +174,7 @@ void run_set_uri(const SetUriArgs& a) {
     ChainContext ctx(a.common.chain);
     const core::Address registry = identity_address(ctx, a.common);
     const SentTxn sent =
-        ctx.send(registry, encode(idr::set_agent_uri(agent_id, uri), "setAgentURI"), "setAgentURI");
+        ctx.send(registry, must(idr::set_agent_uri(agent_id, uri), "setAgentURI"), "setAgentURI");
     Output out(a.common.chain.json);
     out.add("agentId", agent_id.to_dec());
     out.add("agentURI", uri);
@@ -211,7 +206,7 @@ void run_set_metadata(const SetMetadataArgs& a) {
     ChainContext ctx(a.common.chain);
     const core::Address registry = identity_address(ctx, a.common);
     const SentTxn sent = ctx.send(
-        registry, encode(idr::set_metadata(agent_id, a.key, value), "setMetadata"), "setMetadata");
+        registry, must(idr::set_metadata(agent_id, a.key, value), "setMetadata"), "setMetadata");
     Output out(a.common.chain.json);
     out.add("agentId", agent_id.to_dec());
     out.add("key", a.key);
@@ -223,8 +218,8 @@ void run_set_metadata(const SetMetadataArgs& a) {
 core::Bytes read_metadata(ChainContext& ctx, const core::Address& registry,
                           const core::Uint256& agent_id, const std::string& key) {
     const core::Bytes ret =
-        ctx.call(registry, encode(idr::get_metadata(agent_id, key), "getMetadata"), "getMetadata");
-    return encode(idr::decode_get_metadata_result(ret), "getMetadata result");
+        ctx.call(registry, must(idr::get_metadata(agent_id, key), "getMetadata"), "getMetadata");
+    return must(idr::decode_get_metadata_result(ret), "getMetadata result");
 }
 
 struct GetMetadataArgs {
@@ -266,9 +261,8 @@ struct SetWalletArgs {
 
 core::Address owner_of(ChainContext& ctx, const core::Address& registry,
                        const core::Uint256& agent_id) {
-    const core::Bytes ret =
-        ctx.call(registry, encode(idr::owner_of(agent_id), "ownerOf"), "ownerOf");
-    return encode(idr::decode_owner_of_result(ret), "ownerOf result");
+    const core::Bytes ret = ctx.call(registry, must(idr::owner_of(agent_id), "ownerOf"), "ownerOf");
+    return must(idr::decode_owner_of_result(ret), "ownerOf result");
 }
 
 void run_set_wallet(const SetWalletArgs& a) {
@@ -318,8 +312,8 @@ void run_set_wallet(const SetWalletArgs& a) {
 
     const SentTxn sent =
         ctx.send(registry,
-                 encode(idr::set_agent_wallet(agent_id, wallet, core::Uint256{deadline}, signature),
-                        "setAgentWallet"),
+                 must(idr::set_agent_wallet(agent_id, wallet, core::Uint256{deadline}, signature),
+                      "setAgentWallet"),
                  "setAgentWallet");
     Output out(a.common.chain.json);
     out.add("agentId", agent_id.to_dec());
@@ -341,9 +335,8 @@ void run_unset_wallet(const AgentIdArgs& a) {
     const core::Uint256 agent_id = parse_uint256_arg("agentId", a.agent_id);
     ChainContext ctx(a.common.chain);
     const core::Address registry = identity_address(ctx, a.common);
-    const SentTxn sent =
-        ctx.send(registry, encode(idr::unset_agent_wallet(agent_id), "unsetAgentWallet"),
-                 "unsetAgentWallet");
+    const SentTxn sent = ctx.send(
+        registry, must(idr::unset_agent_wallet(agent_id), "unsetAgentWallet"), "unsetAgentWallet");
     Output out(a.common.chain.json);
     out.add("agentId", agent_id.to_dec());
     ChainContext::report(out, sent);
@@ -367,9 +360,9 @@ void run_transfer(const TransferArgs& a) {
     const core::Address from = owner_of(ctx, registry, agent_id);
     // safeTransferFrom: a contract recipient must accept ERC-721 tokens (EIP-721
     // §onERC721Received).
-    const SentTxn sent = ctx.send(
-        registry, encode(idr::safe_transfer_from_3(from, to, agent_id), "safeTransferFrom"),
-        "safeTransferFrom");
+    const SentTxn sent =
+        ctx.send(registry, must(idr::safe_transfer_from_3(from, to, agent_id), "safeTransferFrom"),
+                 "safeTransferFrom");
     Output out(a.common.chain.json);
     out.add("agentId", agent_id.to_dec());
     out.add("from", from.to_checksum_hex());
@@ -419,12 +412,12 @@ void run_show(const ShowArgs& a) {
     const core::Address registry = identity_address(ctx, a.common);
     const core::Address owner = owner_of(ctx, registry, agent_id);
     const std::string uri =
-        encode(idr::decode_token_uri_result(
-                   ctx.call(registry, encode(idr::token_uri(agent_id), "tokenURI"), "tokenURI")),
-               "tokenURI result");
-    const core::Address wallet = encode(
+        must(idr::decode_token_uri_result(
+                 ctx.call(registry, must(idr::token_uri(agent_id), "tokenURI"), "tokenURI")),
+             "tokenURI result");
+    const core::Address wallet = must(
         idr::decode_get_agent_wallet_result(ctx.call(
-            registry, encode(idr::get_agent_wallet(agent_id), "getAgentWallet"), "getAgentWallet")),
+            registry, must(idr::get_agent_wallet(agent_id), "getAgentWallet"), "getAgentWallet")),
         "getAgentWallet result");
 
     Output out(a.common.chain.json);

@@ -1,8 +1,7 @@
-// Argument parsing and result formatting shared by the ERC-8004 command groups (`credence agent`,
-// `credence feedback`): agent ids, addresses, key=value pairs, decimal feedback values, and the
-// events a receipt holds. Every parser throws CliError with one line naming the argument, so the
-// commands stay free of error plumbing.
-// Thread-safety: pure functions (now_rfc3339 reads the clock).
+// What the ERC-8004 command groups (`credence agent`, `credence feedback`) share beyond args.hpp:
+// decimal feedback values, registration-file reports, timestamps. Every parser throws CliError with
+// one line naming the argument, so the commands stay free of error plumbing. Thread-safety: pure
+// functions (now_rfc3339 reads the clock).
 #pragma once
 
 #include <cstdint>
@@ -16,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include <credence/chain/rpc_types.hpp>
+#include <credence/cmd/args.hpp>
 #include <credence/cmd/commands.hpp>
 #include <credence/core/address.hpp>
 #include <credence/core/bytes.hpp>
@@ -25,30 +25,11 @@
 
 namespace credence::cmd {
 
-/// An agentId (ERC-721 tokenId, uint256): decimal or 0x-hex.
-[[nodiscard]] core::Uint256 parse_uint256_arg(std::string_view what, const std::string& text);
-/// A uint64 argument such as a feedbackIndex.
-[[nodiscard]] uint64_t parse_u64_arg(std::string_view what, const std::string& text);
-/// An address: 0x + 40 hex digits; mixed case must carry a valid EIP-55 checksum.
-[[nodiscard]] core::Address parse_address_arg(std::string_view what, const std::string& text);
-/// A 32-byte hex value (feedbackHash, responseHash).
-[[nodiscard]] core::Hash32 parse_hash_arg(std::string_view what, const std::string& text);
-/// 0x-hex bytes.
-[[nodiscard]] core::Bytes parse_bytes_arg(std::string_view what, const std::string& text);
-/// "key=value" -> {key, value}; the key must be non-empty. The value may contain '='.
-[[nodiscard]] std::pair<std::string, std::string> split_key_value(std::string_view what,
-                                                                  const std::string& text);
-
 /// ERC-8004 feedback value from a decimal string, with errors that name the rule broken:
 /// "value 0.1234567890123456789 has 19 decimals; ERC-8004 allows at most 18".
 [[nodiscard]] core::DecimalValue parse_feedback_value(const std::string& text);
 /// value / 10^decimals as an exact decimal string (any Int256, any decimals).
 [[nodiscard]] std::string decimal_text(const core::Int256& value, uint64_t decimals);
-
-/// The logs of `receipt` emitted by `contract` with topic0 `topic`.
-[[nodiscard]] std::vector<const chain::Log*> find_logs(const chain::Receipt& receipt,
-                                                       const core::Address& contract,
-                                                       const core::Hash32& topic);
 
 /// The current UTC time as an RFC 3339 date-time, e.g. "2026-11-30T14:00:00Z".
 [[nodiscard]] std::string now_rfc3339();

@@ -65,11 +65,6 @@ core::Address reputation_address(ChainContext& ctx, const FeedbackCommon& common
     return ctx.contract(kReputationRegistry, common.registry);
 }
 
-template <typename T>
-T encode(core::Result<T, core::AbiError>&& r, std::string_view what) {
-    return must(std::move(r), what);
-}
-
 void write_file(const std::string& path, const std::string& bytes) {
     std::ofstream f(path, std::ios::binary | std::ios::trunc);
     if (!f) throw CliError(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
@@ -145,10 +140,10 @@ void run_give(const GiveArgs& a) {
     if (build_file) {
         // agentRegistry names the identity registry this reputation registry is bound to.
         const core::Address identity =
-            encode(rep::decode_get_identity_registry_result(ctx.call(
-                       registry, encode(rep::get_identity_registry(), "getIdentityRegistry"),
-                       "getIdentityRegistry")),
-                   "getIdentityRegistry result");
+            must(rep::decode_get_identity_registry_result(
+                     ctx.call(registry, must(rep::get_identity_registry(), "getIdentityRegistry"),
+                              "getIdentityRegistry")),
+                 "getIdentityRegistry result");
         core::FeedbackFile file;
         file.agent_registry = {ctx.chain_id(), identity.bytes};
         file.agent_id = agent_id;
@@ -175,9 +170,9 @@ void run_give(const GiveArgs& a) {
 
     const SentTxn sent =
         ctx.send(registry,
-                 encode(rep::give_feedback(agent_id, value.value, value.decimals, a.tag1, a.tag2,
-                                           a.endpoint, feedback_uri, feedback_hash),
-                        "giveFeedback"),
+                 must(rep::give_feedback(agent_id, value.value, value.decimals, a.tag1, a.tag2,
+                                         a.endpoint, feedback_uri, feedback_hash),
+                      "giveFeedback"),
                  "giveFeedback");
 
     Output out(a.common.chain.json);
@@ -219,9 +214,8 @@ void run_revoke(const RevokeArgs& a) {
     const uint64_t index = parse_u64_arg("feedbackIndex", a.index);
     ChainContext ctx(a.common.chain);
     const core::Address registry = reputation_address(ctx, a.common);
-    const SentTxn sent =
-        ctx.send(registry, encode(rep::revoke_feedback(agent_id, index), "revokeFeedback"),
-                 "revokeFeedback");
+    const SentTxn sent = ctx.send(
+        registry, must(rep::revoke_feedback(agent_id, index), "revokeFeedback"), "revokeFeedback");
     Output out(a.common.chain.json);
     out.add("agentId", agent_id.to_dec());
     out.add("feedbackIndex", index);
@@ -250,11 +244,11 @@ void run_respond(const RespondArgs& a) {
     if (a.response_file) response_hash = core::keccak256(read_input(*a.response_file));
     ChainContext ctx(a.common.chain);
     const core::Address registry = reputation_address(ctx, a.common);
-    const SentTxn sent = ctx.send(
-        registry,
-        encode(rep::append_response(agent_id, client, index, a.response_uri, response_hash),
-               "appendResponse"),
-        "appendResponse");
+    const SentTxn sent =
+        ctx.send(registry,
+                 must(rep::append_response(agent_id, client, index, a.response_uri, response_hash),
+                      "appendResponse"),
+                 "appendResponse");
     Output out(a.common.chain.json);
     out.add("agentId", agent_id.to_dec());
     out.add("client", client.to_checksum_hex());
@@ -281,10 +275,10 @@ void run_read(const ReadArgs& a) {
     ChainContext ctx(a.common.chain);
     const core::Address registry = reputation_address(ctx, a.common);
     const auto r =
-        encode(rep::decode_read_feedback_result(ctx.call(
-                   registry, encode(rep::read_feedback(agent_id, client, index), "readFeedback"),
-                   "readFeedback")),
-               "readFeedback result");
+        must(rep::decode_read_feedback_result(ctx.call(
+                 registry, must(rep::read_feedback(agent_id, client, index), "readFeedback"),
+                 "readFeedback")),
+             "readFeedback result");
     Output out(a.common.chain.json);
     out.add("value", decimal_text(r.value, r.value_decimals));
     if (a.common.chain.json) {
@@ -319,13 +313,13 @@ void run_list(const ListArgs& a) {
     ChainContext ctx(a.common.chain);
     const core::Address registry = reputation_address(ctx, a.common);
     // ERC-8004 §Read Functions: readAllFeedback; an empty client list means every client.
-    const auto r = encode(
-        rep::decode_read_all_feedback_result(ctx.call(
-            registry,
-            encode(rep::read_all_feedback(agent_id, clients, a.tag1, a.tag2, a.include_revoked),
-                   "readAllFeedback"),
-            "readAllFeedback")),
-        "readAllFeedback result");
+    const auto r =
+        must(rep::decode_read_all_feedback_result(ctx.call(
+                 registry,
+                 must(rep::read_all_feedback(agent_id, clients, a.tag1, a.tag2, a.include_revoked),
+                      "readAllFeedback"),
+                 "readAllFeedback")),
+             "readAllFeedback result");
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
     const size_t n = r.clients.size();
     if (r.feedback_indexes.size() != n || r.values.size() != n || r.value_decimals.size() != n ||
@@ -380,10 +374,9 @@ void run_summary(const SummaryArgs& a) {
     // and the output says so.
     const bool all_clients = clients.empty();
     if (all_clients) {
-        clients =
-            encode(rep::decode_get_clients_result(ctx.call(
-                       registry, encode(rep::get_clients(agent_id), "getClients"), "getClients")),
-                   "getClients result");
+        clients = must(rep::decode_get_clients_result(ctx.call(
+                           registry, must(rep::get_clients(agent_id), "getClients"), "getClients")),
+                       "getClients result");
     }
     Output out(a.common.chain.json);
     if (clients.empty()) {
@@ -397,11 +390,11 @@ void run_summary(const SummaryArgs& a) {
         out.flush();
         return;
     }
-    const auto r = encode(
-        rep::decode_get_summary_result(ctx.call(
-            registry, encode(rep::get_summary(agent_id, clients, a.tag1, a.tag2), "getSummary"),
-            "getSummary")),
-        "getSummary result");
+    const auto r =
+        must(rep::decode_get_summary_result(ctx.call(
+                 registry, must(rep::get_summary(agent_id, clients, a.tag1, a.tag2), "getSummary"),
+                 "getSummary")),
+             "getSummary result");
     out.add("count", r.count);
     out.add("summary", decimal_text(r.summary_value, r.summary_value_decimals));
     if (a.common.chain.json) {

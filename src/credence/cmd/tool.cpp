@@ -25,6 +25,7 @@
 #include <fmt/core.h>
 
 #include <credence/chain/bindings/tool_registry.hpp>
+#include <credence/cmd/args.hpp>
 #include <credence/cmd/chain_context.hpp>
 #include <credence/cmd/commands.hpp>
 #include <credence/cmd/tool_manifest.hpp>
@@ -42,20 +43,6 @@ namespace tr = chain::bindings::tool_registry;
 constexpr std::string_view kContract = "ToolRegistry";
 /// ERC-8257 §Metadata URI Length Cap (ToolRegistry.MAX_METADATA_URI_LENGTH).
 constexpr size_t kMaxMetadataUriBytes = 2048;
-
-core::Address parse_address(const std::string& text, std::string_view what) {
-    return must(core::Address::from_hex(text, core::ChecksumMode::strict),
-                fmt::format("invalid {} address {}", what, text));
-}
-
-core::Uint256 parse_tool_id(const std::string& text) {
-    return must(core::Uint256::parse(text), fmt::format("invalid tool id {}", text));
-}
-
-nlohmann::ordered_json uint_json(const core::Uint256& v) {
-    if (v.fits_u64()) return v.limbs[0];
-    return v.to_dec();
-}
 
 template <typename T>
 T must_abi(core::Result<T, core::AbiError>&& r, std::string_view what) {
@@ -90,7 +77,7 @@ struct ToolArgs {
 void run_register(ChainOptions& o, const ToolArgs& a) {
     const ToolManifest m = load_tool_manifest(a.manifest);
     const core::Address predicate =
-        a.predicate.empty() ? core::Address{} : parse_address(a.predicate, "predicate");
+        a.predicate.empty() ? core::Address{} : parse_address_arg("predicate", a.predicate);
     const std::string uri = metadata_uri(m, a.uri);
 
     ChainContext ctx(o);
@@ -131,7 +118,7 @@ void run_register(ChainOptions& o, const ToolArgs& a) {
 }
 
 void run_update(ChainOptions& o, const ToolArgs& a) {
-    const core::Uint256 tool_id = parse_tool_id(a.tool_id);
+    const core::Uint256 tool_id = parse_uint256_arg("tool id", a.tool_id);
     const ToolManifest m = load_tool_manifest(a.manifest);
     const std::string uri = metadata_uri(m, a.uri);
 
@@ -158,8 +145,8 @@ void run_update(ChainOptions& o, const ToolArgs& a) {
 }
 
 void run_set_predicate(ChainOptions& o, const ToolArgs& a) {
-    const core::Uint256 tool_id = parse_tool_id(a.tool_id);
-    const core::Address predicate = parse_address(a.predicate, "predicate");
+    const core::Uint256 tool_id = parse_uint256_arg("tool id", a.tool_id);
+    const core::Address predicate = parse_address_arg("predicate", a.predicate);
     ChainContext ctx(o);
     const auto registry = ctx.contract(kContract, a.registry);
     auto sent = ctx.send(
@@ -173,7 +160,7 @@ void run_set_predicate(ChainOptions& o, const ToolArgs& a) {
 }
 
 void run_deregister(ChainOptions& o, const ToolArgs& a) {
-    const core::Uint256 tool_id = parse_tool_id(a.tool_id);
+    const core::Uint256 tool_id = parse_uint256_arg("tool id", a.tool_id);
     ChainContext ctx(o);
     const auto registry = ctx.contract(kContract, a.registry);
     auto sent = ctx.send(registry, must_abi(tr::deregister_tool(tool_id), "deregisterTool"),
@@ -205,7 +192,7 @@ std::string manifest_status(const tr::ToolConfig& config) {
 }
 
 void run_show(ChainOptions& o, const ToolArgs& a) {
-    const core::Uint256 tool_id = parse_tool_id(a.tool_id);
+    const core::Uint256 tool_id = parse_uint256_arg("tool id", a.tool_id);
     ChainContext ctx(o);
     const auto registry = ctx.contract(kContract, a.registry);
     const auto config = read_config(ctx, registry, tool_id);
@@ -220,8 +207,8 @@ void run_show(ChainOptions& o, const ToolArgs& a) {
 }
 
 void run_access(ChainOptions& o, const ToolArgs& a) {
-    const core::Uint256 tool_id = parse_tool_id(a.tool_id);
-    const core::Address account = parse_address(a.account, "account");
+    const core::Uint256 tool_id = parse_uint256_arg("tool id", a.tool_id);
+    const core::Address account = parse_address_arg("account", a.account);
     const core::Bytes data =
         a.data.empty() ? core::Bytes{} : must(core::from_prefixed_hex(a.data), "invalid --data");
     ChainContext ctx(o);

@@ -19,6 +19,7 @@
 #include <fmt/core.h>
 
 #include <credence/chain/bindings/validation_registry.hpp>
+#include <credence/cmd/args.hpp>
 #include <credence/cmd/chain_context.hpp>
 #include <credence/cmd/commands.hpp>
 #include <credence/cmd/util.hpp>
@@ -32,26 +33,6 @@ namespace {
 
 namespace vr = chain::bindings::validation_registry;
 constexpr std::string_view kContract = "ValidationRegistry";
-
-core::Address parse_address(const std::string& text, std::string_view what) {
-    return must(core::Address::from_hex(text, core::ChecksumMode::strict),
-                fmt::format("invalid {} address {}", what, text));
-}
-
-core::Uint256 parse_agent_id(const std::string& text) {
-    return must(core::Uint256::parse(text), fmt::format("invalid agent id {}", text));
-}
-
-core::Hash32 parse_hash(const std::string& text) {
-    if (!text.starts_with("0x") || text.size() != 66)
-        throw CliError(fmt::format("invalid request hash {}: expected 0x and 64 hex digits", text));
-    return must(core::from_hex_fixed<32>(text), fmt::format("invalid request hash {}", text));
-}
-
-nlohmann::ordered_json uint_json(const core::Uint256& v) {
-    if (v.fits_u64()) return v.limbs[0];
-    return v.to_dec();
-}
 
 /// The file's bytes as a data: URI: application/json when they parse as JSON.
 std::string data_uri_of(const std::string& bytes) {
@@ -82,8 +63,8 @@ struct ReadArgs {
 };
 
 void run_request(ChainOptions& o, const RequestArgs& a) {
-    const core::Address validator = parse_address(a.validator, "validator");
-    const core::Uint256 agent_id = parse_agent_id(a.agent_id);
+    const core::Address validator = parse_address_arg("validator", a.validator);
+    const core::Uint256 agent_id = parse_uint256_arg("agent id", a.agent_id);
     const std::string bytes = read_input(a.file);
     const core::Hash32 request_hash = core::keccak256(core::as_bytes(bytes));
     const std::string uri = a.uri.empty() ? data_uri_of(bytes) : a.uri;
@@ -106,7 +87,7 @@ void run_request(ChainOptions& o, const RequestArgs& a) {
 }
 
 void run_respond(ChainOptions& o, const RespondArgs& a) {
-    const core::Hash32 request_hash = parse_hash(a.request_hash);
+    const core::Hash32 request_hash = parse_hash_arg("request hash", a.request_hash);
     // ERC-8004 §Validation Response: "a value between 0 and 100".
     if (a.response > 100)
         throw CliError(fmt::format("response {} out of range: must be 0..100", a.response));
@@ -137,7 +118,7 @@ void run_respond(ChainOptions& o, const RespondArgs& a) {
 }
 
 void run_status(ChainOptions& o, const ReadArgs& a) {
-    const core::Hash32 request_hash = parse_hash(a.request_hash);
+    const core::Hash32 request_hash = parse_hash_arg("request hash", a.request_hash);
     ChainContext ctx(o);
     const auto registry = ctx.contract(kContract, a.registry);
     const auto data =
@@ -156,10 +137,10 @@ void run_status(ChainOptions& o, const ReadArgs& a) {
 }
 
 void run_summary(ChainOptions& o, const ReadArgs& a) {
-    const core::Uint256 agent_id = parse_agent_id(a.agent_id);
+    const core::Uint256 agent_id = parse_uint256_arg("agent id", a.agent_id);
     std::vector<core::Address> validators;
     validators.reserve(a.validators.size());
-    for (const auto& v : a.validators) validators.push_back(parse_address(v, "validator"));
+    for (const auto& v : a.validators) validators.push_back(parse_address_arg("validator", v));
     ChainContext ctx(o);
     const auto registry = ctx.contract(kContract, a.registry);
     const auto data =
@@ -179,17 +160,18 @@ void run_list(ChainOptions& o, const ReadArgs& a) {
     const auto registry = ctx.contract(kContract, a.registry);
     std::vector<core::Hash32> hashes;
     if (a.agent) {
-        const auto data = ctx.call(
-            registry,
-            must_abi(vr::get_agent_validations(parse_agent_id(*a.agent)), "getAgentValidations"),
-            "getAgentValidations");
-        hashes = must_abi(vr::decode_get_agent_validations_result(data), "getAgentValidations");
-    } else {
         const auto data =
             ctx.call(registry,
-                     must_abi(vr::get_validator_requests(parse_address(*a.validator, "validator")),
-                              "getValidatorRequests"),
-                     "getValidatorRequests");
+                     must_abi(vr::get_agent_validations(parse_uint256_arg("agent id", *a.agent)),
+                              "getAgentValidations"),
+                     "getAgentValidations");
+        hashes = must_abi(vr::decode_get_agent_validations_result(data), "getAgentValidations");
+    } else {
+        const auto data = ctx.call(
+            registry,
+            must_abi(vr::get_validator_requests(parse_address_arg("validator", *a.validator)),
+                     "getValidatorRequests"),
+            "getValidatorRequests");
         hashes = must_abi(vr::decode_get_validator_requests_result(data), "getValidatorRequests");
     }
     auto list = nlohmann::ordered_json::array();

@@ -49,13 +49,6 @@ core::Address resolve_workflow(ChainContext& ctx, const std::string& flag) {
     return ctx.contract(flag);
 }
 
-core::Hash32 parse_hash(const std::string& text, const std::string& what) {
-    auto h = core::from_hex_fixed<32>(text);
-    if (!h || !(text.starts_with("0x") || text.starts_with("0X")))
-        throw CliError(fmt::format("{}: expected 0x and 64 hex digits, got '{}'", what, text));
-    return *h;
-}
-
 std::string run_status_name(uint64_t status) {
     switch (status) {
         case 0:
@@ -226,7 +219,7 @@ struct TaskArgs {
 };
 
 void run_task(TaskArgs& a) {
-    const core::Hash32 th = parse_hash(a.task_hash, "task hash");
+    const core::Hash32 th = parse_hash_arg("task hash", a.task_hash);
     ChainContext ctx(a.common.chain);
     const core::Address wf = resolve_workflow(ctx, a.common.workflow);
     const auto t = get_task(ctx, wf, th);
@@ -289,10 +282,10 @@ void run_reply(ReplyArgs& a) {
     if (a.task_hashes.empty()) throw CliError("reply: give at least one task hash");
     std::vector<core::Hash32> task_hashes;
     task_hashes.reserve(a.task_hashes.size());
-    for (const auto& t : a.task_hashes) task_hashes.push_back(parse_hash(t, "task hash"));
+    for (const auto& t : a.task_hashes) task_hashes.push_back(parse_hash_arg("task hash", t));
     std::optional<core::Hash32> explicit_op;
     if (!a.operation_id.empty()) {
-        explicit_op = parse_hash(a.operation_id, "--operation-id");
+        explicit_op = parse_hash_arg("--operation-id", a.operation_id);
         // ERC-8301: operationId MUST be non-zero.
         if (*explicit_op == core::Hash32{}) throw CliError("--operation-id must be non-zero");
     }
@@ -513,7 +506,7 @@ void run_prove(ProveArgs& a) {
     if (a.reply_hashes.empty()) throw CliError("prove: give at least one reply hash");
     std::vector<core::Hash32> reply_hashes;
     reply_hashes.reserve(a.reply_hashes.size());
-    for (const auto& r : a.reply_hashes) reply_hashes.push_back(parse_hash(r, "reply hash"));
+    for (const auto& r : a.reply_hashes) reply_hashes.push_back(parse_hash_arg("reply hash", r));
     ChainContext ctx(a.common.chain);
     const core::Address wf = resolve_workflow(ctx, a.common.workflow);
     Output out(a.common.chain.json);
@@ -587,7 +580,7 @@ struct ResultArgs {
 };
 
 void run_result(ResultArgs& a) {
-    const core::Hash32 run_id = parse_hash(a.run_id, "run id");
+    const core::Hash32 run_id = parse_hash_arg("run id", a.run_id);
     ChainContext ctx(a.common.chain);
     const core::Address wf = resolve_workflow(ctx, a.common.workflow);
     const auto r =
@@ -609,7 +602,7 @@ struct TimeoutArgs {
 };
 
 void run_timeout(TimeoutArgs& a) {
-    const core::Hash32 th = parse_hash(a.task_hash, "task hash");
+    const core::Hash32 th = parse_hash_arg("task hash", a.task_hash);
     ChainContext ctx(a.common.chain);
     const core::Address wf = resolve_workflow(ctx, a.common.workflow);
     // ERC-8301 §Security Considerations (expiresAt): anyone may time out an expired task; the

@@ -22,6 +22,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <credence/cmd/args.hpp>
 #include <credence/cmd/chain_context.hpp>
 #include <credence/core/address.hpp>
 #include <credence/core/bytes.hpp>
@@ -44,9 +45,6 @@ CLI::App* add_command(CLI::App& group, const std::string& name, const std::strin
 
 /// The workflow's address: --workflow as an address, else its name in the deployment file.
 [[nodiscard]] core::Address resolve_workflow(ChainContext& ctx, const std::string& flag);
-
-/// Parses a 0x bytes32 argument, or throws CliError naming `what`.
-[[nodiscard]] core::Hash32 parse_hash(const std::string& text, const std::string& what);
 
 /// "Pending" / "Success" / "Failed" (ERC-8301 RunStatus).
 [[nodiscard]] std::string run_status_name(uint64_t status);

@@ -162,7 +162,7 @@ void print_tree(const Json& node, const std::string& prefix, bool last) {
 }
 
 void run_trace(TraceArgs& a) {
-    const core::Hash32 run_id = parse_hash(a.run_id, "run id");
+    const core::Hash32 run_id = parse_hash_arg("run id", a.run_id);
     ChainContext ctx(a.common.chain);
     const core::Address wf = resolve_workflow(ctx, a.common.workflow);
 
