@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/devnet.hpp"
+#include "support/scratch.hpp"
 
 namespace credence::testing::erc8004 {
 
@@ -96,12 +97,7 @@ inline std::string lower(std::string s) {
 }
 
 inline std::filesystem::path temp_file(const std::string& name, const std::string& content) {
-    const auto dir = std::filesystem::temp_directory_path() /
-                     ("credence_erc8004_cli_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir);
-    const auto path = dir / name;
-    std::ofstream(path, std::ios::binary | std::ios::trunc) << content;
-    return path;
+    return credence::testing::write_scratch_file("erc8004_" + name, content);
 }
 
 inline std::string read_file(const std::filesystem::path& path) {

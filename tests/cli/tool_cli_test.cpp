@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/devnet.hpp"
+#include "support/scratch.hpp"
 #include "support/vectors.hpp"
 
 namespace {
@@ -47,13 +48,9 @@ std::string trim(std::string s) {
 /// A file in a per-test temporary directory.
 std::string write_file(const std::string& name, const std::string& content) {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    const auto dir =
-        std::filesystem::temp_directory_path() /
-        (std::string("credence_tool_cli_") + info->name() + "_" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir);
-    const auto path = dir / name;
-    std::ofstream(path, std::ios::binary) << content;
-    return path.string();
+    return credence::testing::write_scratch_file(std::string("tool_") + info->name() + "/" + name,
+                                                 content)
+        .string();
 }
 
 std::string lower(std::string s) {

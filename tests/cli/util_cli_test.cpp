@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "support/scratch.hpp"
 #include "support/vectors.hpp"
 
 namespace {
@@ -56,9 +57,7 @@ std::string vector_path(const std::string& rel) {
 }
 
 std::string write_temp(const std::string& name, const std::string& content) {
-    const auto path = std::filesystem::temp_directory_path() / ("credence_cli_test_" + name);
-    std::ofstream(path, std::ios::binary) << content;
-    return path.string();
+    return credence::testing::write_scratch_file("util_" + name, content).string();
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/devnet.hpp"
+#include "support/scratch.hpp"
 
 namespace {
 
@@ -69,13 +70,9 @@ protected:
 
     std::string write_file(const std::string& name, const std::string& content) {
         const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-        const auto dir = std::filesystem::temp_directory_path() /
-                         (std::string("credence_validation_cli_") + info->name() + "_" +
-                          std::to_string(::getpid()));
-        std::filesystem::create_directories(dir);
-        const auto path = dir / name;
-        std::ofstream(path, std::ios::binary) << content;
-        return path.string();
+        return credence::testing::write_scratch_file(
+                   std::string("validation_") + info->name() + "/" + name, content)
+            .string();
     }
 
     /// keccak256 of the exact bytes, by cast (hex input, so nothing is re-encoded).
