@@ -37,11 +37,11 @@ private:
 [[nodiscard]] std::string read_input(const std::string& path);
 
 void add_util_commands(CLI::App& app);
-[[gnu::weak]] void add_devnet_commands(CLI::App& app);
-[[gnu::weak]] void add_agent_commands(CLI::App& app);
-[[gnu::weak]] void add_feedback_commands(CLI::App& app);
-[[gnu::weak]] void add_validation_commands(CLI::App& app);
-[[gnu::weak]] void add_tool_commands(CLI::App& app);
-[[gnu::weak]] void add_workflow_commands(CLI::App& app);
+void add_devnet_commands(CLI::App& app);
+void add_agent_commands(CLI::App& app);
+void add_feedback_commands(CLI::App& app);
+void add_validation_commands(CLI::App& app);
+void add_tool_commands(CLI::App& app);
+void add_workflow_commands(CLI::App& app);
 
 }  // namespace credence::cmd

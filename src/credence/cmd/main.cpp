@@ -16,11 +16,12 @@ int main(int argc, char** argv) {
         app.set_version_flag("--version", "credence 0.1.0");
         namespace cmd = credence::cmd;
         cmd::add_util_commands(app);
-        // Groups still being written are linked in as they land (weak until then).
-        for (auto* add :
-             {&cmd::add_devnet_commands, &cmd::add_agent_commands, &cmd::add_feedback_commands,
-              &cmd::add_validation_commands, &cmd::add_tool_commands, &cmd::add_workflow_commands})
-            if (add != nullptr) add(app);
+        cmd::add_devnet_commands(app);
+        cmd::add_agent_commands(app);
+        cmd::add_feedback_commands(app);
+        cmd::add_validation_commands(app);
+        cmd::add_tool_commands(app);
+        cmd::add_workflow_commands(app);
         try {
             app.parse(argc, argv);
         } catch (const CLI::ParseError& e) {
