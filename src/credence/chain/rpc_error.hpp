@@ -52,6 +52,13 @@ struct RpcError {
     [[nodiscard]] std::string to_string() const;
 };
 
+/// Whether the node says the EVM reverted: an error object carrying revert data, code 3 (geth and
+/// anvil's "execution reverted"), or a message saying so.
+[[nodiscard]] inline bool is_revert(const RpcError& e) noexcept {
+    return e.kind == RpcErrorKind::rpc_error &&
+           (!e.data.empty() || e.code == 3 || e.message.find("revert") != std::string::npos);
+}
+
 template <typename T>
 using RpcResult = std::expected<T, RpcError>;
 

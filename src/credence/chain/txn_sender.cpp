@@ -26,10 +26,7 @@ std::unexpected<SendFailure> send_fail(SendError code, std::string detail) {
 // An RPC failure; an error object that carries revert data (or says "revert") is a revert.
 std::unexpected<SendFailure> rpc_failure(RpcError e, std::string_view what) {
     SendFailure f;
-    const bool revert =
-        e.kind == RpcErrorKind::rpc_error &&
-        (!e.data.empty() || e.code == 3 || e.message.find("revert") != std::string::npos);
-    f.code = revert ? SendError::reverted : SendError::rpc;
+    f.code = is_revert(e) ? SendError::reverted : SendError::rpc;
     f.detail = fmt::format("{}: {}", what, e.to_string());
     f.revert_data = e.data;
     f.rpc = std::move(e);

@@ -41,8 +41,7 @@ std::string describe_credence_revert(core::ByteView data) {
 }
 
 void throw_rpc_error(const chain::RpcError& error, std::string_view what) {
-    if (error.kind == chain::RpcErrorKind::rpc_error &&
-        (!error.data.empty() || error.message.find("revert") != std::string::npos))
+    if (chain::is_revert(error))
         throw CliError(fmt::format("{} reverted: {}", what, describe_credence_revert(error.data)));
     throw CliError(fmt::format("{}: {}", what, error.to_string()));
 }
