@@ -1,0 +1,78 @@
+// Fetches registry logs and block headers from a JSON-RPC node for the indexer.
+//
+// Logs come from eth_getLogs over adaptive block ranges (issue 5 §2): the range doubles after a
+// success (up to RangePolicy::max_blocks) and halves when the provider refuses it, either with a
+// "too many results" / "block range too large" / "response size exceeded" JSON-RPC error (the
+// wording of geth, erigon, anvil, Alchemy, Infura, QuickNode, ...) or with an oversized body
+// (RpcErrorKind::too_large, HTTP 413). A one-block range that is still refused is an error. The
+// response body is parsed with simdjson (log_json.hpp), not nlohmann, because these bodies reach
+// tens of MiB. Transport failures, timeouts and HTTP 429/5xx are retried with backoff by the
+// RpcClient's RetryPolicy; what still fails is returned, never thrown.
+//
+// Every returned log is checked: its address is one of the requested ones, its block is inside the
+// requested range, it has 0..4 topics and `removed` is false. A log that fails a check is
+// dropped and counted in LogChunk::skipped with a reason (the indexer logs it); the chunk is
+// otherwise complete. Logs are returned sorted by (block_num, log_index).
+//
+// Thread-safety: one LogSource per thread (it owns an RpcClient). Ownership: owns the client.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <credence/chain/rpc_client.hpp>
+#include <credence/index/raw_log.hpp>
+
+namespace credence::index {
+
+struct RangePolicy {
+    uint64_t initial_blocks = 2'000;
+    uint64_t max_blocks = 100'000;  // many providers cap at 10k; the range shrinks on refusal
+    uint64_t min_blocks = 1;
+};
+
+struct SkippedLog {
+    RawLog log;
+    std::string reason;  // e.g. "address not requested", "block outside range", "5 topics"
+};
+
+struct LogChunk {
+    uint64_t from_block = 0;
+    uint64_t to_block = 0;  // inclusive; <= the caller's limit
+    std::vector<RawLog> logs;
+    std::vector<SkippedLog> skipped;
+    uint64_t requests = 0;  // eth_getLogs requests made, splits included
+};
+
+class LogSource {
+public:
+    explicit LogSource(chain::RpcClient client, RangePolicy policy = {});
+
+    /// Logs of `addresses` from `from_block` up to at most `to_block` (inclusive): the chunk covers
+    /// [from_block, chunk.to_block] completely, where chunk.to_block is chosen by the adaptive
+    /// range. Fails only when even a min_blocks range cannot be fetched.
+    [[nodiscard]] chain::RpcResult<LogChunk> next_chunk(uint64_t from_block, uint64_t to_block,
+                                                        std::span<const core::Address> addresses);
+
+    /// Headers of blocks [from_block, to_block] in one batched request (eth_getBlockByNumber,
+    /// without transactions). Fails if any block is missing (beyond the node's head).
+    [[nodiscard]] chain::RpcResult<std::vector<BlockHeader>> headers(uint64_t from_block,
+                                                                     uint64_t to_block);
+    /// Headers of the given block numbers, in the same order, one batched request.
+    [[nodiscard]] chain::RpcResult<std::vector<BlockHeader>> headers_of(
+        std::span<const uint64_t> block_nums);
+
+    /// The current adaptive range size, for progress reporting and tests.
+    [[nodiscard]] uint64_t range_blocks() const noexcept { return range_blocks_; }
+    /// The underlying client, for the indexer's other calls (eth_blockNumber, eth_call, eth_getCode).
+    [[nodiscard]] chain::RpcClient& client() noexcept { return client_; }
+
+private:
+    chain::RpcClient client_;
+    RangePolicy policy_;
+    uint64_t range_blocks_;
+};
+
+}  // namespace credence::index

@@ -1,0 +1,123 @@
+// The indexer's store: raw logs, their projections, recent block hashes and the per-chain cursor,
+// in one SQL database (database.hpp: SQLite by default, PostgreSQL by URL). The schema is code
+// (schema.cpp: versioned migrations, a comment above each table giving its key and columns).
+//
+// Invariants:
+//   - Everything a batch changes (its raw logs, every projection row, the block hashes and the
+//     cursor) commits in ONE database transaction (issue 5 §3), so a crash at any moment leaves
+//     the database at a batch boundary and a restart resumes from the cursor.
+//   - Projections are a pure function of the stored raw logs (plus the task / reply structs stored
+//     beside them): every projection row belongs to exactly one entity (an agent of an identity or
+//     reputation registry, a validation request, a tool, a workflow run, ...), and rollback_to()
+//     deletes the raw logs past the fork point and rebuilds the affected entities from the raw
+//     logs that remain. Hence a rolled-back-and-re-ingested database equals a fresh index of the
+//     final chain (canonical_dump() compares them).
+//   - No auto-increment ids: every key is natural (chain_id, block_num, log_index, ...), so two
+//     runs over the same chain produce identical rows.
+// A log that does not decode against its contract's ABI (wrong topic count, bad data, unknown
+// topic0) is not stored; it is returned in BatchOutcome::rejected with the reason.
+//
+// Thread-safety: not thread-safe; one IndexStore per Database. Ownership: borrows the Database.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <credence/chain/rpc_types.hpp>
+#include <credence/index/database.hpp>
+#include <credence/index/raw_log.hpp>
+#include <credence/index/sources.hpp>
+
+namespace credence::index {
+
+/// A log to ingest, with its contract's kind and, for ERC-8301 NewAgentTask / AgentReplyAnchored,
+/// the return data of getAgentTask(taskHash) / getAgentReply(replyHash) read at the log's block
+/// (the events carry only hashes; issue 5 §2).
+struct IngestLog {
+    RawLog log;
+    ContractKind kind = ContractKind::identity_registry;
+    core::Bytes detail;  // empty unless detail_call() asked for it
+};
+
+struct Batch {
+    uint64_t chain_id = 0;
+    uint64_t to_block = 0;  // the cursor after this batch: every block <= to_block is indexed
+    std::vector<IngestLog> logs;  // sorted by (block_num, log_index)
+    /// Hashes of unfinalized blocks to remember for reorg detection (at least to_block's).
+    std::vector<BlockHeader> headers;
+    /// Forget remembered hashes of blocks below this (they are final).
+    uint64_t forget_below = 0;
+};
+
+struct RejectedLog {
+    RawLog log;
+    std::string reason;
+};
+
+struct BatchOutcome {
+    uint64_t stored = 0;  // raw logs stored and projected
+    std::vector<RejectedLog> rejected;
+};
+
+struct RollbackOutcome {
+    uint64_t logs_removed = 0;
+    uint64_t entities_rebuilt = 0;
+};
+
+struct TableCount {
+    std::string table;
+    int64_t rows = 0;
+};
+
+struct ChainStatus {
+    uint64_t chain_id = 0;
+    std::optional<uint64_t> cursor;  // nullopt: nothing indexed yet
+    std::vector<TableCount> counts;  // every data table, rows of this chain
+};
+
+/// The eth_call whose return data must accompany `log` (getAgentTask / getAgentReply on the
+/// emitting workflow), or nullopt for every other log. The caller runs it at the log's block.
+[[nodiscard]] std::optional<chain::CallRequest> detail_call(const RawLog& log, ContractKind kind);
+
+class IndexStore {
+public:
+    /// Runs the schema migrations and returns a store over `db`.
+    [[nodiscard]] static DbResult<IndexStore> open(Database& db);
+
+    /// The last fully indexed block of `chain_id`, or nullopt when it has never been indexed.
+    [[nodiscard]] DbResult<std::optional<uint64_t>> cursor(uint64_t chain_id);
+
+    /// Stores, projects and advances the cursor in one transaction (all or nothing).
+    [[nodiscard]] DbResult<BatchOutcome> commit_batch(const Batch& batch);
+
+    /// Remembered block hashes of `chain_id`, highest block first.
+    [[nodiscard]] DbResult<std::vector<BlockHeader>> recent_blocks(uint64_t chain_id);
+
+    /// Undoes every block above `block_num` (one transaction): deletes their raw logs and
+    /// remembered hashes, rebuilds the projections of the entities they touched from the remaining
+    /// raw logs, and sets the cursor to `block_num`.
+    [[nodiscard]] DbResult<RollbackOutcome> rollback_to(uint64_t chain_id, uint64_t block_num);
+
+    /// Records the keccak256 of a registry's runtime code (ERC-8257 asks consumers to pin it).
+    /// Returns the previously recorded hash when it differs (a proxy upgrade, say), else nullopt.
+    [[nodiscard]] DbResult<std::optional<core::Hash32>> record_code_hash(
+        uint64_t chain_id, const core::Address& address, uint64_t block_num,
+        const core::Hash32& code_hash);
+
+    [[nodiscard]] DbResult<ChainStatus> status(uint64_t chain_id);
+
+    /// The data tables (raw logs and projections) in a fixed order, for canonical_dump().
+    [[nodiscard]] static std::span<const std::string_view> data_tables() noexcept;
+
+    [[nodiscard]] Database& database() noexcept { return *db_; }
+
+private:
+    explicit IndexStore(Database& db) : db_(&db) {}
+    Database* db_;
+};
+
+}  // namespace credence::index
