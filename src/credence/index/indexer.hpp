@@ -1,0 +1,126 @@
+// The indexer loop: follows every registry of one chain into an IndexStore, batch by batch.
+//
+// One step():
+//   1. reads the head (eth_blockNumber);
+//   2. checks for a reorg: the stored hash of the cursor block must still be the chain's. If not,
+//      it finds the fork point among the remembered hashes (the last `finality_depth` blocks) and
+//      rolls the store back to it (issue 5 §4). A fork deeper than the remembered window is an
+//      error that stops the indexer (it cannot be repaired safely; re-index from scratch);
+//   3. fetches the next chunk of logs (LogSource, adaptive ranges), the getAgentTask /
+//      getAgentReply details at each log's block, and, for the part of the chunk within
+//      `finality_depth` of the head, every block header (kept for step 2);
+//   4. commits logs, projections, headers and cursor in one database transaction.
+// A failed fetch or commit leaves the store unchanged; the next step retries with backoff. Bad
+// data from the node (undecodable logs, logs of unknown contracts) is logged and skipped, never
+// committed half-way (issue 5 §Bad input).
+//
+// Thread-safety: one thread drives an Indexer; metrics() may be read from any thread.
+// Ownership: owns its LogSource and IndexStore; borrows the Database.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include <credence/chain/deployment.hpp>
+#include <credence/chain/rpc_client.hpp>
+#include <credence/index/database.hpp>
+#include <credence/index/log_source.hpp>
+#include <credence/index/sources.hpp>
+#include <credence/index/store.hpp>
+
+namespace credence::index {
+
+struct IndexerOptions {
+    uint64_t chain_id = 0;  // checked against eth_chainId before the first step
+    std::vector<RegistrySource> sources;
+    /// How many blocks below the head may still be reorganised (hashes kept, headers checked).
+    uint64_t finality_depth = 64;
+    RangePolicy range;
+    /// Whether to read getAgentTask / getAgentReply for ERC-8301 task and reply events.
+    bool fetch_details = true;
+};
+
+/// The finality depth used when none is configured: 64 blocks on Ethereum mainnet and testnets (two
+/// epochs), 0 for a local devnet (31337, 1337: anvil never reorgs by itself), and a conservative
+/// 256 for other chains (L2s and sidechains with their own reorg behaviour).
+[[nodiscard]] uint64_t default_finality_depth(uint64_t chain_id) noexcept;
+
+/// The deployed ERC-8004 registries (shared/vectors/erc8004.json `deployed`): one address set for
+/// every mainnet and one for every testnet, chosen by chain id; empty for an unknown chain.
+[[nodiscard]] std::vector<RegistrySource> default_erc8004_sources(uint64_t chain_id);
+
+/// Every Credence contract of a deployment file (chain/deployment.hpp), by kind.
+[[nodiscard]] std::vector<RegistrySource> sources_from_deployment(const chain::Deployment& d);
+
+/// Counters for Prometheus (issue 5 §6). All monotonic except the gauges.
+struct IndexerMetrics {
+    std::atomic<uint64_t> head_block{0};     // gauge
+    std::atomic<uint64_t> cursor_block{0};   // gauge
+    std::atomic<uint64_t> events_total{0};   // logs stored
+    std::atomic<uint64_t> rejected_total{0};  // logs skipped as bad data
+    std::atomic<uint64_t> rpc_errors_total{0};
+    std::atomic<uint64_t> reorgs_total{0};
+    std::atomic<uint64_t> batches_total{0};
+    std::atomic<uint64_t> batch_seconds_micros{0};  // sum of batch latencies, microseconds
+
+    /// The Prometheus text exposition format (version 0.0.4).
+    [[nodiscard]] std::string to_prometheus(uint64_t chain_id) const;
+};
+
+enum class IndexErrorKind {
+    rpc,            // the node failed (after retries)
+    database,       // the store failed
+    wrong_chain,    // eth_chainId differs from the configured chain id
+    deep_reorg,     // the fork point is older than every remembered block hash
+};
+
+struct IndexError {
+    IndexErrorKind kind = IndexErrorKind::rpc;
+    std::string message;
+};
+
+struct StepReport {
+    uint64_t head = 0;
+    uint64_t cursor = 0;       // after the step
+    uint64_t from_block = 0;   // the chunk indexed by this step (empty when caught up)
+    uint64_t to_block = 0;
+    uint64_t stored = 0;       // logs stored
+    uint64_t rejected = 0;     // logs skipped as bad data
+    std::optional<uint64_t> rolled_back_to;  // a reorg was handled this step
+    bool caught_up = false;    // cursor == head after the step
+    std::vector<std::string> warnings;  // one line each: skipped logs, code-hash changes
+};
+
+class Indexer {
+public:
+    Indexer(IndexerOptions options, chain::RpcClient client, Database& db);
+
+    /// Opens the store (migrations), checks the chain id and records each registry's code hash.
+    [[nodiscard]] std::expected<std::vector<std::string>, IndexError> start();
+    /// One batch (see above).
+    [[nodiscard]] std::expected<StepReport, IndexError> step();
+    /// Steps until caught up (follow = false) or until `stop` (follow = true, polling every
+    /// `poll_interval` once caught up). Calls `on_step` after every step. Errors of a step are
+    /// retried with exponential backoff up to 30 s, except wrong_chain and deep_reorg.
+    [[nodiscard]] std::expected<void, IndexError> run(
+        std::stop_token stop, bool follow, std::chrono::milliseconds poll_interval,
+        const std::function<void(const StepReport&)>& on_step);
+
+    [[nodiscard]] const IndexerMetrics& metrics() const noexcept { return metrics_; }
+    [[nodiscard]] IndexStore& store();
+
+private:
+    IndexerOptions options_;
+    LogSource source_;
+    Database* db_;
+    std::optional<IndexStore> store_;
+    IndexerMetrics metrics_;
+};
+
+}  // namespace credence::index
