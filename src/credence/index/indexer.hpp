@@ -68,6 +68,7 @@ struct IndexerMetrics {
     std::atomic<uint64_t> reorgs_total{0};
     std::atomic<uint64_t> batches_total{0};
     std::atomic<uint64_t> batch_seconds_micros{0};  // sum of batch latencies, microseconds
+    std::atomic<uint64_t> events_per_second{0};     // gauge: the last batch's throughput
 
     /// The Prometheus text exposition format (version 0.0.4).
     [[nodiscard]] std::string to_prometheus(uint64_t chain_id) const;

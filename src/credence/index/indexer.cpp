@@ -1,0 +1,334 @@
+// The indexer loop (indexer.hpp): reorg check, chunk fetch, details, one-transaction commit.
+#include <credence/index/indexer.hpp>
+
+#include <algorithm>
+#include <map>
+#include <thread>
+
+#include <fmt/core.h>
+
+#include <credence/chain/rpc_codec.hpp>
+#include <credence/core/keccak.hpp>
+
+namespace credence::index {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::unexpected<IndexError> fail(IndexErrorKind kind, std::string message) {
+    return std::unexpected(IndexError{kind, std::move(message)});
+}
+std::unexpected<IndexError> rpc_fail(const chain::RpcError& e, std::string_view what) {
+    return fail(IndexErrorKind::rpc, fmt::format("{}: {}", what, e.to_string()));
+}
+std::unexpected<IndexError> db_fail(const DbError& e, std::string_view what) {
+    return fail(IndexErrorKind::database, fmt::format("{}: {}", what, e.to_string()));
+}
+
+}  // namespace
+
+Indexer::Indexer(IndexerOptions options, chain::RpcClient client, Database& db)
+    : options_(std::move(options)), source_(std::move(client), options_.range), db_(&db) {}
+
+IndexStore& Indexer::store() {
+    // start() opens the store; calling anything else first is a programming error.
+    return store_.value();
+}
+
+std::expected<std::vector<std::string>, IndexError> Indexer::start() {
+    auto opened = IndexStore::open(*db_);
+    if (!opened) return db_fail(opened.error(), "open store");
+    store_.emplace(std::move(*opened));
+
+    auto& rpc = source_.client();
+    auto chain_id = rpc.chain_id();
+    if (!chain_id) return rpc_fail(chain_id.error(), "eth_chainId");
+    if (options_.chain_id == 0) options_.chain_id = *chain_id;
+    if (*chain_id != options_.chain_id) {
+        return fail(IndexErrorKind::wrong_chain,
+                    fmt::format("the node serves chain {}, not the configured chain {}", *chain_id,
+                                options_.chain_id));
+    }
+    auto head = rpc.block_number();
+    if (!head) return rpc_fail(head.error(), "eth_blockNumber");
+
+    // ERC-8257 asks consumers to pin a registry's code; a changed hash (a proxy upgrade, a
+    // redeployment) is worth a warning but not a stop: the events keep their meaning.
+    std::vector<std::string> warnings;
+    for (const auto& src : options_.sources) {
+        auto code = rpc.get_code(src.address, *head);
+        if (!code) return rpc_fail(code.error(), "eth_getCode");
+        if (code->empty()) {
+            warnings.push_back(fmt::format("{} at {} has no code at block {}", src.name,
+                                           src.address.to_checksum_hex(), *head));
+            continue;
+        }
+        auto previous = store_->record_code_hash(options_.chain_id, src.address, *head,
+                                                 core::keccak256(*code));
+        if (!previous) return db_fail(previous.error(), "record code hash");
+        if (*previous) {
+            warnings.push_back(fmt::format("{} at {} changed its code (was {}): proxy upgrade?",
+                                           src.name, src.address.to_checksum_hex(),
+                                           core::to_hex(**previous)));
+        }
+    }
+    return warnings;
+}
+
+namespace {
+
+// Finds the highest remembered block that is still on the chain and rolls back to it. Called when
+// the cursor block's hash no longer matches the chain (issue 5 §4).
+std::expected<uint64_t, IndexError> rewind_to_fork(IndexStore& store, LogSource& source,
+                                                          uint64_t chain_id, uint64_t head) {
+    auto remembered = store.recent_blocks(chain_id);
+    if (!remembered) return db_fail(remembered.error(), "read block hashes");
+    std::vector<uint64_t> nums;
+    for (const auto& h : *remembered) {
+        if (h.block_num <= head) nums.push_back(h.block_num);
+    }
+    std::map<uint64_t, core::Hash32> on_chain;
+    if (!nums.empty()) {
+        auto headers = source.headers_of(nums);
+        if (!headers) return rpc_fail(headers.error(), "read headers for the fork point");
+        for (const auto& h : *headers) on_chain[h.block_num] = h.hash;
+    }
+    for (const auto& h : *remembered) {  // highest first
+        auto it = on_chain.find(h.block_num);
+        if (it != on_chain.end() && it->second == h.hash) {
+            auto rolled = store.rollback_to(chain_id, h.block_num);
+            if (!rolled) return db_fail(rolled.error(), "roll back");
+            return h.block_num;
+        }
+    }
+    return fail(IndexErrorKind::deep_reorg,
+                "no remembered block is on the chain any more: the reorg is deeper than the "
+                "finality depth; re-index from scratch");
+}
+
+}  // namespace
+
+std::expected<StepReport, IndexError> Indexer::step() {
+    if (!store_) return fail(IndexErrorKind::database, "the indexer was not started");
+    const auto started = Clock::now();
+    const uint64_t chain_id = options_.chain_id;
+    auto& rpc = source_.client();
+    StepReport report;
+
+    auto head = rpc.block_number();
+    if (!head) {
+        metrics_.rpc_errors_total++;
+        return rpc_fail(head.error(), "eth_blockNumber");
+    }
+    report.head = *head;
+    metrics_.head_block = *head;
+
+    auto cursor = store_->cursor(chain_id);
+    if (!cursor) return db_fail(cursor.error(), "read cursor");
+
+    // Reorg check: the block the cursor stands on must still be the chain's.
+    if (*cursor) {
+        auto remembered = store_->recent_blocks(chain_id);
+        if (!remembered) return db_fail(remembered.error(), "read block hashes");
+        if (!remembered->empty()) {
+            const BlockHeader& top = remembered->front();
+            bool same = false;
+            if (top.block_num <= *head) {
+                const uint64_t num = top.block_num;
+                auto current = source_.headers_of(std::span<const uint64_t>(&num, 1));
+                if (!current) {
+                    metrics_.rpc_errors_total++;
+                    return rpc_fail(current.error(), "read the cursor's header");
+                }
+                same = current->front().hash == top.hash;
+            }
+            if (!same) {
+                auto fork = rewind_to_fork(*store_, source_, chain_id, *head);
+                if (!fork) return std::unexpected(fork.error());
+                metrics_.reorgs_total++;
+                metrics_.cursor_block = *fork;
+                report.rolled_back_to = *fork;
+                report.cursor = *fork;
+                return report;
+            }
+        }
+    }
+
+    uint64_t from = 0;
+    if (*cursor) {
+        from = **cursor + 1;
+    } else if (!options_.sources.empty()) {
+        from = std::min_element(options_.sources.begin(), options_.sources.end(),
+                                [](const auto& a, const auto& b) {
+                                    return a.start_block < b.start_block;
+                                })->start_block;
+    }
+    report.cursor = *cursor ? **cursor : (from > 0 ? from - 1 : 0);
+    if (from > *head) {
+        report.caught_up = true;
+        metrics_.cursor_block = report.cursor;
+        return report;
+    }
+
+    std::vector<core::Address> addresses;
+    std::map<core::Address, ContractKind> kinds;
+    for (const auto& src : options_.sources) {
+        if (kinds.emplace(src.address, src.kind).second) addresses.push_back(src.address);
+    }
+    auto chunk = source_.next_chunk(from, *head, addresses);
+    if (!chunk) {
+        metrics_.rpc_errors_total++;
+        return rpc_fail(chunk.error(), fmt::format("eth_getLogs from block {}", from));
+    }
+    for (const auto& skipped : chunk->skipped) {
+        report.warnings.push_back(fmt::format("skipped a log of block {} index {}: {}",
+                                              skipped.log.block_num, skipped.log.log_index,
+                                              skipped.reason));
+    }
+
+    Batch batch;
+    batch.chain_id = chain_id;
+    batch.to_block = chunk->to_block;
+    const uint64_t depth = options_.finality_depth;
+    // Never forget the chunk's own last block: the next reorg check starts from it.
+    batch.forget_below = std::min(*head > depth ? *head - depth : 0, chunk->to_block);
+
+    // Unfinalized blocks of the chunk: remember every header and check that the logs belong to
+    // them, so a reorg racing this fetch is caught now rather than committed (issue 5 §4). The
+    // chunk's last block is always remembered: the next step's reorg check starts there.
+    const uint64_t window_from = std::max(from, batch.forget_below);
+    std::vector<uint64_t> nums;
+    for (uint64_t b = window_from; b <= chunk->to_block; ++b) nums.push_back(b);
+    if (nums.empty() || nums.back() != chunk->to_block) nums.push_back(chunk->to_block);
+    auto headers = source_.headers_of(nums);
+    if (!headers) {
+        metrics_.rpc_errors_total++;
+        return rpc_fail(headers.error(), "read headers");
+    }
+    std::map<uint64_t, core::Hash32> hashes;
+    for (size_t i = 0; i < headers->size(); ++i) {
+        const auto& h = (*headers)[i];
+        hashes[h.block_num] = h.hash;
+        if (i > 0 && (*headers)[i - 1].block_num + 1 == h.block_num &&
+            (*headers)[i - 1].hash != h.parent_hash) {
+            return fail(IndexErrorKind::rpc,
+                        fmt::format("block {} does not follow block {}: the chain is reorganising",
+                                    h.block_num, h.block_num - 1));
+        }
+    }
+    batch.headers = std::move(*headers);
+
+    batch.logs.reserve(chunk->logs.size());
+    for (auto& log : chunk->logs) {
+        auto hash = hashes.find(log.block_num);
+        if (hash != hashes.end() && hash->second != log.block_hash) {
+            return fail(IndexErrorKind::rpc,
+                        fmt::format("a log of block {} names another block hash: the chain is "
+                                    "reorganising",
+                                    log.block_num));
+        }
+        const ContractKind kind = kinds.at(log.address);
+        batch.logs.push_back({std::move(log), kind, {}});
+    }
+
+    // ERC-8301 events carry only hashes: read the task / reply structs at the log's block.
+    if (options_.fetch_details) {
+        std::vector<chain::RpcCall> calls;
+        std::vector<size_t> which;
+        for (size_t i = 0; i < batch.logs.size(); ++i) {
+            auto call = detail_call(batch.logs[i].log, batch.logs[i].kind);
+            if (!call) continue;
+            calls.push_back({"eth_call",
+                             nlohmann::json::array({chain::to_json(*call),
+                                                    chain::to_quantity(batch.logs[i].log.block_num)})});
+            which.push_back(i);
+        }
+        constexpr size_t kCallsPerRequest = 500;
+        for (size_t at = 0; at < calls.size(); at += kCallsPerRequest) {
+            const size_t n = std::min(kCallsPerRequest, calls.size() - at);
+            auto results = rpc.batch(std::span<const chain::RpcCall>(calls).subspan(at, n));
+            if (!results) {
+                metrics_.rpc_errors_total++;
+                return rpc_fail(results.error(), "read task and reply details");
+            }
+            for (size_t k = 0; k < n; ++k) {
+                auto& result = (*results)[k];
+                auto data = result ? chain::read_data(*result)
+                                   : chain::RpcResult<core::Bytes>(std::unexpected(result.error()));
+                if (!data) {
+                    metrics_.rpc_errors_total++;
+                    return rpc_fail(data.error(), "read a task or reply detail");
+                }
+                batch.logs[which[at + k]].detail = std::move(*data);
+            }
+        }
+    }
+
+    auto outcome = store_->commit_batch(batch);
+    if (!outcome) return db_fail(outcome.error(), "commit batch");
+    for (const auto& rejected : outcome->rejected) {
+        report.warnings.push_back(fmt::format("rejected a log of block {} index {}: {}",
+                                              rejected.log.block_num, rejected.log.log_index,
+                                              rejected.reason));
+    }
+
+    report.from_block = from;
+    report.to_block = chunk->to_block;
+    report.cursor = chunk->to_block;
+    report.stored = outcome->stored;
+    report.rejected = outcome->rejected.size() + chunk->skipped.size();
+    report.caught_up = report.cursor >= *head;
+    metrics_.cursor_block = report.cursor;
+    metrics_.events_total += report.stored;
+    metrics_.rejected_total += report.rejected;
+    metrics_.batches_total++;
+    const auto micros = static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - started).count());
+    metrics_.batch_seconds_micros += micros;
+    metrics_.events_per_second = micros == 0 ? 0 : report.stored * 1'000'000 / micros;
+    return report;
+}
+
+std::expected<void, IndexError> Indexer::run(
+    std::stop_token stop, bool follow, std::chrono::milliseconds poll_interval,
+    const std::function<void(const StepReport&)>& on_step) {
+    // Sleeps in short slices so a stop request is honoured within ~50 ms.
+    const auto sleep_for = [&](std::chrono::milliseconds total) {
+        const auto until = Clock::now() + total;
+        while (!stop.stop_requested() && Clock::now() < until) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+    };
+    std::chrono::milliseconds backoff{250};
+    constexpr std::chrono::milliseconds kMaxBackoff{30'000};
+    // A one-shot sync gives up after this many failures in a row; a follower never does.
+    constexpr int kOnceAttempts = 6;
+    int failures = 0;
+    while (!stop.stop_requested()) {
+        auto report = step();
+        if (!report) {
+            const auto kind = report.error().kind;
+            if (kind == IndexErrorKind::wrong_chain || kind == IndexErrorKind::deep_reorg ||
+                (!follow && ++failures >= kOnceAttempts)) {
+                return std::unexpected(report.error());
+            }
+            StepReport failed;
+            failed.warnings.push_back(fmt::format("retrying in {} ms: {}", backoff.count(),
+                                                  report.error().message));
+            if (on_step) on_step(failed);
+            sleep_for(backoff);
+            backoff = std::min(backoff * 2, kMaxBackoff);
+            continue;
+        }
+        backoff = std::chrono::milliseconds{250};
+        failures = 0;
+        if (on_step) on_step(*report);
+        if (report->caught_up && !report->rolled_back_to) {
+            if (!follow) return {};
+            sleep_for(poll_interval);
+        }
+    }
+    return {};
+}
+
+}  // namespace credence::index
