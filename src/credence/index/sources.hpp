@@ -27,7 +27,10 @@ enum class ContractKind : uint8_t {
     agent_verifier = 6,
 };
 
+/// The kind's name in config files, logs and status: "identity", "reputation", "validation",
+/// "tool", "workflow", "verifier" ("unknown" for a value outside the enum).
 [[nodiscard]] std::string_view to_string(ContractKind kind) noexcept;
+/// The inverse of to_string (exact, lower case); nullopt for any other text.
 [[nodiscard]] std::optional<ContractKind> parse_contract_kind(std::string_view text) noexcept;
 
 struct RegistrySource {

@@ -1,0 +1,443 @@
+// The indexer's tables (schema.hpp: encodings and invariants). One comment above each table:
+// its key, then its columns. "entity" refers to store.hpp's rollback unit.
+#include <credence/index/schema.hpp>
+
+#include <array>
+
+namespace credence::index {
+namespace {
+
+constexpr std::string_view kV1Sql = R"sql(
+-- raw_logs: key (chain_id, block_num, log_index). Every stored log exactly as the node returned
+-- it: block_hash, txn_hash, txn_index, address (emitting contract), kind (sources.hpp
+-- ContractKind as its number), topic0..topic3 (NULL past the log's topic count), data, detail
+-- (getAgentTask / getAgentReply return data for ERC-8301 NewAgentTask / AgentReplyAnchored, else
+-- NULL) and entity (the id, within `address`, of the one entity the log projects into: agent_id,
+-- request_hash, tool_id, run id, owner, ...). Projections are rebuilt from these rows.
+CREATE TABLE raw_logs (
+    chain_id BIGINT NOT NULL,
+    block_num BIGINT NOT NULL,
+    log_index BIGINT NOT NULL,
+    block_hash {{BLOB}} NOT NULL,
+    txn_hash {{BLOB}} NOT NULL,
+    txn_index BIGINT NOT NULL,
+    address {{BLOB}} NOT NULL,
+    kind BIGINT NOT NULL,
+    topic0 {{BLOB}},
+    topic1 {{BLOB}},
+    topic2 {{BLOB}},
+    topic3 {{BLOB}},
+    data {{BLOB}} NOT NULL,
+    detail {{BLOB}},
+    entity {{BLOB}} NOT NULL,
+    PRIMARY KEY (chain_id, block_num, log_index)
+);
+-- Rollback replays one entity's logs in chain order.
+CREATE INDEX raw_logs_by_entity ON raw_logs (chain_id, address, entity, block_num, log_index);
+
+-- cursors: key (chain_id). block_num: every block <= block_num is indexed.
+CREATE TABLE cursors (
+    chain_id BIGINT NOT NULL,
+    block_num BIGINT NOT NULL,
+    PRIMARY KEY (chain_id)
+);
+
+-- block_hashes: key (chain_id, block_num). hash, parent_hash, timestamp of recent (unfinalized)
+-- blocks, kept for reorg detection (issue 5 §4).
+CREATE TABLE block_hashes (
+    chain_id BIGINT NOT NULL,
+    block_num BIGINT NOT NULL,
+    hash {{BLOB}} NOT NULL,
+    parent_hash {{BLOB}} NOT NULL,
+    timestamp BIGINT NOT NULL,
+    PRIMARY KEY (chain_id, block_num)
+);
+
+-- code_hashes: key (chain_id, address, block_num). code_hash: keccak256 of the contract's runtime
+-- code first seen at block_num (ERC-8257 asks consumers to pin it; a new row = an upgrade).
+CREATE TABLE code_hashes (
+    chain_id BIGINT NOT NULL,
+    address {{BLOB}} NOT NULL,
+    block_num BIGINT NOT NULL,
+    code_hash {{BLOB}} NOT NULL,
+    PRIMARY KEY (chain_id, address, block_num)
+);
+
+-- agents: key (chain_id, registry, agent_id) (entity). Current state of an ERC-8004 identity:
+-- owner, agent_uri (tokenURI), wallet (getAgentWallet; NULL when unset), approved (ERC-721
+-- getApproved; NULL when none), registered_block_num / registered_txn_hash (Registered; NULL
+-- when the registration is before the start block), updated_block_num / updated_log_index (the
+-- last log that changed the row).
+CREATE TABLE agents (
+    chain_id BIGINT NOT NULL,
+    registry {{BLOB}} NOT NULL,
+    agent_id {{BLOB}} NOT NULL,
+    owner {{BLOB}},
+    agent_uri TEXT,
+    wallet {{BLOB}},
+    approved {{BLOB}},
+    registered_block_num BIGINT,
+    registered_txn_hash {{BLOB}},
+    updated_block_num BIGINT NOT NULL,
+    updated_log_index BIGINT NOT NULL,
+    PRIMARY KEY (chain_id, registry, agent_id)
+);
+CREATE INDEX agents_by_owner ON agents (chain_id, owner);
+
+-- agent_metadata: key (chain_id, registry, agent_id, metadata_key). metadata_value (getMetadata;
+-- the reserved "agentWallet" key holds the 20-byte wallet or empty), block_num, log_index.
+CREATE TABLE agent_metadata (
+    chain_id BIGINT NOT NULL,
+    registry {{BLOB}} NOT NULL,
+    agent_id {{BLOB}} NOT NULL,
+    metadata_key TEXT NOT NULL,
+    metadata_value {{BLOB}} NOT NULL,
+    block_num BIGINT NOT NULL,
+    log_index BIGINT NOT NULL,
+    PRIMARY KEY (chain_id, registry, agent_id, metadata_key)
+);
+
+-- agent_history: key (chain_id, registry, agent_id, block_num, log_index). One row per
+-- Registered / URIUpdated / MetadataSet / Transfer: event (its name), txn_hash, actor (owner,
+-- updatedBy or Transfer's from), target (Transfer's to), text_value (the URI or metadata key),
+-- bytes_value (the metadata value).
+CREATE TABLE agent_history (
+    chain_id BIGINT NOT NULL,
+    registry {{BLOB}} NOT NULL,
+    agent_id {{BLOB}} NOT NULL,
+    block_num BIGINT NOT NULL,
+    log_index BIGINT NOT NULL,
+    event TEXT NOT NULL,
+    txn_hash {{BLOB}} NOT NULL,
+    actor {{BLOB}},
+    target {{BLOB}},
+    text_value TEXT,
+    bytes_value {{BLOB}},
+    PRIMARY KEY (chain_id, registry, agent_id, block_num, log_index)
+);
+
+-- agent_transfers: key (chain_id, registry, agent_id, block_num, log_index). ERC-721 Transfer of
+-- the identity registry: from_address (zero for a mint), to_address, txn_hash.
+CREATE TABLE agent_transfers (
+    chain_id BIGINT NOT NULL,
+    registry {{BLOB}} NOT NULL,
+    agent_id {{BLOB}} NOT NULL,
+    block_num BIGINT NOT NULL,
+    log_index BIGINT NOT NULL,
+    from_address {{BLOB}} NOT NULL,
+    to_address {{BLOB}} NOT NULL,
+    txn_hash {{BLOB}} NOT NULL,
+    PRIMARY KEY (chain_id, registry, agent_id, block_num, log_index)
+);
+CREATE INDEX agent_transfers_by_to ON agent_transfers (chain_id, to_address);
+
+-- agent_approvals: key (chain_id, registry, agent_id, block_num, log_index). ERC-721 Approval:
+-- owner, approved (zero clears), txn_hash.
+CREATE TABLE agent_approvals (
+    chain_id BIGINT NOT NULL,
+    registry {{BLOB}} NOT NULL,
+    agent_id {{BLOB}} NOT NULL,
+    block_num BIGINT NOT NULL,
+    log_index BIGINT NOT NULL,
+    owner {{BLOB}} NOT NULL,
+    approved {{BLOB}} NOT NULL,
+    txn_hash {{BLOB}} NOT NULL,
+    PRIMARY KEY (chain_id, registry, agent_id, block_num, log_index)
+);
+
+-- operator_approvals: key (chain_id, registry, owner, operator); entity (registry, owner).
+-- ERC-721 ApprovalForAll, current state (isApprovedForAll): approved, block_num, log_index.
+CREATE TABLE operator_approvals (
+    chain_id BIGINT NOT NULL,
+    registry {{BLOB}} NOT NULL,
+    owner {{BLOB}} NOT NULL,
+    operator {{BLOB}} NOT NULL,
+    approved BIGINT NOT NULL,
+    block_num BIGINT NOT NULL,
+    log_index BIGINT NOT NULL,
+    PRIMARY KEY (chain_id, registry, owner, operator)
+);
+
+-- feedback: key (chain_id, registry, agent_id, client, feedback_index); entity (registry,
+-- agent_id). ERC-8004 NewFeedback: value (int128, exact decimal integer), value_decimals,
+-- value_wad, normalized (schema.hpp), tag1, tag2, endpoint, feedback_uri, feedback_hash,
+-- revoked (FeedbackRevoked), revoked_block_num, block_num, log_index, txn_hash.
+CREATE TABLE feedback (
+    chain_id BIGINT NOT NULL,
+    registry {{BLOB}} NOT NULL,
+    agent_id {{BLOB}} NOT NULL,
+    client {{BLOB}} NOT NULL,
+    feedback_index BIGINT NOT NULL,
+    value TEXT NOT NULL,
+    value_decimals BIGINT NOT NULL,
+    value_wad TEXT NOT NULL,
+    normalized {{REAL}} NOT NULL,
+    tag1 TEXT NOT NULL,
+    tag2 TEXT NOT NULL,
+    endpoint TEXT NOT NULL,
+    feedback_uri TEXT NOT NULL,
+    feedback_hash {{BLOB}} NOT NULL,
+    revoked BIGINT NOT NULL,
+    revoked_block_num BIGINT,
+    block_num BIGINT NOT NULL,
+    log_index BIGINT NOT NULL,
+    txn_hash {{BLOB}} NOT NULL,
+    PRIMARY KEY (chain_id, registry, agent_id, client, feedback_index)
+);
+CREATE INDEX feedback_by_client ON feedback (chain_id, client);
+
+-- feedback_responses: key (chain_id, registry, agent_id, client, feedback_index, block_num,
+-- log_index); entity (registry, agent_id). ERC-8004 ResponseAppended: responder, response_uri,
+-- response_hash, txn_hash.
+CREATE TABLE feedback_responses (
+    chain_id BIGINT NOT NULL,
+    registry {{BLOB}} NOT NULL,
+    agent_id {{BLOB}} NOT NULL,
+    client {{BLOB}} NOT NULL,
+    feedback_index BIGINT NOT NULL,
+    block_num BIGINT NOT NULL,
+    log_index BIGINT NOT NULL,
+    responder {{BLOB}} NOT NULL,
+    response_uri TEXT NOT NULL,
+    response_hash {{BLOB}} NOT NULL,
+    txn_hash {{BLOB}} NOT NULL,
+    PRIMARY KEY (chain_id, registry, agent_id, client, feedback_index, block_num, log_index)
+);
+CREATE INDEX feedback_responses_by_responder ON feedback_responses (chain_id, responder);
+
+-- validation_requests: key (chain_id, registry, request_hash) (entity). ERC-8004
+-- ValidationRequest: validator, agent_id, request_uri (NULL when only responses were seen),
+-- block_num, log_index, txn_hash; the latest ValidationResponse: response (0..100, NULL before
+-- any), response_uri, response_hash, response_tag, response_block_num, response_count.
+CREATE TABLE validation_requests (
+    chain_id BIGINT NOT NULL,
+    registry {{BLOB}} NOT NULL,
+    request_hash {{BLOB}} NOT NULL,
+    validator {{BLOB}} NOT NULL,
+    agent_id {{BLOB}} NOT NULL,
+    request_uri TEXT,
+    block_num BIGINT,
+    log_index BIGINT,
+    txn_hash {{BLOB}},
+    response BIGINT,
+    response_uri TEXT,
+    response_hash {{BLOB}},
+    response_tag TEXT,
+    response_block_num BIGINT,
+    response_count BIGINT NOT NULL,
+    PRIMARY KEY (chain_id, registry, request_hash)
+);
+CREATE INDEX validation_requests_by_agent ON validation_requests (chain_id, agent_id);
+CREATE INDEX validation_requests_by_validator ON validation_requests (chain_id, validator);
+
+-- validation_responses: key (chain_id, registry, request_hash, block_num, log_index); entity
+-- (registry, request_hash). Every ValidationResponse: validator, agent_id, response,
+-- response_uri, response_hash, tag, txn_hash.
+CREATE TABLE validation_responses (
+    chain_id BIGINT NOT NULL,
+    registry {{BLOB}} NOT NULL,
+    request_hash {{BLOB}} NOT NULL,
+    block_num BIGINT NOT NULL,
+    log_index BIGINT NOT NULL,
+    validator {{BLOB}} NOT NULL,
+    agent_id {{BLOB}} NOT NULL,
+    response BIGINT NOT NULL,
+    response_uri TEXT NOT NULL,
+    response_hash {{BLOB}} NOT NULL,
+    tag TEXT NOT NULL,
+    txn_hash {{BLOB}} NOT NULL,
+    PRIMARY KEY (chain_id, registry, request_hash, block_num, log_index)
+);
+
+-- tools: key (chain_id, registry, tool_id) (entity). ERC-8257 tool, current state: creator,
+-- access_predicate, metadata_uri, manifest_hash (NULL when registered before the start block),
+-- deregistered, registered_block_num, updated_block_num, updated_log_index.
+CREATE TABLE tools (
+    chain_id BIGINT NOT NULL,
+    registry {{BLOB}} NOT NULL,
+    tool_id {{BLOB}} NOT NULL,
+    creator {{BLOB}},
+    access_predicate {{BLOB}},
+    metadata_uri TEXT,
+    manifest_hash {{BLOB}},
+    deregistered BIGINT NOT NULL,
+    registered_block_num BIGINT,
+    updated_block_num BIGINT NOT NULL,
+    updated_log_index BIGINT NOT NULL,
+    PRIMARY KEY (chain_id, registry, tool_id)
+);
+CREATE INDEX tools_by_creator ON tools (chain_id, creator);
+
+-- tool_history: key (chain_id, registry, tool_id, block_num, log_index). Every ToolRegistered /
+-- ToolMetadataUpdated / AccessPredicateUpdated / ToolDeregistered: event, access_predicate,
+-- metadata_uri, manifest_hash (those the event carries, else NULL), txn_hash.
+CREATE TABLE tool_history (
+    chain_id BIGINT NOT NULL,
+    registry {{BLOB}} NOT NULL,
+    tool_id {{BLOB}} NOT NULL,
+    block_num BIGINT NOT NULL,
+    log_index BIGINT NOT NULL,
+    event TEXT NOT NULL,
+    access_predicate {{BLOB}},
+    metadata_uri TEXT,
+    manifest_hash {{BLOB}},
+    txn_hash {{BLOB}} NOT NULL,
+    PRIMARY KEY (chain_id, registry, tool_id, block_num, log_index)
+);
+
+-- workflow_runs: key (chain_id, workflow, run_id) (entity). ERC-8301 run: status (RunStatus:
+-- 0 Pending, 1 Success, 2 Failed), final_task_hash, completed_at (WorkflowCompleted's
+-- timestamp), started_block_num (first task seen), completed_block_num.
+CREATE TABLE workflow_runs (
+    chain_id BIGINT NOT NULL,
+    workflow {{BLOB}} NOT NULL,
+    run_id {{BLOB}} NOT NULL,
+    status BIGINT NOT NULL,
+    final_task_hash {{BLOB}},
+    completed_at BIGINT,
+    started_block_num BIGINT,
+    completed_block_num BIGINT,
+    PRIMARY KEY (chain_id, workflow, run_id)
+);
+
+-- workflow_tasks: key (chain_id, workflow, run_id, block_num, log_index); entity (workflow,
+-- run_id). NewAgentTask: task_hash, stage, and from getAgentTask at the log's block (NULL when
+-- not fetched): task_seq, input_hash, input, timestamp, expires_at, prev_reply_hashes (the
+-- 32-byte hashes concatenated), proven; txn_hash.
+CREATE TABLE workflow_tasks (
+    chain_id BIGINT NOT NULL,
+    workflow {{BLOB}} NOT NULL,
+    run_id {{BLOB}} NOT NULL,
+    block_num BIGINT NOT NULL,
+    log_index BIGINT NOT NULL,
+    task_hash {{BLOB}} NOT NULL,
+    stage BIGINT NOT NULL,
+    task_seq BIGINT,
+    input_hash {{BLOB}},
+    input {{BLOB}},
+    timestamp BIGINT,
+    expires_at BIGINT,
+    prev_reply_hashes {{BLOB}},
+    proven BIGINT,
+    txn_hash {{BLOB}} NOT NULL,
+    PRIMARY KEY (chain_id, workflow, run_id, block_num, log_index)
+);
+CREATE INDEX workflow_tasks_by_hash ON workflow_tasks (chain_id, task_hash);
+
+-- workflow_replies: key (chain_id, workflow, run_id, block_num, log_index); entity (workflow,
+-- run_id). AgentReplyAnchored: reply_hash, replier, and from getAgentReply at the log's block
+-- (NULL when not fetched): operation_id, output_hash, output, timestamp, prev_task_hashes
+-- (concatenated), verifier, proven, verification_digest; txn_hash.
+CREATE TABLE workflow_replies (
+    chain_id BIGINT NOT NULL,
+    workflow {{BLOB}} NOT NULL,
+    run_id {{BLOB}} NOT NULL,
+    block_num BIGINT NOT NULL,
+    log_index BIGINT NOT NULL,
+    reply_hash {{BLOB}} NOT NULL,
+    replier {{BLOB}} NOT NULL,
+    operation_id {{BLOB}},
+    output_hash {{BLOB}},
+    output {{BLOB}},
+    timestamp BIGINT,
+    prev_task_hashes {{BLOB}},
+    verifier {{BLOB}},
+    proven BIGINT,
+    verification_digest {{BLOB}},
+    txn_hash {{BLOB}} NOT NULL,
+    PRIMARY KEY (chain_id, workflow, run_id, block_num, log_index)
+);
+CREATE INDEX workflow_replies_by_hash ON workflow_replies (chain_id, reply_hash);
+CREATE INDEX workflow_replies_by_replier ON workflow_replies (chain_id, replier);
+
+-- workflow_results: key (chain_id, workflow, run_id, block_num, log_index); entity (workflow,
+-- run_id). WorkflowCompleted: status, final_task_hash, timestamp, txn_hash.
+CREATE TABLE workflow_results (
+    chain_id BIGINT NOT NULL,
+    workflow {{BLOB}} NOT NULL,
+    run_id {{BLOB}} NOT NULL,
+    block_num BIGINT NOT NULL,
+    log_index BIGINT NOT NULL,
+    status BIGINT NOT NULL,
+    final_task_hash {{BLOB}} NOT NULL,
+    timestamp BIGINT NOT NULL,
+    txn_hash {{BLOB}} NOT NULL,
+    PRIMARY KEY (chain_id, workflow, run_id, block_num, log_index)
+);
+
+-- workflow_proofs: key (chain_id, verifier, task_id, block_num, log_index); entity (verifier,
+-- task_id). ERC-8274 VerificationCompleted: agent_key (the bytes32 agentId), verification_digest,
+-- valid, input_hash, output_hash, proof_profile, timestamp, instance_id, proof_chain_id (the
+-- event's chainId bytes), txn_hash.
+CREATE TABLE workflow_proofs (
+    chain_id BIGINT NOT NULL,
+    verifier {{BLOB}} NOT NULL,
+    task_id {{BLOB}} NOT NULL,
+    block_num BIGINT NOT NULL,
+    log_index BIGINT NOT NULL,
+    agent_key {{BLOB}} NOT NULL,
+    verification_digest {{BLOB}} NOT NULL,
+    valid BIGINT NOT NULL,
+    input_hash {{BLOB}} NOT NULL,
+    output_hash {{BLOB}} NOT NULL,
+    proof_profile {{BLOB}} NOT NULL,
+    timestamp BIGINT NOT NULL,
+    instance_id {{BLOB}} NOT NULL,
+    proof_chain_id {{BLOB}} NOT NULL,
+    txn_hash {{BLOB}} NOT NULL,
+    PRIMARY KEY (chain_id, verifier, task_id, block_num, log_index)
+);
+CREATE INDEX workflow_proofs_by_digest ON workflow_proofs (chain_id, verification_digest);
+
+-- contract_events: key (chain_id, address, entity, block_num, log_index). Every other event a
+-- contract kind declares (scenario events such as BidAccepted, CommitAccepted, ReplierEnrolled,
+-- AgentVerifierUpdated; AttesterSet, OwnershipTransferred, EIP712DomainChanged): name, run_id
+-- (the workflow run it belongs to, else NULL), args (the ABI-decoded arguments as a JSON object:
+-- addresses and bytes as 0x-hex, integers as decimal strings, booleans as JSON), txn_hash.
+CREATE TABLE contract_events (
+    chain_id BIGINT NOT NULL,
+    address {{BLOB}} NOT NULL,
+    entity {{BLOB}} NOT NULL,
+    block_num BIGINT NOT NULL,
+    log_index BIGINT NOT NULL,
+    name TEXT NOT NULL,
+    run_id {{BLOB}},
+    args TEXT NOT NULL,
+    txn_hash {{BLOB}} NOT NULL,
+    PRIMARY KEY (chain_id, address, entity, block_num, log_index)
+);
+)sql";
+
+constexpr std::array<Migration, 1> kMigrations{{
+    {1, "indexer tables: raw logs, cursors, block and code hashes, projections", kV1Sql},
+}};
+
+constexpr std::array<std::string_view, 19> kDataTables{
+    "raw_logs",
+    "agents",
+    "agent_metadata",
+    "agent_history",
+    "agent_transfers",
+    "agent_approvals",
+    "operator_approvals",
+    "feedback",
+    "feedback_responses",
+    "validation_requests",
+    "validation_responses",
+    "tools",
+    "tool_history",
+    "workflow_runs",
+    "workflow_tasks",
+    "workflow_replies",
+    "workflow_results",
+    "workflow_proofs",
+    "contract_events",
+};
+
+}  // namespace
+
+std::span<const Migration> index_migrations() noexcept { return kMigrations; }
+
+std::span<const std::string_view> index_data_tables() noexcept { return kDataTables; }
+
+}  // namespace credence::index

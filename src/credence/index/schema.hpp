@@ -1,0 +1,35 @@
+// The indexer's schema as code: versioned migrations (database.hpp's migrate()) that create every
+// table of the store (issue 5 §3), with a comment above each table giving its key and columns.
+//
+// Column encodings (the same on SQLite and PostgreSQL, so canonical_dump() compares them):
+//   - addresses: {{BLOB}} of 20 bytes; bytes32 values (hashes, run ids): {{BLOB}} of 32 bytes;
+//   - uint256 identifiers (agent_id, tool_id): {{BLOB}} of 32 bytes, big-endian, so that the
+//     byte-wise order of both backends (SQLite memcmp, PostgreSQL bytea) is the numeric order;
+//   - the ERC-8004 feedback value (int128): `value` TEXT, the exact integer in decimal; beside it
+//     `value_wad` TEXT (value * 10^(18 - decimals), exact, the scale getSummary averages on) and
+//     `normalized` {{REAL}} (value / 10^decimals, the nearest double, for ordering and charts);
+//   - timestamps and counters that are uint256 on chain: BIGINT, saturated at 2^63 - 1 (no
+//     realistic chain reaches it; the exact value stays in raw_logs.detail);
+//   - booleans: BIGINT 0 / 1; a missing optional value: NULL.
+//
+// Invariants: every table has chain_id; no auto-increment ids (keys are natural, so two indexings
+// of one chain produce identical rows); every projection table's primary key starts with
+// (chain_id, <contract>, <entity id>) so that rollback deletes an entity's rows through the key
+// (store.hpp: rollback by entity replay).
+// Thread-safety: constant data.
+#pragma once
+
+#include <span>
+#include <string_view>
+
+#include <credence/index/database.hpp>
+
+namespace credence::index {
+
+/// Every migration of the indexer's schema, oldest first (versions 1, 2, ...).
+[[nodiscard]] std::span<const Migration> index_migrations() noexcept;
+
+/// The data tables (raw logs and projections) in dump order; store.hpp's data_tables().
+[[nodiscard]] std::span<const std::string_view> index_data_tables() noexcept;
+
+}  // namespace credence::index

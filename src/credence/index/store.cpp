@@ -1,0 +1,359 @@
+// IndexStore (store.hpp): batches, cursor, reorg rollback by entity replay, code hashes, status.
+#include <credence/index/store.hpp>
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include <credence/index/projector.hpp>
+#include <credence/index/schema.hpp>
+
+namespace credence::index {
+namespace {
+
+constexpr std::string_view kInsertRawLog =
+    "INSERT INTO raw_logs (chain_id, block_num, log_index, block_hash, txn_hash, txn_index, "
+    "address, kind, topic0, topic1, topic2, topic3, data, detail, entity) VALUES ($1, $2, $3, $4, "
+    "$5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)";
+constexpr std::string_view kUpsertHeader =
+    "INSERT INTO block_hashes (chain_id, block_num, hash, parent_hash, timestamp) VALUES ($1, $2, "
+    "$3, $4, $5) ON CONFLICT (chain_id, block_num) DO UPDATE SET hash = excluded.hash, "
+    "parent_hash = excluded.parent_hash, timestamp = excluded.timestamp";
+constexpr std::string_view kForgetHeaders =
+    "DELETE FROM block_hashes WHERE chain_id = $1 AND block_num < $2";
+constexpr std::string_view kDropHeadersAbove =
+    "DELETE FROM block_hashes WHERE chain_id = $1 AND block_num > $2";
+constexpr std::string_view kUpsertCursor =
+    "INSERT INTO cursors (chain_id, block_num) VALUES ($1, $2) ON CONFLICT (chain_id) DO UPDATE "
+    "SET block_num = excluded.block_num";
+constexpr std::string_view kSelectCursor = "SELECT block_num FROM cursors WHERE chain_id = $1";
+constexpr std::string_view kSelectHeaders =
+    "SELECT block_num, hash, parent_hash, timestamp FROM block_hashes WHERE chain_id = $1 ORDER BY "
+    "block_num DESC";
+constexpr std::string_view kAffectedEntities =
+    "SELECT DISTINCT address, kind, entity FROM raw_logs WHERE chain_id = $1 AND block_num > $2 "
+    "ORDER BY address, kind, entity";
+constexpr std::string_view kCountLogsAbove =
+    "SELECT COUNT(*) FROM raw_logs WHERE chain_id = $1 AND block_num > $2";
+constexpr std::string_view kDeleteLogsAbove =
+    "DELETE FROM raw_logs WHERE chain_id = $1 AND block_num > $2";
+constexpr std::string_view kEntityLogs =
+    "SELECT block_num, log_index, block_hash, txn_hash, txn_index, topic0, topic1, topic2, "
+    "topic3, data, detail FROM raw_logs WHERE chain_id = $1 AND address = $2 AND entity = $3 "
+    "ORDER BY block_num, log_index";
+constexpr std::string_view kLastCodeHash =
+    "SELECT code_hash FROM code_hashes WHERE chain_id = $1 AND address = $2 ORDER BY block_num "
+    "DESC LIMIT 1";
+constexpr std::string_view kInsertCodeHash =
+    "INSERT INTO code_hashes (chain_id, address, block_num, code_hash) VALUES ($1, $2, $3, $4) "
+    "ON CONFLICT (chain_id, address, block_num) DO UPDATE SET code_hash = excluded.code_hash";
+
+DbValue as_int(uint64_t v) { return static_cast<int64_t>(v); }
+DbValue as_blob(core::ByteView b) { return core::Bytes(b.begin(), b.end()); }
+
+std::unexpected<DbError> corrupt(std::string message) {
+    return std::unexpected(DbError{DbErrorKind::sql, std::move(message)});
+}
+
+// Typed reads of a result row; a wrong type means the schema is not ours.
+DbResult<uint64_t> read_u64(const DbRow& row, size_t i) {
+    if (i < row.size()) {
+        if (const auto* v = std::get_if<int64_t>(&row[i]); v != nullptr && *v >= 0) {
+            return static_cast<uint64_t>(*v);
+        }
+    }
+    return corrupt(fmt::format("store: column {} is not a non-negative integer", i));
+}
+
+DbResult<core::Bytes> read_bytes(const DbRow& row, size_t i) {
+    if (i < row.size()) {
+        if (const auto* v = std::get_if<core::Bytes>(&row[i])) return *v;
+    }
+    return corrupt(fmt::format("store: column {} is not a blob", i));
+}
+
+/// Optional blob column: NULL -> nullopt.
+DbResult<std::optional<core::Bytes>> read_opt_bytes(const DbRow& row, size_t i) {
+    if (i < row.size() && std::holds_alternative<std::monostate>(row[i])) {
+        return std::optional<core::Bytes>{};
+    }
+    auto b = read_bytes(row, i);
+    if (!b) return std::unexpected(b.error());
+    return std::optional<core::Bytes>(std::move(*b));
+}
+
+DbResult<core::Hash32> read_hash(const DbRow& row, size_t i) {
+    auto b = read_bytes(row, i);
+    if (!b) return std::unexpected(b.error());
+    if (b->size() != 32) return corrupt(fmt::format("store: column {} is not 32 bytes", i));
+    core::Hash32 h{};
+    std::copy(b->begin(), b->end(), h.begin());
+    return h;
+}
+
+/// Rolls back and passes the error on (the batch is all or nothing).
+template <typename T>
+DbResult<T> abort_tx(Database& db, DbError error) {
+    (void)db.rollback();
+    return std::unexpected(std::move(error));
+}
+
+DbResult<void> insert_raw_log(Database& db, uint64_t chain_id, const IngestLog& in,
+                              const core::Bytes& entity) {
+    const RawLog& log = in.log;
+    std::array<DbValue, 15> p{
+        as_int(chain_id),
+        as_int(log.block_num),
+        as_int(log.log_index),
+        as_blob(log.block_hash),
+        as_blob(log.txn_hash),
+        as_int(log.txn_index),
+        as_blob(log.address.bytes),
+        int64_t{static_cast<uint8_t>(in.kind)},
+        {},
+        {},
+        {},
+        {},
+        as_blob(log.data),
+        in.detail.empty() ? DbValue{} : as_blob(in.detail),
+        entity,
+    };
+    for (size_t i = 0; i < log.topics.size() && i < 4; ++i) p[8 + i] = as_blob(log.topics[i]);
+    return db.exec(kInsertRawLog, p);
+}
+
+DbResult<void> run_projection(Database& db, const Projection& projection) {
+    for (const auto& statement : projection.statements) {
+        if (auto r = db.exec(statement.sql, statement.params); !r) return r;
+    }
+    return {};
+}
+
+DbResult<void> set_cursor(Database& db, uint64_t chain_id, uint64_t block_num) {
+    const std::array<DbValue, 2> p{as_int(chain_id), as_int(block_num)};
+    return db.exec(kUpsertCursor, p);
+}
+
+/// Deletes one entity's projection rows and replays its remaining raw logs (store.hpp).
+DbResult<void> rebuild_entity(Database& db, uint64_t chain_id, const core::Bytes& address,
+                              ContractKind kind, const core::Bytes& entity) {
+    const std::array<DbValue, 3> key{as_int(chain_id), address, entity};
+    for (const auto sql : entity_delete_statements(kind)) {
+        if (auto r = db.exec(sql, key); !r) return r;
+    }
+    auto rows = db.query(kEntityLogs, key);
+    if (!rows) return std::unexpected(rows.error());
+    auto addr = core::Address::from_bytes(address);
+    if (!addr) return corrupt("store: raw_logs.address is not 20 bytes");
+    for (const DbRow& row : *rows) {
+        RawLog log;
+        log.address = *addr;
+        auto block_num = read_u64(row, 0);
+        auto log_index = read_u64(row, 1);
+        auto block_hash = read_hash(row, 2);
+        auto txn_hash = read_hash(row, 3);
+        auto txn_index = read_u64(row, 4);
+        auto data = read_bytes(row, 9);
+        auto detail = read_opt_bytes(row, 10);
+        if (!block_num || !log_index || !block_hash || !txn_hash || !txn_index || !data ||
+            !detail) {
+            return corrupt("store: unreadable raw_logs row during rollback");
+        }
+        log.block_num = *block_num;
+        log.log_index = *log_index;
+        log.block_hash = *block_hash;
+        log.txn_hash = *txn_hash;
+        log.txn_index = *txn_index;
+        log.data = std::move(*data);
+        for (size_t t = 5; t <= 8; ++t) {
+            if (std::holds_alternative<std::monostate>(row[t])) break;
+            auto topic = read_hash(row, t);
+            if (!topic) return std::unexpected(topic.error());
+            log.topics.push_back(*topic);
+        }
+        const core::Bytes no_detail;
+        const core::Bytes& d = detail->has_value() ? **detail : no_detail;
+        auto projection = project_log(chain_id, log, kind, d);
+        if (!projection) {
+            return corrupt(fmt::format("store: stored log {}:{} no longer projects: {}",
+                                       log.block_num, log.log_index, projection.error()));
+        }
+        if (auto r = run_projection(db, *projection); !r) return r;
+    }
+    return {};
+}
+
+}  // namespace
+
+DbResult<IndexStore> IndexStore::open(Database& db) {
+    if (auto r = migrate(db, index_migrations()); !r) return std::unexpected(r.error());
+    return IndexStore(db);
+}
+
+DbResult<std::optional<uint64_t>> IndexStore::cursor(uint64_t chain_id) {
+    const std::array<DbValue, 1> p{as_int(chain_id)};
+    auto rows = db_->query(kSelectCursor, p);
+    if (!rows) return std::unexpected(rows.error());
+    if (rows->empty()) return std::optional<uint64_t>{};
+    auto v = read_u64(rows->front(), 0);
+    if (!v) return std::unexpected(v.error());
+    return std::optional<uint64_t>(*v);
+}
+
+DbResult<BatchOutcome> IndexStore::commit_batch(const Batch& batch) {
+    if (auto r = db_->begin(); !r) return std::unexpected(r.error());
+    BatchOutcome outcome;
+    const RawLog* previous = nullptr;
+    for (const IngestLog& in : batch.logs) {
+        const RawLog& log = in.log;
+        if (log.removed) {
+            outcome.rejected.push_back({log, "removed (reorged out) log"});
+            continue;
+        }
+        // Logs arrive sorted; one position twice (a faulty node) would break the raw_logs key.
+        if (previous != nullptr && previous->block_num == log.block_num &&
+            previous->log_index == log.log_index) {
+            outcome.rejected.push_back({log, "duplicate log position"});
+            continue;
+        }
+        auto projection = project_log(batch.chain_id, log, in.kind, in.detail);
+        if (!projection) {
+            outcome.rejected.push_back({log, std::move(projection.error())});
+            continue;
+        }
+        if (auto r = insert_raw_log(*db_, batch.chain_id, in, projection->entity); !r) {
+            return abort_tx<BatchOutcome>(*db_, r.error());
+        }
+        if (auto r = run_projection(*db_, *projection); !r) {
+            return abort_tx<BatchOutcome>(*db_, r.error());
+        }
+        previous = &log;
+        ++outcome.stored;
+    }
+    for (const BlockHeader& h : batch.headers) {
+        const std::array<DbValue, 5> p{as_int(batch.chain_id), as_int(h.block_num), as_blob(h.hash),
+                                       as_blob(h.parent_hash), as_int(h.timestamp)};
+        if (auto r = db_->exec(kUpsertHeader, p); !r)
+            return abort_tx<BatchOutcome>(*db_, r.error());
+    }
+    if (batch.forget_below > 0) {
+        const std::array<DbValue, 2> p{as_int(batch.chain_id), as_int(batch.forget_below)};
+        if (auto r = db_->exec(kForgetHeaders, p); !r) {
+            return abort_tx<BatchOutcome>(*db_, r.error());
+        }
+    }
+    if (auto r = set_cursor(*db_, batch.chain_id, batch.to_block); !r) {
+        return abort_tx<BatchOutcome>(*db_, r.error());
+    }
+    if (auto r = db_->commit(); !r) return abort_tx<BatchOutcome>(*db_, r.error());
+    return outcome;
+}
+
+DbResult<std::vector<BlockHeader>> IndexStore::recent_blocks(uint64_t chain_id) {
+    const std::array<DbValue, 1> p{as_int(chain_id)};
+    auto rows = db_->query(kSelectHeaders, p);
+    if (!rows) return std::unexpected(rows.error());
+    std::vector<BlockHeader> out;
+    out.reserve(rows->size());
+    for (const DbRow& row : *rows) {
+        auto n = read_u64(row, 0);
+        auto hash = read_hash(row, 1);
+        auto parent = read_hash(row, 2);
+        auto ts = read_u64(row, 3);
+        if (!n || !hash || !parent || !ts) return corrupt("store: unreadable block_hashes row");
+        out.push_back({*n, *hash, *parent, *ts});
+    }
+    return out;
+}
+
+DbResult<RollbackOutcome> IndexStore::rollback_to(uint64_t chain_id, uint64_t block_num) {
+    if (auto r = db_->begin(); !r) return std::unexpected(r.error());
+    const std::array<DbValue, 2> above{as_int(chain_id), as_int(block_num)};
+    RollbackOutcome outcome;
+    auto count = db_->query(kCountLogsAbove, above);
+    if (!count) return abort_tx<RollbackOutcome>(*db_, count.error());
+    if (!count->empty()) {
+        auto n = read_u64(count->front(), 0);
+        if (!n) return abort_tx<RollbackOutcome>(*db_, n.error());
+        outcome.logs_removed = *n;
+    }
+    auto entities = db_->query(kAffectedEntities, above);
+    if (!entities) return abort_tx<RollbackOutcome>(*db_, entities.error());
+    if (auto r = db_->exec(kDeleteLogsAbove, above); !r) {
+        return abort_tx<RollbackOutcome>(*db_, r.error());
+    }
+    for (const DbRow& row : *entities) {
+        auto address = read_bytes(row, 0);
+        auto kind = read_u64(row, 1);
+        auto entity = read_bytes(row, 2);
+        if (!address || !kind || !entity || *kind > 255) {
+            return abort_tx<RollbackOutcome>(
+                *db_, DbError{DbErrorKind::sql, "store: unreadable entity row"});
+        }
+        const auto k = static_cast<ContractKind>(*kind);
+        if (auto r = rebuild_entity(*db_, chain_id, *address, k, *entity); !r) {
+            return abort_tx<RollbackOutcome>(*db_, r.error());
+        }
+        ++outcome.entities_rebuilt;
+    }
+    if (auto r = db_->exec(kDropHeadersAbove, above); !r) {
+        return abort_tx<RollbackOutcome>(*db_, r.error());
+    }
+    if (auto r = set_cursor(*db_, chain_id, block_num); !r) {
+        return abort_tx<RollbackOutcome>(*db_, r.error());
+    }
+    if (auto r = db_->commit(); !r) return abort_tx<RollbackOutcome>(*db_, r.error());
+    return outcome;
+}
+
+DbResult<std::optional<core::Hash32>> IndexStore::record_code_hash(uint64_t chain_id,
+                                                                   const core::Address& address,
+                                                                   uint64_t block_num,
+                                                                   const core::Hash32& code_hash) {
+    const std::array<DbValue, 2> key{as_int(chain_id), as_blob(address.bytes)};
+    auto rows = db_->query(kLastCodeHash, key);
+    if (!rows) return std::unexpected(rows.error());
+    std::optional<core::Hash32> previous;
+    if (!rows->empty()) {
+        auto h = read_hash(rows->front(), 0);
+        if (!h) return std::unexpected(h.error());
+        if (*h == code_hash) return std::optional<core::Hash32>{};
+        previous = *h;
+    }
+    const std::array<DbValue, 4> p{as_int(chain_id), as_blob(address.bytes), as_int(block_num),
+                                   as_blob(code_hash)};
+    if (auto r = db_->exec(kInsertCodeHash, p); !r) return std::unexpected(r.error());
+    return previous;
+}
+
+DbResult<ChainStatus> IndexStore::status(uint64_t chain_id) {
+    // One constant text per table (the Database caches prepared statements by text).
+    static const std::vector<std::string> kCountSql = [] {
+        std::vector<std::string> out;
+        for (const auto table : index_data_tables()) {
+            out.push_back(fmt::format("SELECT COUNT(*) FROM {} WHERE chain_id = $1", table));
+        }
+        return out;
+    }();
+    ChainStatus s;
+    s.chain_id = chain_id;
+    auto c = cursor(chain_id);
+    if (!c) return std::unexpected(c.error());
+    s.cursor = *c;
+    const std::array<DbValue, 1> p{as_int(chain_id)};
+    const auto tables = index_data_tables();
+    for (size_t i = 0; i < tables.size(); ++i) {
+        auto rows = db_->query(kCountSql[i], p);
+        if (!rows) return std::unexpected(rows.error());
+        auto n = rows->empty() ? DbResult<uint64_t>(0) : read_u64(rows->front(), 0);
+        if (!n) return std::unexpected(n.error());
+        s.counts.push_back({std::string(tables[i]), static_cast<int64_t>(*n)});
+    }
+    return s;
+}
+
+std::span<const std::string_view> IndexStore::data_tables() noexcept { return index_data_tables(); }
+
+}  // namespace credence::index
