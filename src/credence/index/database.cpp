@@ -1,0 +1,272 @@
+// The backend-independent half of database.hpp: error names, schema tokens, the URL switch,
+// versioned migrations and the canonical dump (issue #5 §Store, §Crash safety).
+#include <credence/index/database.hpp>
+
+#include <algorithm>
+#include <compare>
+#include <cstddef>
+#include <utility>
+
+#include <fmt/format.h>
+
+namespace credence::index {
+
+std::string_view to_string(DbErrorKind kind) noexcept {
+    switch (kind) {
+        case DbErrorKind::open:
+            return "open";
+        case DbErrorKind::sql:
+            return "sql";
+        case DbErrorKind::constraint:
+            return "constraint";
+        case DbErrorKind::busy:
+            return "busy";
+        case DbErrorKind::connection:
+            return "connection";
+        case DbErrorKind::migration:
+            return "migration";
+        case DbErrorKind::misuse:
+            return "misuse";
+    }
+    return "unknown";
+}
+
+std::string DbError::to_string() const {
+    return fmt::format("database {} error: {}", index::to_string(kind), message);
+}
+
+std::string apply_dialect(std::string_view sql, Dialect dialect) {
+    struct Token {
+        std::string_view token;
+        std::string_view sqlite;
+        std::string_view postgres;
+    };
+    static constexpr Token kTokens[] = {
+        {"{{BLOB}}", "BLOB", "BYTEA"},
+        {"{{REAL}}", "REAL", "DOUBLE PRECISION"},
+    };
+    std::string out;
+    out.reserve(sql.size() + 16);
+    size_t pos = 0;
+    while (pos < sql.size()) {
+        const size_t brace = sql.find("{{", pos);
+        if (brace == std::string_view::npos) break;
+        out.append(sql.substr(pos, brace - pos));
+        const Token* hit = nullptr;
+        for (const auto& t : kTokens)
+            if (sql.substr(brace, t.token.size()) == t.token) hit = &t;
+        if (hit == nullptr) {
+            // Not a schema token: copied verbatim (it may be inside a string literal).
+            out.append("{{");
+            pos = brace + 2;
+            continue;
+        }
+        out.append(dialect == Dialect::sqlite ? hit->sqlite : hit->postgres);
+        pos = brace + hit->token.size();
+    }
+    if (pos < sql.size()) out.append(sql.substr(pos));
+    return out;
+}
+
+DbResult<std::unique_ptr<Database>> open_database(std::string_view location) {
+    if (location.starts_with("postgres://") || location.starts_with("postgresql://"))
+        return open_postgres(location);
+    if (location.starts_with("sqlite:")) location.remove_prefix(7);
+    if (location.empty())
+        return std::unexpected(DbError{DbErrorKind::open, "empty database location"});
+    return open_sqlite(std::filesystem::path(location));
+}
+
+namespace {
+
+// Best-effort cleanup on an error path: the first error is the one reported.
+void ignore_cleanup(const DbResult<void>& /*unused*/) {}
+
+DbError migration_error(const Migration& m, const DbError& cause) {
+    return DbError{DbErrorKind::migration,
+                   fmt::format("migration {} ({}) failed: {}", m.version, m.name, cause.message)};
+}
+
+}  // namespace
+
+DbResult<int> migrate(Database& db, std::span<const Migration> migrations) {
+    // The caller's list must be 1, 2, 3, ...: a gap would make "the database's version" ambiguous.
+    for (size_t i = 0; i < migrations.size(); ++i) {
+        if (migrations[i].version != static_cast<int>(i) + 1)
+            return std::unexpected(DbError{
+                DbErrorKind::misuse, fmt::format("migration #{} has version {}, expected {}", i,
+                                                 migrations[i].version, i + 1)});
+    }
+    if (db.in_transaction())
+        return std::unexpected(DbError{DbErrorKind::misuse, "migrate() inside a transaction"});
+
+    if (auto r = db.exec_script("CREATE TABLE IF NOT EXISTS schema_migrations ("
+                                "version BIGINT PRIMARY KEY, name TEXT NOT NULL)");
+        !r)
+        return std::unexpected(r.error());
+    auto rows = db.query("SELECT version FROM schema_migrations ORDER BY version");
+    if (!rows) return std::unexpected(rows.error());
+    int64_t current = 0;
+    for (const auto& row : *rows) {
+        const auto* v = row.empty() ? nullptr : std::get_if<int64_t>(&row[0]);
+        if (v == nullptr)
+            return std::unexpected(
+                DbError{DbErrorKind::migration, "schema_migrations holds a non-integer version"});
+        current = std::max(current, *v);
+    }
+    if (current > static_cast<int64_t>(migrations.size()))
+        return std::unexpected(
+            DbError{DbErrorKind::migration,
+                    fmt::format("database {} is at schema version {}, newer than this program's {}",
+                                db.describe(), current, migrations.size())});
+
+    for (const auto& m : migrations) {
+        if (m.version <= current) continue;
+        // One transaction per step: a failed step leaves the previous version intact.
+        if (auto r = db.begin(); !r) return std::unexpected(migration_error(m, r.error()));
+        auto step = db.exec_script(apply_dialect(m.sql, db.dialect()));
+        if (step) {
+            const DbValue params[] = {int64_t{m.version}, std::string(m.name)};
+            step = db.exec("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", params);
+        }
+        if (step) step = db.commit();
+        if (!step) {
+            ignore_cleanup(db.rollback());
+            return std::unexpected(migration_error(m, step.error()));
+        }
+        current = m.version;
+    }
+    return static_cast<int>(current);
+}
+
+namespace {
+
+// A total order over DbValue that does not depend on the backend's collation or NULL placement:
+// NULL < integer < real < text < blob; text and blobs compare bytewise.
+std::strong_ordering compare_values(const DbValue& a, const DbValue& b) {
+    if (a.index() != b.index()) return a.index() <=> b.index();
+    switch (a.index()) {
+        case 1:
+            return std::get<int64_t>(a) <=> std::get<int64_t>(b);
+        case 2: {
+            const double x = std::get<double>(a);
+            const double y = std::get<double>(b);
+            // NaN sorts last; equal NaNs are equivalent.
+            if (x < y) return std::strong_ordering::less;
+            if (y < x) return std::strong_ordering::greater;
+            const bool xn = x != x;
+            const bool yn = y != y;
+            return xn <=> yn;
+        }
+        case 3:
+            return std::get<std::string>(a).compare(std::get<std::string>(b)) <=> 0;
+        case 4: {
+            const auto& x = std::get<core::Bytes>(a);
+            const auto& y = std::get<core::Bytes>(b);
+            return std::lexicographical_compare_three_way(x.begin(), x.end(), y.begin(), y.end());
+        }
+        default:
+            return std::strong_ordering::equal;
+    }
+}
+
+bool row_less(const DbRow& a, const DbRow& b) {
+    const size_t n = std::min(a.size(), b.size());
+    for (size_t i = 0; i < n; ++i) {
+        const auto c = compare_values(a[i], b[i]);
+        if (c != 0) return c < 0;
+    }
+    return a.size() < b.size();
+}
+
+void append_json_string(std::string& out, const std::string& s) {
+    static constexpr char kHex[] = "0123456789abcdef";
+    out.push_back('"');
+    for (const char ch : s) {
+        const auto c = static_cast<unsigned char>(ch);
+        switch (ch) {
+            case '"':
+                out.append("\\\"");
+                break;
+            case '\\':
+                out.append("\\\\");
+                break;
+            case '\n':
+                out.append("\\n");
+                break;
+            case '\r':
+                out.append("\\r");
+                break;
+            case '\t':
+                out.append("\\t");
+                break;
+            default:
+                if (c < 0x20) {
+                    out.append("\\u00");
+                    out.push_back(kHex[c >> 4]);
+                    out.push_back(kHex[c & 0x0f]);
+                } else {
+                    out.push_back(ch);  // UTF-8 passes through unchanged
+                }
+        }
+    }
+    out.push_back('"');
+}
+
+void append_value(std::string& out, const DbValue& v) {
+    switch (v.index()) {
+        case 0:
+            out.append("NULL");
+            break;
+        case 1:
+            fmt::format_to(std::back_inserter(out), "{}", std::get<int64_t>(v));
+            break;
+        case 2:
+            fmt::format_to(std::back_inserter(out), "{:.17g}", std::get<double>(v));
+            break;
+        case 3:
+            append_json_string(out, std::get<std::string>(v));
+            break;
+        case 4:
+            out.append(core::to_hex(std::get<core::Bytes>(v), true));
+            break;
+        default:
+            break;
+    }
+}
+
+bool is_identifier(std::string_view name) {
+    if (name.empty()) return false;
+    return std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+               c == '_';
+    });
+}
+
+}  // namespace
+
+DbResult<std::string> canonical_dump(Database& db, std::span<const std::string_view> tables) {
+    std::string out;
+    for (const auto table : tables) {
+        // The name is spliced into SQL: only plain identifiers are accepted.
+        if (!is_identifier(table))
+            return std::unexpected(
+                DbError{DbErrorKind::misuse, fmt::format("bad table name '{}'", table)});
+        auto rows = db.query(fmt::format("SELECT * FROM {}", table));
+        if (!rows) return std::unexpected(rows.error());
+        // Sorted here rather than with ORDER BY: text collation and NULL placement differ between
+        // SQLite and PostgreSQL, and the dump must not.
+        std::sort(rows->begin(), rows->end(), row_less);
+        fmt::format_to(std::back_inserter(out), "# {}\n", table);
+        for (const auto& row : *rows) {
+            for (size_t i = 0; i < row.size(); ++i) {
+                if (i != 0) out.push_back('|');
+                append_value(out, row[i]);
+            }
+            out.push_back('\n');
+        }
+    }
+    return out;
+}
+
+}  // namespace credence::index
