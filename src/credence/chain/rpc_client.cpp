@@ -67,6 +67,18 @@ RpcResult<json> RpcClient::request(std::string_view method, json params) {
     }
 }
 
+RpcResult<RawResponse> RpcClient::request_body(std::string_view method, const json& params) {
+    try {
+        const uint64_t id = next_id_++;
+        const std::string body = encode_request(id, RpcCall{std::string(method), params});
+        auto raw = post_with_retry(body);
+        if (!raw) return std::unexpected(std::move(raw.error()));
+        return RawResponse{id, std::move(*raw)};
+    } catch (const std::exception& e) {
+        return rpc_fail(RpcErrorKind::invalid_argument, e.what());
+    }
+}
+
 RpcResult<std::vector<RpcResult<json>>> RpcClient::batch(std::span<const RpcCall> calls) {
     if (calls.empty()) return std::vector<RpcResult<json>>{};
     try {

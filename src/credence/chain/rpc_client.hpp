@@ -30,6 +30,13 @@
 
 namespace credence::chain {
 
+/// A response body as the node sent it, with the id of the request it answers (for callers that
+/// parse large bodies themselves, e.g. index/log_json.hpp on eth_getLogs).
+struct RawResponse {
+    uint64_t id = 0;
+    std::string body;
+};
+
 class RpcClient {
 public:
     explicit RpcClient(std::unique_ptr<RpcTransport> transport, RetryPolicy retry = {});
@@ -41,6 +48,11 @@ public:
     /// Any method (anvil_*, evm_*, debug_*...): the raw `result` JSON. `params` must be an array.
     [[nodiscard]] RpcResult<nlohmann::json> request(
         std::string_view method, nlohmann::json params = nlohmann::json::array());
+
+    /// Posts one request, retried per RetryPolicy like request(), and returns the body unparsed:
+    /// the caller checks the envelope and the id. `params` must be an array.
+    [[nodiscard]] RpcResult<RawResponse> request_body(std::string_view method,
+                                                      const nlohmann::json& params);
 
     /// Sends all calls in one HTTP request (JSON-RPC 2.0 §6). The outer result fails only when the
     /// whole exchange failed; element i is the outcome of calls[i]. An empty batch sends nothing.

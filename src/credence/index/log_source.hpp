@@ -1,7 +1,8 @@
 // Fetches registry logs and block headers from a JSON-RPC node for the indexer.
 //
 // Logs come from eth_getLogs over adaptive block ranges (issue 5 §2): the range doubles after a
-// success (up to RangePolicy::max_blocks) and halves when the provider refuses it, either with a
+// success (up to RangePolicy::max_blocks; less when the chunk held many logs, see target_logs)
+// and halves, retried at once, when the provider refuses it, either with a
 // "too many results" / "block range too large" / "response size exceeded" JSON-RPC error (the
 // wording of geth, erigon, anvil, Alchemy, Infura, QuickNode, ...) or with an oversized body
 // (RpcErrorKind::too_large, HTTP 413). A one-block range that is still refused is an error. The
@@ -23,6 +24,7 @@
 #include <vector>
 
 #include <credence/chain/rpc_client.hpp>
+#include <credence/index/log_json.hpp>
 #include <credence/index/raw_log.hpp>
 
 namespace credence::index {
@@ -31,6 +33,10 @@ struct RangePolicy {
     uint64_t initial_blocks = 2'000;
     uint64_t max_blocks = 100'000;  // many providers cap at 10k; the range shrinks on refusal
     uint64_t min_blocks = 1;
+    /// After a success with n logs, the next range is scaled to hold about this many logs (at most
+    /// x2 and at least /2 per step, within [min_blocks, max_blocks]), so that one chunk's body and
+    /// its RawLogs stay bounded however dense the chain is (issue 5: peak RSS <= 300 MB).
+    uint64_t target_logs = 10'000;
 };
 
 struct SkippedLog {
@@ -66,13 +72,18 @@ public:
 
     /// The current adaptive range size, for progress reporting and tests.
     [[nodiscard]] uint64_t range_blocks() const noexcept { return range_blocks_; }
-    /// The underlying client, for the indexer's other calls (eth_blockNumber, eth_call, eth_getCode).
+    /// The underlying client, for the indexer's other calls (eth_blockNumber, eth_call,
+    /// eth_getCode).
     [[nodiscard]] chain::RpcClient& client() noexcept { return client_; }
 
 private:
+    // Sets range_blocks_ after a success that returned `returned_logs` logs (RangePolicy).
+    void adapt_range(size_t returned_logs);
+
     chain::RpcClient client_;
     RangePolicy policy_;
     uint64_t range_blocks_;
+    LogJsonParser parser_;  // reused: simdjson keeps its buffers between chunks
 };
 
 }  // namespace credence::index

@@ -1,0 +1,269 @@
+#include <credence/index/log_source.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <limits>
+#include <string_view>
+#include <utility>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <credence/chain/rpc_codec.hpp>
+
+namespace credence::index {
+namespace {
+
+using chain::RpcError;
+using chain::RpcErrorKind;
+using nlohmann::json;
+
+// geth's default --rpc.batch-request-limit; Alchemy and Infura cap batches likewise.
+constexpr size_t kMaxBatch = 1'000;
+
+// Phrases with which providers refuse an eth_getLogs range as too wide or too full, lowercased:
+//   geth, Infura:     "query returned more than 10000 results"
+//   erigon:           "query exceeds max results 20000", "query exceeds max block range 1000000"
+//   Alchemy:          "Log response size exceeded. You can make eth_getLogs requests with up to a
+//                      2K block range ...", "...block range should work..."
+//   QuickNode:        "eth_getLogs is limited to a 10,000 range", "... are limited to ..."
+//   Ankr, BSC, Base:  "block range is too wide", "exceed maximum block range: 50000",
+//                     "ranges over 10000 blocks are not supported"
+//   Nethermind, reth: "too many logs", "response size exceeded", "query timeout exceeded"
+// Matching is deliberately broad: a false positive only costs a halving, while a missed refusal
+// stops the indexer on a provider limit it could have stepped around.
+constexpr std::string_view kRefusalPhrases[] = {
+    "more than",  "too many",      "exceed",          "block range", "range is too",
+    "range too",  "ranges over",   "limited to",      "too large",   "too big",
+    "size limit", "response size", "limit the query", "timeout",     "timed out",
+};
+
+std::string lowercase(std::string_view s) {
+    std::string out(s);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+bool says_too_much(std::string_view message) {
+    const std::string lower = lowercase(message);
+    return std::ranges::any_of(kRefusalPhrases, [&](std::string_view phrase) {
+        return lower.find(phrase) != std::string::npos;
+    });
+}
+
+// Whether the provider refused the range itself, so that a smaller one may pass (issue 5 §2).
+bool is_refusal(const RpcError& e) {
+    switch (e.kind) {
+        case RpcErrorKind::too_large:  // our own cap on the body (HttpOptions::max_response_bytes)
+            return true;
+        case RpcErrorKind::http_status:
+            // 413 Content Too Large (RFC 9110 §15.5.14); some gateways answer a range refusal
+            // with a 400 whose body says why.
+            return e.http_status == 413 || (e.http_status >= 400 && e.http_status < 500 &&
+                                            e.http_status != 429 && says_too_much(e.message));
+        case RpcErrorKind::rpc_error:
+            // EIP-1474: -32005 "limit exceeded" (Infura's code for too many results).
+            return e.code == -32005 || says_too_much(e.message) || says_too_much(e.data_json);
+        default:
+            return false;
+    }
+}
+
+// Why a log is dropped, or empty when it is kept (log_source.hpp: address, range, topics, removed).
+std::string check_log(const RawLog& log, uint64_t from_block, uint64_t to_block,
+                      std::span<const core::Address> wanted) {
+    if (!wanted.empty() && !std::ranges::binary_search(wanted, log.address)) {
+        return "address not requested";
+    }
+    if (log.block_num < from_block || log.block_num > to_block) return "block outside range";
+    // The EVM has LOG0..LOG4 only (Yellow Paper §9.4.8, Appendix H.2).
+    if (log.topics.size() > 4) return fmt::format("{} topics", log.topics.size());
+    if (log.removed) return "removed";
+    return {};
+}
+
+bool log_order(const RawLog& a, const RawLog& b) {
+    return std::pair(a.block_num, a.log_index) < std::pair(b.block_num, b.log_index);
+}
+
+// The four header fields of an eth_getBlockByNumber result, strictly (chain/rpc_codec.hpp).
+chain::RpcResult<BlockHeader> read_header(const json& j, uint64_t block_num) {
+    if (j.is_null()) {
+        return chain::rpc_fail(RpcErrorKind::bad_response,
+                               fmt::format("block {} not found", block_num));
+    }
+    if (!j.is_object())
+        return chain::rpc_fail(RpcErrorKind::bad_response, "block is not an object");
+    auto field = [&](const char* name) -> const json* {
+        auto it = j.find(name);
+        return it == j.end() ? nullptr : &*it;
+    };
+    const json* number = field("number");
+    const json* hash = field("hash");
+    const json* parent = field("parentHash");
+    const json* timestamp = field("timestamp");
+    if (number == nullptr || hash == nullptr || parent == nullptr || timestamp == nullptr) {
+        return chain::rpc_fail(
+            RpcErrorKind::bad_response,
+            fmt::format("block {}: missing number, hash, parentHash or timestamp", block_num));
+    }
+    auto n = chain::read_u64(*number);
+    auto h = chain::read_hash(*hash);
+    auto p = chain::read_hash(*parent);
+    auto t = chain::read_u64(*timestamp);
+    for (const chain::RpcError* e : {n ? nullptr : &n.error(), h ? nullptr : &h.error(),
+                                     p ? nullptr : &p.error(), t ? nullptr : &t.error()}) {
+        if (e != nullptr) {
+            return chain::rpc_fail(RpcErrorKind::bad_response,
+                                   fmt::format("block {}: {}", block_num, e->message));
+        }
+    }
+    if (*n != block_num) {
+        return chain::rpc_fail(RpcErrorKind::bad_response,
+                               fmt::format("asked for block {}, got block {}", block_num, *n));
+    }
+    return BlockHeader{*n, *h, *p, *t};
+}
+
+}  // namespace
+
+LogSource::LogSource(chain::RpcClient client, RangePolicy policy)
+    : client_(std::move(client)), policy_(policy) {
+    policy_.min_blocks = std::max<uint64_t>(policy_.min_blocks, 1);
+    policy_.max_blocks = std::max(policy_.max_blocks, policy_.min_blocks);
+    range_blocks_ = std::clamp(policy_.initial_blocks, policy_.min_blocks, policy_.max_blocks);
+}
+
+chain::RpcResult<LogChunk> LogSource::next_chunk(uint64_t from_block, uint64_t to_block,
+                                                 std::span<const core::Address> addresses) {
+    if (from_block > to_block) {
+        return chain::rpc_fail(RpcErrorKind::invalid_argument,
+                               fmt::format("from_block {} > to_block {}", from_block, to_block));
+    }
+    try {
+        chain::LogFilter filter;
+        filter.addresses.assign(addresses.begin(), addresses.end());
+        std::ranges::sort(filter.addresses);
+        filter.addresses.erase(std::ranges::unique(filter.addresses).begin(),
+                               filter.addresses.end());
+
+        LogChunk chunk;
+        chunk.from_block = from_block;
+        for (;;) {
+            // Written so that [0, UINT64_MAX] does not overflow.
+            const uint64_t span = std::min(range_blocks_ - 1, to_block - from_block) + 1;
+            const uint64_t last = from_block + span - 1;
+            filter.from_block = from_block;
+            filter.to_block = last;
+            ++chunk.requests;
+            auto raw = client_.request_body("eth_getLogs", json::array({chain::to_json(filter)}));
+            chain::RpcResult<std::vector<RawLog>> logs =
+                raw ? parser_.parse_in_place(raw->body, raw->id)
+                    : std::unexpected(std::move(raw.error()));
+            if (raw) std::string().swap(raw->body);  // free the body before validating
+            if (!logs) {
+                if (is_refusal(logs.error()) && span > policy_.min_blocks) {
+                    range_blocks_ = std::max(policy_.min_blocks, span / 2);
+                    continue;
+                }
+                logs.error().message = fmt::format("eth_getLogs blocks {}..{}: {}", from_block,
+                                                   last, logs.error().message);
+                return std::unexpected(std::move(logs.error()));
+            }
+            chunk.to_block = last;
+            adapt_range(logs->size());
+
+            if (!std::ranges::is_sorted(*logs, log_order))
+                std::ranges::stable_sort(*logs, log_order);
+            chunk.logs.reserve(logs->size());
+            for (RawLog& log : *logs) {
+                std::string reason = check_log(log, from_block, last, filter.addresses);
+                // A (block, log index) pair names one log: a repeat is a node bug, keep the first.
+                if (reason.empty() && !chunk.logs.empty() &&
+                    chunk.logs.back().block_num == log.block_num &&
+                    chunk.logs.back().log_index == log.log_index) {
+                    reason = "duplicate log index";
+                }
+                if (reason.empty()) {
+                    chunk.logs.push_back(std::move(log));
+                } else {
+                    chunk.skipped.push_back(SkippedLog{std::move(log), std::move(reason)});
+                }
+            }
+            return chunk;
+        }
+    } catch (const std::exception& e) {  // bad_alloc; json::dump on our own filter cannot throw
+        return chain::rpc_fail(RpcErrorKind::invalid_argument, e.what());
+    }
+}
+
+void LogSource::adapt_range(size_t returned_logs) {
+    const uint64_t current = range_blocks_;
+    const uint64_t doubled =
+        current > std::numeric_limits<uint64_t>::max() / 2 ? current : current * 2;
+    uint64_t next = doubled;
+    if (returned_logs > 0 && policy_.target_logs > 0) {
+        // Aim the next range at target_logs from the density just seen, moving by at most a
+        // factor of two per step so that one odd chunk does not swing the range.
+        const double ideal = static_cast<double>(current) *
+                             static_cast<double>(policy_.target_logs) /
+                             static_cast<double>(returned_logs);
+        const double lo = static_cast<double>(std::max<uint64_t>(current / 2, 1));
+        next = static_cast<uint64_t>(std::clamp(ideal, lo, static_cast<double>(doubled)));
+    }
+    range_blocks_ = std::clamp(next, policy_.min_blocks, policy_.max_blocks);
+}
+
+chain::RpcResult<std::vector<BlockHeader>> LogSource::headers(uint64_t from_block,
+                                                              uint64_t to_block) {
+    if (from_block > to_block) {
+        return chain::rpc_fail(RpcErrorKind::invalid_argument,
+                               fmt::format("from_block {} > to_block {}", from_block, to_block));
+    }
+    std::vector<uint64_t> nums;
+    try {
+        nums.reserve(to_block - from_block + 1);
+        for (uint64_t n = from_block;; ++n) {
+            nums.push_back(n);
+            if (n == to_block) break;
+        }
+    } catch (const std::exception& e) {
+        return chain::rpc_fail(RpcErrorKind::invalid_argument, e.what());
+    }
+    return headers_of(nums);
+}
+
+chain::RpcResult<std::vector<BlockHeader>> LogSource::headers_of(
+    std::span<const uint64_t> block_nums) {
+    try {
+        std::vector<BlockHeader> out;
+        out.reserve(block_nums.size());
+        std::vector<chain::RpcCall> calls;
+        for (size_t begin = 0; begin < block_nums.size(); begin += kMaxBatch) {
+            const auto part =
+                block_nums.subspan(begin, std::min(kMaxBatch, block_nums.size() - begin));
+            calls.clear();
+            for (uint64_t n : part) {
+                calls.push_back(
+                    {"eth_getBlockByNumber", json::array({chain::to_quantity(n), false})});
+            }
+            auto results = client_.batch(calls);
+            if (!results) return std::unexpected(std::move(results.error()));
+            for (size_t i = 0; i < part.size(); ++i) {
+                auto& r = (*results)[i];
+                if (!r) {
+                    r.error().message = fmt::format("block {}: {}", part[i], r.error().message);
+                    return std::unexpected(std::move(r.error()));
+                }
+                auto header = read_header(*r, part[i]);
+                if (!header) return std::unexpected(std::move(header.error()));
+                out.push_back(*header);
+            }
+        }
+        return out;
+    } catch (const std::exception& e) {
+        return chain::rpc_fail(RpcErrorKind::bad_response, e.what());
+    }
+}
+
+}  // namespace credence::index
