@@ -127,6 +127,16 @@ TEST_P(database, invalid_sql_is_sql_error_with_statement) {
     EXPECT_EQ(rows("SELECT 1"), (std::vector<DbRow>{{int64_t{1}}}));
 }
 
+TEST_P(database, one_statement_per_exec) {
+    script_ok("CREATE TABLE o (a BIGINT)");
+    auto r = db_->exec("INSERT INTO o VALUES (1); INSERT INTO o VALUES (2)", {});
+    ASSERT_FALSE(r.has_value());
+    EXPECT_EQ(r.error().kind, DbErrorKind::sql) << r.error().to_string();
+    EXPECT_EQ(count("o"), 0);
+    exec_ok("INSERT INTO o VALUES (3);");  // a trailing semicolon is fine
+    EXPECT_EQ(count("o"), 1);
+}
+
 TEST_P(database, constraint_violation_kind) {
     script_ok("CREATE TABLE c (k BIGINT PRIMARY KEY, v TEXT NOT NULL)");
     exec_ok("INSERT INTO c VALUES ($1, $2)", {int64_t{1}, std::string("a")});
@@ -173,6 +183,10 @@ TEST_P(database, failed_exec_in_transaction_makes_commit_fail_and_stores_nothing
     // On PostgreSQL these are pipelined: the duplicate's error may only surface at commit().
     for (int64_t k = 0; k < 10; ++k)
         (void)db_->exec("INSERT INTO f VALUES ($1)", std::vector<DbValue>{k});
+    // Once a statement failed, the transaction is aborted: a query returns that error too.
+    auto q = db_->query("SELECT COUNT(*) FROM f");
+    ASSERT_FALSE(q.has_value());
+    EXPECT_EQ(q.error().kind, DbErrorKind::constraint) << q.error().to_string();
     auto c = db_->commit();
     ASSERT_FALSE(c.has_value());
     EXPECT_EQ(c.error().kind, DbErrorKind::constraint) << c.error().to_string();
@@ -200,6 +214,19 @@ TEST_P(database, many_statements_in_one_transaction) {
     EXPECT_EQ(count("m"), kRows);
     EXPECT_EQ(rows("SELECT s FROM m WHERE k = $1", {int64_t{12345}}),
               (std::vector<DbRow>{{std::string("12345")}}));
+}
+
+TEST_P(database, error_after_a_pipeline_sync_point_still_fails_commit) {
+    script_ok("CREATE TABLE g (k BIGINT PRIMARY KEY)");
+    ASSERT_TRUE(db_->begin().has_value());
+    // Past PostgreSQL's periodic Sync (every 4096 queued statements), then a duplicate key.
+    for (int64_t k = 0; k < 6000; ++k)
+        (void)db_->exec("INSERT INTO g VALUES ($1)", std::vector<DbValue>{k % 5000});
+    auto c = db_->commit();
+    ASSERT_FALSE(c.has_value());
+    EXPECT_EQ(c.error().kind, DbErrorKind::constraint) << c.error().to_string();
+    EXPECT_NE(c.error().message.find("INSERT INTO g"), std::string::npos) << c.error().message;
+    EXPECT_EQ(count("g"), 0);
 }
 
 TEST_P(database, transaction_misuse) {

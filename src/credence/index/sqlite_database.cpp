@@ -185,6 +185,15 @@ private:
         if (rc != SQLITE_OK) return fail(error_here(rc, sql));
         if (stmt == nullptr)
             return fail(DbError{DbErrorKind::misuse, fmt::format("empty statement [{}]", sql)});
+        // sqlite3_prepare compiles the first statement only; PostgreSQL refuses several in a
+        // prepared statement, and so does this backend instead of ignoring the rest.
+        const std::string_view rest(tail, static_cast<size_t>(sql.data() + sql.size() - tail));
+        if (rest.find_first_not_of(" \t\r\n;") != std::string_view::npos) {
+            sqlite3_finalize(stmt);
+            return fail(DbError{DbErrorKind::sql, fmt::format("several statements given to exec() "
+                                                              "or query() [{}]",
+                                                              first_words(sql))});
+        }
         CachedStatement cached{stmt, {}};
         const int count = sqlite3_bind_parameter_count(stmt);
         for (int i = 1; i <= count; ++i) {
@@ -257,6 +266,8 @@ private:
 
     DbResult<void> run(std::string_view sql, std::span<const DbValue> params,
                        std::vector<DbRow>* rows) {
+        // Like PostgreSQL's aborted transaction: nothing runs until rollback().
+        if (in_tx_ && tx_error_) return std::unexpected(*tx_error_);
         auto cached = prepare(sql);
         if (!cached) return std::unexpected(cached.error());
         sqlite3_stmt* stmt = (*cached)->stmt;
