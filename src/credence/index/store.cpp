@@ -74,14 +74,10 @@ DbResult<core::Bytes> read_bytes(const DbRow& row, size_t i) {
     return corrupt(fmt::format("store: column {} is not a blob", i));
 }
 
-/// Optional blob column: NULL -> nullopt.
-DbResult<std::optional<core::Bytes>> read_opt_bytes(const DbRow& row, size_t i) {
-    if (i < row.size() && std::holds_alternative<std::monostate>(row[i])) {
-        return std::optional<core::Bytes>{};
-    }
-    auto b = read_bytes(row, i);
-    if (!b) return std::unexpected(b.error());
-    return std::optional<core::Bytes>(std::move(*b));
+/// A nullable blob column: NULL reads as empty (raw_logs.detail: no detail).
+DbResult<core::Bytes> read_bytes_or_empty(const DbRow& row, size_t i) {
+    if (i < row.size() && std::holds_alternative<std::monostate>(row[i])) return core::Bytes{};
+    return read_bytes(row, i);
 }
 
 DbResult<core::Hash32> read_hash(const DbRow& row, size_t i) {
@@ -96,7 +92,9 @@ DbResult<core::Hash32> read_hash(const DbRow& row, size_t i) {
 /// Rolls back and passes the error on (the batch is all or nothing).
 template <typename T>
 DbResult<T> abort_tx(Database& db, DbError error) {
-    (void)db.rollback();
+    // rollback() leaves no transaction open even when it fails; the first error is the one to
+    // report.
+    if (auto r = db.rollback(); !r) return std::unexpected(std::move(error));
     return std::unexpected(std::move(error));
 }
 
@@ -156,7 +154,7 @@ DbResult<void> rebuild_entity(Database& db, uint64_t chain_id, const core::Bytes
         auto txn_hash = read_hash(row, 3);
         auto txn_index = read_u64(row, 4);
         auto data = read_bytes(row, 9);
-        auto detail = read_opt_bytes(row, 10);
+        auto detail = read_bytes_or_empty(row, 10);
         if (!block_num || !log_index || !block_hash || !txn_hash || !txn_index || !data ||
             !detail) {
             return corrupt("store: unreadable raw_logs row during rollback");
@@ -167,15 +165,13 @@ DbResult<void> rebuild_entity(Database& db, uint64_t chain_id, const core::Bytes
         log.txn_hash = *txn_hash;
         log.txn_index = *txn_index;
         log.data = std::move(*data);
-        for (size_t t = 5; t <= 8; ++t) {
+        for (size_t t = 5; t <= 8 && t < row.size(); ++t) {
             if (std::holds_alternative<std::monostate>(row[t])) break;
             auto topic = read_hash(row, t);
             if (!topic) return std::unexpected(topic.error());
             log.topics.push_back(*topic);
         }
-        const core::Bytes no_detail;
-        const core::Bytes& d = detail->has_value() ? **detail : no_detail;
-        auto projection = project_log(chain_id, log, kind, d);
+        auto projection = project_log(chain_id, log, kind, *detail);
         if (!projection) {
             return corrupt(fmt::format("store: stored log {}:{} no longer projects: {}",
                                        log.block_num, log.log_index, projection.error()));
