@@ -132,5 +132,461 @@ TEST(index_log_source, too_many_results_splits_down_to_a_range_that_fits) {
     }
 }
 
+// A server that answers eth_getLogs with `result` (whatever the filter), recording the ranges.
+struct FixedNode {
+    json result = json::array();
+    std::atomic<int> hits{0};
+    FaultRpcServer server{[this](const json& req, httplib::Response& res) {
+        ++hits;
+        res.set_content(ok_body(req["id"], result), "application/json");
+    }};
+};
+
+// The reasons of a chunk's skipped logs, in order.
+std::vector<std::string> reasons(const LogChunk& chunk) {
+    std::vector<std::string> out;
+    for (const auto& s : chunk.skipped) out.push_back(s.reason);
+    return out;
+}
+
+TEST(index_log_source, bad_logs_are_skipped_with_a_reason_and_the_rest_kept_sorted) {
+    FixedNode node;
+    json& r = node.result;
+    r.push_back(make_log(12, 3, addr(1)));
+    r.push_back(make_log(11, 0, addr(1)));
+    r.push_back(make_log(11, 1, addr(9)));     // a contract we did not ask for
+    r.push_back(make_log(11, 2, addr(1), 5));  // LOG5 does not exist
+    r.push_back(make_log(9, 0, addr(1)));      // below the range
+    r.push_back(make_log(21, 0, addr(1)));     // above the range
+    json removed = make_log(12, 4, addr(2));
+    removed["removed"] = true;  // a reorg-dropped log
+    r.push_back(removed);
+    r.push_back(make_log(12, 3, addr(2)));        // the same (block, log index) twice
+    r.push_back(make_log(12, 0, addr(2), 0, 0));  // LOG0, no data: fine
+    auto source = source_for(node.server, doubling(10));
+    const std::vector<core::Address> wanted{addr(2), addr(1)};
+    auto chunk = source.next_chunk(10, 100, wanted);
+    ASSERT_TRUE(chunk) << chunk.error().to_string();
+    EXPECT_EQ(chunk->from_block, 10u);
+    EXPECT_EQ(chunk->to_block, 19u);
+    ASSERT_EQ(chunk->logs.size(), 3u);
+    EXPECT_EQ(std::pair(chunk->logs[0].block_num, chunk->logs[0].log_index), std::pair(11UL, 0UL));
+    EXPECT_EQ(std::pair(chunk->logs[1].block_num, chunk->logs[1].log_index), std::pair(12UL, 0UL));
+    EXPECT_EQ(std::pair(chunk->logs[2].block_num, chunk->logs[2].log_index), std::pair(12UL, 3UL));
+    EXPECT_EQ(chunk->logs[2].address, addr(1));  // the first of the two (12, 3) is kept
+    // Skipped in (block, log index) order.
+    const std::vector<std::string> expected{"block outside range",
+                                            "address not requested",
+                                            "5 topics",
+                                            "duplicate log index",
+                                            "removed",
+                                            "block outside range"};
+    EXPECT_EQ(reasons(*chunk), expected);
+    EXPECT_EQ(chunk->skipped[2].log.topics.size(), 5u);
+    EXPECT_EQ(chunk->skipped[1].log.address, addr(9));
+}
+
+TEST(index_log_source, malformed_bodies_fail_the_chunk_and_the_source_recovers) {
+    std::atomic<int> mode{0};
+    std::atomic<int> hits{0};
+    FaultRpcServer server([&](const json& req, httplib::Response& res) {
+        ++hits;
+        std::string good = ok_body(req["id"], json::array({make_log(5, 0, addr(1))}));
+        switch (mode.load()) {
+            case 0:
+                res.set_content("<html>502 Bad Gateway</html>", "text/html");
+                break;
+            case 1:
+                res.set_content(good.substr(0, good.size() / 2), "application/json");
+                break;
+            case 2:
+                res.set_content(ok_body(req["id"].get<uint64_t>() + 1, json::array()),
+                                "application/json");
+                break;
+            case 3: {
+                json log = make_log(5, 0, addr(1));
+                log["topics"][1] = "0x12zz";
+                res.set_content(ok_body(req["id"], json::array({log})), "application/json");
+                break;
+            }
+            default:
+                res.set_content(good, "application/json");
+        }
+    });
+    auto source = source_for(server, doubling(8));
+    const std::vector<core::Address> wanted{addr(1)};
+    struct Case {
+        RpcErrorKind kind;
+        std::string message;
+    };
+    const std::vector<Case> cases{
+        {RpcErrorKind::bad_json, "eth_getLogs blocks 0..7: response is not JSON: "},
+        {RpcErrorKind::bad_json, "eth_getLogs blocks 0..7: response is not JSON: "},
+        {RpcErrorKind::bad_response,
+         "eth_getLogs blocks 0..7: response id does not match request id"},
+        {RpcErrorKind::bad_response,
+         "eth_getLogs blocks 0..7: log 0: topics: hash must be 0x + 64 hex"},
+    };
+    for (size_t i = 0; i < cases.size(); ++i) {
+        mode = static_cast<int>(i);
+        hits = 0;
+        auto chunk = source.next_chunk(0, 100, wanted);
+        ASSERT_FALSE(chunk) << i;
+        EXPECT_EQ(chunk.error().kind, cases[i].kind) << i;
+        EXPECT_EQ(chunk.error().message.substr(0, cases[i].message.size()), cases[i].message)
+            << chunk.error().message;
+        EXPECT_EQ(hits.load(), 1) << "an answer, even a bad one, is not retried";
+        EXPECT_EQ(source.range_blocks(), 8u) << "a bad body is not a refusal";
+    }
+    mode = 9;
+    auto chunk = source.next_chunk(0, 100, wanted);
+    ASSERT_TRUE(chunk) << chunk.error().to_string();
+    EXPECT_EQ(chunk->logs.size(), 1u);
+}
+
+TEST(index_log_source, status_429_is_retried_with_backoff) {
+    std::atomic<int> hits{0};
+    FaultRpcServer server([&](const json& req, httplib::Response& res) {
+        if (hits++ < 2) {
+            res.status = 429;
+            res.set_header("Retry-After", "1");  // capped to max_retry_after (20 ms)
+            return;
+        }
+        res.set_content(ok_body(req["id"], json::array({make_log(3, 0, addr(1))})),
+                        "application/json");
+    });
+    auto source = source_for(server, doubling(8));
+    const std::vector<core::Address> wanted{addr(1)};
+    const auto start = Clock::now();
+    auto chunk = source.next_chunk(0, 100, wanted);
+    ASSERT_TRUE(chunk) << chunk.error().to_string();
+    EXPECT_EQ(hits.load(), 3);
+    EXPECT_EQ(chunk->requests, 1u) << "retries are the client's, not splits";
+    EXPECT_EQ(chunk->to_block, 7u);
+    EXPECT_EQ(chunk->logs.size(), 1u);
+    EXPECT_LT(Clock::now() - start, std::chrono::seconds(2));
+    // 429 forever: the client gives up after max_attempts, and the error says so.
+    hits = -100;
+    auto failed = source.next_chunk(8, 100, wanted);
+    ASSERT_FALSE(failed);
+    EXPECT_EQ(failed.error().kind, RpcErrorKind::http_status);
+    EXPECT_EQ(failed.error().http_status, 429);
+    EXPECT_EQ(failed.error().attempts, 4);
+}
+
+TEST(index_log_source, slow_responses_are_bounded_by_the_http_timeout) {
+    std::atomic<int> delay_ms{1'500};
+    std::atomic<int> hits{0};
+    FaultRpcServer server([&](const json& req, httplib::Response& res) {
+        ++hits;
+        std::this_thread::sleep_for(milliseconds(delay_ms.load()));
+        res.set_content(ok_body(req["id"], json::array()), "application/json");
+    });
+    chain::HttpOptions http;
+    http.total_timeout = milliseconds(300);
+    auto source = source_for(server, doubling(8), http, 2);
+    const std::vector<core::Address> wanted{addr(1)};
+    const auto start = Clock::now();
+    auto chunk = source.next_chunk(0, 100, wanted);
+    ASSERT_FALSE(chunk);
+    EXPECT_EQ(chunk.error().kind, RpcErrorKind::timeout);
+    EXPECT_EQ(chunk.error().attempts, 2);
+    EXPECT_EQ(hits.load(), 2);
+    EXPECT_LT(Clock::now() - start, milliseconds(1'400)) << "2 x 300 ms plus backoff";
+    // Slow but within the bound: fine.
+    delay_ms = 50;
+    auto ok = source.next_chunk(0, 100, wanted);
+    ASSERT_TRUE(ok) << ok.error().to_string();
+    EXPECT_EQ(ok->to_block, 7u);
+}
+
+TEST(index_log_source, refusals_of_each_provider_split_the_range) {
+    // (code, message) as geth, Infura, erigon, Alchemy, QuickNode, Ankr/BSC, Base, Nethermind and
+    // reth word them.
+    const std::vector<std::pair<int64_t, std::string>> refusals{
+        {-32000, "query returned more than 10000 results"},
+        {-32005, "query returned more than 10000 results"},
+        {-32005, "limit exceeded"},
+        {-32000, "query exceeds max results 20000"},
+        {-32000, "query exceeds max block range 1000000"},
+        {-32602,
+         "Log response size exceeded. You can make eth_getLogs requests with up to a 2K block "
+         "range and no limit on the response size, or you can request any block range with a cap "
+         "of 10K logs in the response."},
+        {-32614, "eth_getLogs is limited to a 10,000 range"},
+        {-32062, "block range is too wide"},
+        {-32000, "exceed maximum block range: 50000"},
+        {-32000, "ranges over 10000 blocks are not supported"},
+        {-32000, "Too many logs requested, max is 10000"},
+        {-32603, "query timeout exceeded"},
+        {-32000, "response size should not greater than 10000000 bytes"},
+    };
+    for (const auto& [code, message] : refusals) {
+        LimitedNode node;
+        node.logs.fill(0, 99, 1, addr(1));
+        node.max_results = 50;
+        node.code = code;
+        node.message = message;
+        auto source = source_for(node.server, doubling(100));
+        const std::vector<core::Address> wanted{addr(1)};
+        auto chunk = source.next_chunk(0, 99, wanted);
+        ASSERT_TRUE(chunk) << message << ": " << chunk.error().to_string();
+        EXPECT_EQ(chunk->requests, 2u) << message;
+        EXPECT_EQ(chunk->to_block, 49u) << message;
+    }
+    // Errors that are not about size are returned at once, without splitting.
+    for (const auto& [code, message] : std::vector<std::pair<int64_t, std::string>>{
+             {-32601, "the method eth_getLogs does not exist/is not available"},
+             {-32602, "invalid argument 0: hex string without 0x prefix"},
+             {-32000, "unknown block"}}) {
+        LimitedNode node;
+        node.max_results = 0;
+        node.logs.add(make_log(1, 0, addr(1)));
+        node.code = code;
+        node.message = message;
+        auto source = source_for(node.server, doubling(100));
+        const std::vector<core::Address> wanted{addr(1)};
+        auto chunk = source.next_chunk(0, 99, wanted);
+        ASSERT_FALSE(chunk) << message;
+        EXPECT_EQ(chunk.error().kind, RpcErrorKind::rpc_error);
+        EXPECT_EQ(chunk.error().code, code);
+        EXPECT_EQ(node.refused.load(), 1) << message;
+        EXPECT_EQ(source.range_blocks(), 100u);
+    }
+}
+
+TEST(index_log_source, oversized_bodies_and_http_413_split_the_range) {
+    SyntheticLogs logs;
+    logs.fill(0, 63, 4, addr(1));  // about 800 bytes per log
+    std::atomic<int> status_413{0};
+    FaultRpcServer server([&](const json& req, httplib::Response& res) {
+        json result = logs.select(req);
+        if (status_413.load() != 0 && result.size() > 8) {
+            res.status = 413;
+            res.set_content("Request Entity Too Large", "text/plain");
+            return;
+        }
+        res.set_content(ok_body(req["id"], result), "application/json");
+    });
+    chain::HttpOptions http;
+    http.max_response_bytes = 16 * 1024;  // ~20 logs: at most 4 blocks of 4 logs
+    auto source = source_for(server, doubling(32), http);
+    const std::vector<core::Address> wanted{addr(1)};
+    auto chunk = source.next_chunk(0, 63, wanted);
+    ASSERT_TRUE(chunk) << chunk.error().to_string();
+    EXPECT_EQ(chunk->requests, 4u);  // 32 -> 16 -> 8 -> 4 blocks
+    EXPECT_EQ(chunk->to_block, 3u);
+    EXPECT_EQ(chunk->logs.size(), 16u);
+    const std::vector<Range> asked{{0, 31}, {0, 15}, {0, 7}, {0, 3}};
+    EXPECT_EQ(logs.calls(), asked);
+
+    status_413 = 1;
+    auto other = source_for(server, doubling(32));
+    auto c413 = other.next_chunk(0, 63, wanted);
+    ASSERT_TRUE(c413) << c413.error().to_string();
+    EXPECT_EQ(c413->requests, 5u);  // 32 -> 16 -> 8 -> 4 -> 2 blocks: 8 logs pass
+    EXPECT_EQ(c413->to_block, 1u);
+    EXPECT_EQ(c413->logs.size(), 8u);
+}
+
+TEST(index_log_source, a_refused_single_block_is_an_error) {
+    LimitedNode node;
+    node.logs.fill(7, 7, 20, addr(1));  // one block with 20 logs; the node allows 10
+    node.max_results = 10;
+    auto source = source_for(node.server, doubling(8));
+    const std::vector<core::Address> wanted{addr(1)};
+    auto chunk = source.next_chunk(7, 100, wanted);
+    ASSERT_FALSE(chunk);
+    EXPECT_EQ(chunk.error().kind, RpcErrorKind::rpc_error);
+    EXPECT_EQ(chunk.error().code, -32005);
+    EXPECT_EQ(chunk.error().message,
+              "eth_getLogs blocks 7..7: query returned more than 10000 results");
+    const std::vector<Range> asked{{7, 14}, {7, 10}, {7, 8}, {7, 7}};
+    EXPECT_EQ(node.logs.calls(), asked);
+    EXPECT_EQ(source.range_blocks(), 1u);
+    // The blocks before it are fine.
+    auto before = source.next_chunk(0, 6, wanted);
+    ASSERT_TRUE(before) << before.error().to_string();
+    EXPECT_EQ(before->to_block, 0u);
+}
+
+TEST(index_log_source, target_logs_scales_the_range_to_the_density) {
+    SyntheticLogs logs;
+    logs.fill(0, 399, 100, addr(1));  // 100 logs per block
+    FaultRpcServer server([&](const json& req, httplib::Response& res) {
+        res.set_content(ok_body(req["id"], logs.select(req)), "application/json");
+    });
+    RangePolicy policy;
+    policy.initial_blocks = 100;
+    policy.target_logs = 1'000;  // 10 blocks' worth
+    auto source = source_for(server, policy);
+    const std::vector<core::Address> wanted{addr(1)};
+    std::vector<uint64_t> spans;
+    uint64_t from = 0;
+    for (int i = 0; i < 6; ++i) {
+        auto chunk = source.next_chunk(from, 399, wanted);
+        ASSERT_TRUE(chunk) << chunk.error().to_string();
+        EXPECT_EQ(chunk->logs.size(), (chunk->to_block - from + 1) * 100);
+        spans.push_back(chunk->to_block - from + 1);
+        from = chunk->to_block + 1;
+    }
+    // Halving at most per step (100 -> 50 -> 25 -> 12), then steady at the target's 10 blocks.
+    EXPECT_EQ(spans, (std::vector<uint64_t>{100, 50, 25, 12, 10, 10}));
+    EXPECT_EQ(source.range_blocks(), 10u);
+}
+
+// A node whose eth_getBlockByNumber answers from a made-up chain of blocks 0..head, in batches.
+struct HeaderNode {
+    uint64_t head = 0;
+    std::atomic<int> batches{0};
+    std::atomic<size_t> largest_batch{0};
+    uint64_t wrong_number_at = UINT64_MAX;  // answer block n+1 for block n here
+    FaultRpcServer server{[this](const json& req, httplib::Response& res) {
+        ++batches;
+        largest_batch = std::max(largest_batch.load(), req.size());
+        json out = json::array();
+        for (const auto& call : req) {
+            const uint64_t n = testing::param_u64(call["params"][0]);
+            json block = nullptr;
+            if (n <= head) {
+                const uint64_t shown = n == wrong_number_at ? n + 1 : n;
+                block = {{"number", testing::quantity(shown)},
+                         {"hash", testing::word_hex(n, 0xb0)},
+                         {"parentHash", testing::word_hex(n - 1, 0xb0)},
+                         {"timestamp", testing::quantity(1'700'000'000 + n * 12)},
+                         {"transactions", json::array()}};
+            }
+            out.push_back({{"jsonrpc", "2.0"}, {"id", call["id"]}, {"result", block}});
+        }
+        res.set_content(out.dump(), "application/json");
+    }};
+};
+
+TEST(index_log_source, headers_come_in_batches_in_order) {
+    HeaderNode node;
+    node.head = 2'600;
+    auto source = source_for(node.server, doubling(8));
+    auto headers = source.headers(100, 2'599);
+    ASSERT_TRUE(headers) << headers.error().to_string();
+    ASSERT_EQ(headers->size(), 2'500u);
+    EXPECT_EQ(node.batches.load(), 3);  // at most 1,000 calls per batch (geth's default limit)
+    EXPECT_EQ(node.largest_batch.load(), 1'000u);
+    for (size_t i = 0; i < headers->size(); ++i) {
+        const auto& h = (*headers)[i];
+        ASSERT_EQ(h.block_num, 100 + i);
+        EXPECT_EQ(core::to_hex(h.hash), testing::word_hex(h.block_num, 0xb0));
+        EXPECT_EQ(core::to_hex(h.parent_hash), testing::word_hex(h.block_num - 1, 0xb0));
+        EXPECT_EQ(h.timestamp, 1'700'000'000 + h.block_num * 12);
+    }
+    const std::vector<uint64_t> some{7, 3, 2'600, 3};
+    auto picked = source.headers_of(some);
+    ASSERT_TRUE(picked) << picked.error().to_string();
+    ASSERT_EQ(picked->size(), 4u);
+    EXPECT_EQ((*picked)[0].block_num, 7u);
+    EXPECT_EQ((*picked)[2].block_num, 2'600u);
+    EXPECT_EQ((*picked)[3], (*picked)[1]);
+    auto none = source.headers_of({});
+    ASSERT_TRUE(none);
+    EXPECT_TRUE(none->empty());
+}
+
+TEST(index_log_source, a_missing_or_wrong_header_fails) {
+    HeaderNode node;
+    node.head = 50;
+    auto source = source_for(node.server, doubling(8));
+    auto beyond = source.headers(45, 55);
+    ASSERT_FALSE(beyond);
+    EXPECT_EQ(beyond.error().kind, RpcErrorKind::bad_response);
+    EXPECT_EQ(beyond.error().message, "block 51 not found");
+    node.wrong_number_at = 47;
+    auto wrong = source.headers(45, 50);
+    ASSERT_FALSE(wrong);
+    EXPECT_EQ(wrong.error().message, "asked for block 47, got block 48");
+    EXPECT_FALSE(source.headers(5, 4));
+}
+
+// Init code that emits LOG0..LOG4 (each with `salt`-derived topics and 32 bytes of data) and
+// deploys nothing: 5 logs per transaction from a fresh contract address.
+std::string log_emitter_init_code(uint8_t salt) {
+    core::Bytes code;
+    auto push32 = [&](uint8_t fill) {
+        code.push_back(0x7f);  // PUSH32
+        for (int i = 0; i < 32; ++i) code.push_back(static_cast<uint8_t>(fill + i));
+    };
+    push32(salt);                                 // the data word
+    code.insert(code.end(), {0x60, 0x00, 0x52});  // PUSH1 0 MSTORE
+    for (uint8_t n = 0; n <= 4; ++n) {
+        for (uint8_t t = n; t > 0; --t) push32(static_cast<uint8_t>(salt * 16 + n * 4 + t));
+        code.insert(code.end(), {0x60, 0x20, 0x60, 0x00, static_cast<uint8_t>(0xa0 + n)});
+    }
+    code.push_back(0x00);  // STOP: empty runtime code
+    return core::to_hex(code);
+}
+
+TEST(index_log_source, anvil_logs_equal_the_nlohmann_path) {
+    auto anvil = testing::AnvilProcess::start();
+    ASSERT_TRUE(anvil) << anvil.error();
+    auto rpc = chain::RpcClient::make_http((*anvil)->url());
+    const auto& accounts = (*anvil)->dev_accounts();
+    ASSERT_GE(accounts.size(), 2u);
+    std::vector<core::Address> emitters;
+    for (uint8_t i = 0; i < 12; ++i) {
+        const auto& sender = accounts[i % 2].address;
+        auto nonce = rpc.get_transaction_count(sender);
+        ASSERT_TRUE(nonce) << nonce.error().to_string();
+        auto sent =
+            rpc.request("eth_sendTransaction", json::array({{{"from", sender.to_lower_hex()},
+                                                             {"data", log_emitter_init_code(i)},
+                                                             {"gas", "0x100000"}}}));
+        ASSERT_TRUE(sent) << sent.error().to_string();
+        emitters.push_back(core::create_address(sender, *nonce));
+    }
+    auto head = rpc.block_number();
+    ASSERT_TRUE(head) << head.error().to_string();
+    ASSERT_GE(*head, 12u);  // automine: one block per transaction
+
+    // Ask for 10 of the 12 emitters, in chunks of a few blocks.
+    const std::vector<core::Address> wanted(emitters.begin() + 1, emitters.end() - 1);
+    LogSource source(chain::RpcClient::make_http((*anvil)->url()), doubling(2));
+    std::vector<RawLog> ours;
+    size_t chunks = 0;
+    for (uint64_t from = 0; from <= *head; ++chunks) {
+        auto chunk = source.next_chunk(from, *head, wanted);
+        ASSERT_TRUE(chunk) << chunk.error().to_string();
+        EXPECT_TRUE(chunk->skipped.empty());
+        ours.insert(ours.end(), chunk->logs.begin(), chunk->logs.end());
+        from = chunk->to_block + 1;
+    }
+    EXPECT_GE(chunks, 3u);
+
+    chain::LogFilter filter;
+    filter.from_block = 0;
+    filter.to_block = *head;
+    filter.addresses = wanted;
+    auto theirs = rpc.get_logs(filter);
+    ASSERT_TRUE(theirs) << theirs.error().to_string();
+    ASSERT_EQ(theirs->size(), 50u);  // 10 emitters x LOG0..LOG4
+    ASSERT_EQ(ours.size(), theirs->size());
+    for (size_t i = 0; i < ours.size(); ++i) {
+        const chain::Log& l = (*theirs)[i];
+        const RawLog expected{l.block_num, l.block_hash, l.txn_hash, l.txn_index, l.log_index,
+                              l.address,   l.topics,     l.data,     l.removed};
+        EXPECT_EQ(ours[i], expected) << i;
+        EXPECT_EQ(ours[i].topics.size(), i % 5);
+    }
+
+    // Headers: the batched path equals eth_getBlockByNumber one by one.
+    auto headers = source.headers(0, *head);
+    ASSERT_TRUE(headers) << headers.error().to_string();
+    ASSERT_EQ(headers->size(), *head + 1);
+    for (uint64_t n = 0; n <= *head; ++n) {
+        auto block = rpc.get_block_by_number(n);
+        ASSERT_TRUE(block && *block);
+        const BlockHeader expected{(*block)->number, (*block)->hash, (*block)->parent_hash,
+                                   (*block)->timestamp};
+        EXPECT_EQ((*headers)[n], expected);
+    }
+}
+
 }  // namespace
 }  // namespace credence::index
