@@ -28,6 +28,8 @@ struct RpcFailure {
 using Failure = std::optional<RpcFailure>;
 
 RpcFailure bad_params(std::string message) { return {-32602, std::move(message), {}}; }
+/// geth and anvil: code 3 for a revert.
+RpcFailure reverted() { return {3, "execution reverted", {}}; }
 
 /// "00".."ff": two chars per byte, so the hot loop is one 2-byte copy per byte.
 const std::array<char, 512>& hex_pairs() {
@@ -46,6 +48,9 @@ const std::array<char, 512>& hex_pairs() {
 void put_hex(std::string& out, const uint8_t* p, size_t n) {
     const auto& pairs = hex_pairs();
     const size_t at = out.size();
+    // Grow geometrically here: GCC 12's resize_and_overwrite loses the old contents when it has
+    // to reallocate itself (seen as NULs in the answers), and would grow to the exact size.
+    if (out.capacity() < at + 2 + 2 * n) out.reserve(std::max(2 * out.capacity(), at + 2 + 2 * n));
     // resize_and_overwrite: no zero-fill of bytes about to be written (resize()'s memset was a
     // sixth of the server's time on large eth_getLogs answers).
     out.resize_and_overwrite(at + 2 + 2 * n, [&](char* buf, size_t len) {
@@ -311,8 +316,7 @@ private:
             data_bytes += log.data_size;
         }
 
-        // An upper bound (a log's fixed part is at most ~650 characters): the appends below never
-        // reallocate, which matters because resize_and_overwrite grows to the exact size.
+        // An upper bound (a log's fixed part is at most ~650 characters): one allocation.
         out.reserve(out.size() + 16 + hits.size() * 700 + 2 * data_bytes);
         out += '[';
         bool first = true;
@@ -371,20 +375,20 @@ private:
         if (input == c.end() || !input->is_string()) return bad_params("missing input");
         const auto bytes = core::from_hex(input->get_ref<const std::string&>());
         if (!bytes) return bad_params("invalid input");
-        const RpcFailure revert{3, "execution reverted", {}};
-        if (static_cast<Registry>(*r) != Registry::workflow || bytes->size() != 36) return revert;
+        if (static_cast<Registry>(*r) != Registry::workflow || bytes->size() != 36)
+            return reverted();
         core::Selector selector{};
         std::copy_n(bytes->begin(), 4, selector.begin());
         core::Hash32 arg{};
         std::copy_n(bytes->begin() + 4, 32, arg.begin());
         const bool task = selector == workflow::kGetAgentTaskSelector;
-        if (!task && selector != workflow::kGetAgentReplySelector) return revert;
+        if (!task && selector != workflow::kGetAgentReplySelector) return reverted();
         const core::Bytes* result =
             task ? chain_.agent_task_result(arg) : chain_.agent_reply_result(arg);
         if (result == nullptr) {
             const auto error =
                 core::selector_of(task ? "UnknownTask(bytes32)" : "UnknownReply(bytes32)");
-            RpcFailure f = revert;
+            RpcFailure f = reverted();
             f.message = "execution reverted: custom error";
             f.data.assign(error.begin(), error.end());
             f.data.insert(f.data.end(), arg.begin(), arg.end());
