@@ -48,17 +48,19 @@ const std::array<char, 512>& hex_pairs() {
 void put_hex(std::string& out, const uint8_t* p, size_t n) {
     const auto& pairs = hex_pairs();
     const size_t at = out.size();
-    // Grow geometrically here: GCC 12's resize_and_overwrite loses the old contents when it has
-    // to reallocate itself (seen as NULs in the answers), and would grow to the exact size.
-    if (out.capacity() < at + 2 + 2 * n) out.reserve(std::max(2 * out.capacity(), at + 2 + 2 * n));
+    const size_t size = at + 2 + 2 * n;
+    // Geometric growth (resize_and_overwrite would grow to the exact size on every call).
+    if (out.capacity() < size) out.reserve(std::max(2 * out.capacity(), size));
     // resize_and_overwrite: no zero-fill of bytes about to be written (resize()'s memset was a
-    // sixth of the server's time on large eth_getLogs answers).
-    out.resize_and_overwrite(at + 2 + 2 * n, [&](char* buf, size_t len) {
+    // sixth of the server's time on large eth_getLogs answers). The new size is returned as
+    // computed here, not from the callback's argument: GCC 12's libstdc++ passes the new
+    // capacity there when it reallocates, which made answers grow NUL tails.
+    out.resize_and_overwrite(size, [&](char* buf, size_t /*capacity*/) {
         char* w = buf + at;
         *w++ = '0';
         *w++ = 'x';
         for (size_t i = 0; i < n; ++i, w += 2) std::memcpy(w, pairs.data() + 2 * p[i], 2);
-        return len;
+        return size;
     });
 }
 
