@@ -79,7 +79,7 @@ struct Scenario {
     std::unique_ptr<testing::Devnet> devnet;
     uint64_t chain_id = 0;
     uint64_t head = 0;
-    Address identity, reputation, validation, tools, workflow, verifier, predicate;
+    Address identity, reputation, validation, tools, workflow, verifier, predicate, permissioned;
     std::vector<Address> accounts;
     std::vector<std::pair<Address, ContractKind>> sources;
     std::vector<IngestLog> logs;  // every log of the sources, sorted, with task / reply details
@@ -173,12 +173,14 @@ std::unique_ptr<Scenario> build_scenario() {
     s->workflow = d.address("SingleStageWorkflow");
     s->verifier = d.address("ECDSAAttestationVerifier");
     s->predicate = d.address("AllowlistPredicate");
+    s->permissioned = d.address("PermissionedSingleStageWorkflow");
     s->sources = {{s->identity, ContractKind::identity_registry},
                   {s->reputation, ContractKind::reputation_registry},
                   {s->validation, ContractKind::validation_registry},
                   {s->tools, ContractKind::tool_registry},
                   {s->workflow, ContractKind::workflow},
-                  {s->verifier, ContractKind::agent_verifier}};
+                  {s->verifier, ContractKind::agent_verifier},
+                  {s->permissioned, ContractKind::workflow}};
     Txns t(d);
     auto& rpc = t.rpc();
     const auto latest_ts = [&]() -> uint64_t {
@@ -250,6 +252,10 @@ std::unique_ptr<Scenario> build_scenario() {
     SCENARIO_STEP(
         t.send(kValidator, s->validation,
                val::validation_response(s->request_hash, 100, "ipfs://vr-2", kk("vr-2"), "hard")));
+
+    // A scenario event: Bob enrolls his agent as a replier of the permissioned workflow.
+    SCENARIO_STEP(t.send(kBob, s->permissioned,
+                         chain::bindings::permissioned_single_stage_workflow::enroll(Uint256{1})));
 
     // ERC-8257 tools 1 (updated, gated) and 2 (deregistered).
     SCENARIO_STEP(t.send(kToolCreator, s->tools,
@@ -886,6 +892,16 @@ TEST_P(index_store, other_events_go_to_contract_events) {
     EXPECT_EQ(v[0][1],
               DbValue("{\"attester\":\"" + sc.account(0).to_lower_hex() + "\",\"enabled\":true}"));
     EXPECT_EQ(v[1][0], DbValue(std::string("OwnershipTransferred")));
+    // PermissionedSingleStageWorkflow.enroll: ReplierEnrolled, in the replier's entity.
+    auto e = rows(
+        "SELECT entity, run_id, args FROM contract_events WHERE address = $1 AND name = "
+        "'ReplierEnrolled'",
+        {blob(b(sc.permissioned))});
+    ASSERT_EQ(e.size(), 1U);
+    EXPECT_EQ(e[0][0], DbValue(b(sc.account(kBob))));
+    EXPECT_EQ(e[0][1], DbValue{});
+    EXPECT_EQ(e[0][2], DbValue("{\"replier\":\"" + sc.account(kBob).to_lower_hex() +
+                               "\",\"agentId\":\"1\"}"));
 }
 
 // ───────────────────────────── batches, rejects, cursor, headers ─────────────────────────────
