@@ -297,8 +297,14 @@ DbResult<RollbackOutcome> IndexStore::rollback_to(uint64_t chain_id, uint64_t bl
     if (auto r = db_->exec(kDropHeadersAbove, above); !r) {
         return abort_tx<RollbackOutcome>(*db_, r.error());
     }
-    if (auto r = set_cursor(*db_, chain_id, block_num); !r) {
-        return abort_tx<RollbackOutcome>(*db_, r.error());
+    // The cursor only ever moves back here: a fork point above it (or a chain never indexed)
+    // leaves it where it is, so no block is skipped.
+    auto current = cursor(chain_id);
+    if (!current) return abort_tx<RollbackOutcome>(*db_, current.error());
+    if (current->has_value() && **current > block_num) {
+        if (auto r = set_cursor(*db_, chain_id, block_num); !r) {
+            return abort_tx<RollbackOutcome>(*db_, r.error());
+        }
     }
     if (auto r = db_->commit(); !r) return abort_tx<RollbackOutcome>(*db_, r.error());
     return outcome;

@@ -45,7 +45,7 @@ struct IngestLog {
 
 struct Batch {
     uint64_t chain_id = 0;
-    uint64_t to_block = 0;  // the cursor after this batch: every block <= to_block is indexed
+    uint64_t to_block = 0;        // the cursor after this batch: every block <= to_block is indexed
     std::vector<IngestLog> logs;  // sorted by (block_num, log_index)
     /// Hashes of unfinalized blocks to remember for reorg detection (at least to_block's).
     std::vector<BlockHeader> headers;
@@ -99,7 +99,7 @@ public:
 
     /// Undoes every block above `block_num` (one transaction): deletes their raw logs and
     /// remembered hashes, rebuilds the projections of the entities they touched from the remaining
-    /// raw logs, and sets the cursor to `block_num`.
+    /// raw logs, and sets the cursor to `block_num` (never forward: a cursor below it stays).
     [[nodiscard]] DbResult<RollbackOutcome> rollback_to(uint64_t chain_id, uint64_t block_num);
 
     /// Records the keccak256 of a registry's runtime code (ERC-8257 asks consumers to pin it).

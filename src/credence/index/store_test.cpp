@@ -1133,6 +1133,26 @@ TEST_P(index_store, rollback_equals_a_fresh_index_of_the_kept_logs) {
     }
 }
 
+TEST_P(index_store, rollback_never_advances_the_cursor) {
+    auto none = store().rollback_to(3, 50);  // a chain never indexed keeps no cursor
+    ASSERT_TRUE(none.has_value()) << none.error().to_string();
+    auto c = store().cursor(3);
+    ASSERT_TRUE(c.has_value());
+    EXPECT_FALSE(c->has_value());
+    Batch batch;
+    batch.chain_id = 3;
+    batch.to_block = 20;
+    ASSERT_TRUE(store().commit_batch(batch).has_value());
+    ASSERT_TRUE(store().rollback_to(3, 30).has_value());  // above the cursor: unchanged
+    c = store().cursor(3);
+    ASSERT_TRUE(c.has_value() && c->has_value());
+    EXPECT_EQ(**c, 20U);
+    ASSERT_TRUE(store().rollback_to(3, 12).has_value());
+    c = store().cursor(3);
+    ASSERT_TRUE(c.has_value() && c->has_value());
+    EXPECT_EQ(**c, 12U);
+}
+
 // ───────────────────────────── projections vs the contracts' views ─────────────────────────────
 
 template <typename T>
