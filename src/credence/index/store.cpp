@@ -301,7 +301,8 @@ DbResult<RollbackOutcome> IndexStore::rollback_to(uint64_t chain_id, uint64_t bl
     // leaves it where it is, so no block is skipped.
     auto current = cursor(chain_id);
     if (!current) return abort_tx<RollbackOutcome>(*db_, current.error());
-    if (current->has_value() && **current > block_num) {
+    const std::optional<uint64_t> at = *current;
+    if (at.value_or(0) > block_num) {
         if (auto r = set_cursor(*db_, chain_id, block_num); !r) {
             return abort_tx<RollbackOutcome>(*db_, r.error());
         }
