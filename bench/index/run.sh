@@ -63,6 +63,11 @@ done
 source "$work/info"
 echo "synthetic chain: $events events in $((head + 1)) blocks, generated in ${generate_seconds} s; $url"
 
+# The server's CPU seconds so far (utime + stime), to show it is not the bottleneck.
+server_cpu() {
+    awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / hz }' "/proc/$server_pid/stat"
+}
+
 # ---- one sync ----
 results=()
 run_index() {
@@ -71,23 +76,27 @@ run_index() {
     local cmd=("$credence" index --rpc "$url" --database "$database" $registry_args
                --chain-id "$chain_id" --finality-depth "$finality" --once --json)
     echo "\$ ${cmd[*]}" | sed "s|$credence|credence|"
+    local server_cpu_before
+    server_cpu_before=$(server_cpu)
     if ! /usr/bin/time -v -o "$tv" "${cmd[@]}" >"$out" 2>"$err"; then
         echo "run.sh: $label sync failed:" >&2
         tail -n 20 "$err" >&2
         tail -n 5 "$out" >&2
         exit 1
     fi
-    local summary stored seconds rss_kb wall
+    local summary stored seconds rss_kb wall cpu server_s
+    server_s=$(awk -v a="$server_cpu_before" -v b="$(server_cpu)" 'BEGIN { printf "%.1f", b - a }')
     summary=$(tail -n1 "$out")
     stored=$(jq -r '.events' <<<"$summary")
     seconds=$(jq -r '.seconds' <<<"$summary")
     rss_kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$tv")
     wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$tv")
+    cpu=$(awk -F': ' '/User time/ {u = $2} /System time/ {s = $2} END {printf "%.1f", u + s}' "$tv")
     local eps
     eps=$(awk -v e="$stored" -v s="$seconds" 'BEGIN { printf "%.0f", e / s }')
     local line
-    line=$(printf '%-10s %9s events stored in %8.2f s = %7s events/s; peak RSS %4d MB; process wall %s' \
-        "$label" "$stored" "$seconds" "$eps" $((rss_kb / 1024)) "$wall")
+    line=$(printf '%-9s %8s events in %7.2f s = %6s events/s; peak RSS %4d MB; process wall %s, CPU %s s; server CPU %s s' \
+        "$label" "$stored" "$seconds" "$eps" $((rss_kb / 1024)) "$wall" "$cpu" "$server_s")
     echo "$line"
     if [[ $stored != "$events" ]]; then
         echo "run.sh: $label stored $stored events, the chain has $events" >&2
