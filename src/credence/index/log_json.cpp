@@ -29,27 +29,28 @@ std::unexpected<chain::RpcError> to_error(Failure f) {
     return chain::rpc_fail(f.kind, std::move(f.what));
 }
 
-// Hex digit values (-1 for anything else) as a table built from core::hex_digit_value: the hot
-// loop of this parser is the hex of topics, hashes and data, about 1 KiB per log.
-constexpr std::array<int8_t, 256> kHexValue = [] {
-    std::array<int8_t, 256> t{};
+// Hex digit values (kNotHex for anything else) as a table built from core::hex_digit_value: the
+// hot loop of this parser is the hex of topics, hashes and data, about 1 KiB per log.
+constexpr uint8_t kNotHex = 0xff;
+constexpr std::array<uint8_t, 256> kHexValue = [] {
+    std::array<uint8_t, 256> t{};
     for (size_t c = 0; c < t.size(); ++c) {
-        t[c] = static_cast<int8_t>(core::hex_digit_value(static_cast<char>(c)));
+        const int v = core::hex_digit_value(static_cast<char>(c));
+        t[c] = v < 0 ? kNotHex : static_cast<uint8_t>(v);
     }
     return t;
 }();
 
 // Decodes exactly 2 * n hex digits into out[0..n); false on a non-digit.
 bool decode_hex(std::string_view digits, uint8_t* out, size_t n) noexcept {
-    int bad = 0;
+    unsigned seen = 0;
     for (size_t i = 0; i < n; ++i) {
-        const int hi = kHexValue[static_cast<uint8_t>(digits[2 * i])];
-        const int lo = kHexValue[static_cast<uint8_t>(digits[(2 * i) + 1])];
-        bad |= hi | lo;  // negative once any digit was -1
-        out[i] =
-            static_cast<uint8_t>((static_cast<unsigned>(hi) << 4U) | static_cast<unsigned>(lo));
+        const unsigned hi = kHexValue[static_cast<uint8_t>(digits[2 * i])];
+        const unsigned lo = kHexValue[static_cast<uint8_t>(digits[(2 * i) + 1])];
+        seen |= hi | lo;  // high bits set once any digit was kNotHex
+        out[i] = static_cast<uint8_t>((hi << 4U) | lo);
     }
-    return bad >= 0;
+    return (seen & 0xf0U) == 0;
 }
 
 // The characters of a JSON string value (escapes already undone by simdjson).
@@ -69,10 +70,10 @@ Step read_u64(dom::element v, uint64_t& out) {
     if (s.size() > 1 && s[0] == '0') return shape("quantity has leading zeros");
     uint64_t value = 0;
     for (char c : s) {
-        const int d = kHexValue[static_cast<uint8_t>(c)];
-        if (d < 0) return shape("quantity has a non-hex digit");
+        const uint8_t d = kHexValue[static_cast<uint8_t>(c)];
+        if (d == kNotHex) return shape("quantity has a non-hex digit");
         if (value >> 60U != 0) return shape("quantity exceeds 64 bits");
-        value = (value << 4U) | static_cast<uint64_t>(d);
+        value = (value << 4U) | d;
     }
     out = value;
     return std::nullopt;

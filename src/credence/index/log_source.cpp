@@ -4,6 +4,7 @@
 #include <cctype>
 #include <limits>
 #include <string_view>
+#include <tuple>
 #include <utility>
 
 #include <fmt/format.h>
@@ -82,8 +83,11 @@ std::string check_log(const RawLog& log, uint64_t from_block, uint64_t to_block,
     return {};
 }
 
+// (block_num, log_index) first; the rest only orders the duplicates that a faulty node may send, so
+// that which one is kept does not depend on the order of the response.
 bool log_order(const RawLog& a, const RawLog& b) {
-    return std::pair(a.block_num, a.log_index) < std::pair(b.block_num, b.log_index);
+    return std::tie(a.block_num, a.log_index, a.address, a.txn_hash, a.block_hash) <
+           std::tie(b.block_num, b.log_index, b.address, b.txn_hash, b.block_hash);
 }
 
 // The four header fields of an eth_getBlockByNumber result, strictly (chain/rpc_codec.hpp).
@@ -173,12 +177,11 @@ chain::RpcResult<LogChunk> LogSource::next_chunk(uint64_t from_block, uint64_t t
             chunk.to_block = last;
             adapt_range(logs->size());
 
-            if (!std::ranges::is_sorted(*logs, log_order))
-                std::ranges::stable_sort(*logs, log_order);
+            if (!std::ranges::is_sorted(*logs, log_order)) std::ranges::sort(*logs, log_order);
             chunk.logs.reserve(logs->size());
             for (RawLog& log : *logs) {
                 std::string reason = check_log(log, from_block, last, filter.addresses);
-                // A (block, log index) pair names one log: a repeat is a node bug, keep the first.
+                // A (block, log index) pair names one log: a repeat is a node bug; keep one.
                 if (reason.empty() && !chunk.logs.empty() &&
                     chunk.logs.back().block_num == log.block_num &&
                     chunk.logs.back().log_index == log.log_index) {
