@@ -175,7 +175,7 @@ chain::RpcResult<LogChunk> LogSource::next_chunk(uint64_t from_block, uint64_t t
                 return std::unexpected(std::move(logs.error()));
             }
             chunk.to_block = last;
-            adapt_range(logs->size());
+            adapt_range(span, logs->size());
 
             if (!std::ranges::is_sorted(*logs, log_order)) std::ranges::sort(*logs, log_order);
             chunk.logs.reserve(logs->size());
@@ -200,16 +200,16 @@ chain::RpcResult<LogChunk> LogSource::next_chunk(uint64_t from_block, uint64_t t
     }
 }
 
-void LogSource::adapt_range(size_t returned_logs) {
+void LogSource::adapt_range(uint64_t span, size_t returned_logs) {
     const uint64_t current = range_blocks_;
     const uint64_t doubled =
         current > std::numeric_limits<uint64_t>::max() / 2 ? current : current * 2;
     uint64_t next = doubled;
     if (returned_logs > 0 && policy_.target_logs > 0) {
-        // Aim the next range at target_logs from the density just seen, moving by at most a
-        // factor of two per step so that one odd chunk does not swing the range.
-        const double ideal = static_cast<double>(current) *
-                             static_cast<double>(policy_.target_logs) /
+        // Aim the next range at target_logs from the density just seen (over the span fetched,
+        // which is shorter than the range near the caller's limit), moving by at most a factor of
+        // two per step so that one odd chunk does not swing the range.
+        const double ideal = static_cast<double>(span) * static_cast<double>(policy_.target_logs) /
                              static_cast<double>(returned_logs);
         const double lo = static_cast<double>(std::max<uint64_t>(current / 2, 1));
         next = static_cast<uint64_t>(std::clamp(ideal, lo, static_cast<double>(doubled)));

@@ -77,8 +77,9 @@ public:
     [[nodiscard]] chain::RpcClient& client() noexcept { return client_; }
 
 private:
-    // Sets range_blocks_ after a success that returned `returned_logs` logs (RangePolicy).
-    void adapt_range(size_t returned_logs);
+    // Sets range_blocks_ after a success that returned `returned_logs` logs from a range of
+    // `span` blocks (RangePolicy).
+    void adapt_range(uint64_t span, size_t returned_logs);
 
     chain::RpcClient client_;
     RangePolicy policy_;

@@ -3,6 +3,7 @@
 // against a real anvil, cross-checked with the client's nlohmann path (chain::RpcClient::get_logs).
 #include <atomic>
 #include <chrono>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -435,6 +436,29 @@ TEST(index_log_source, target_logs_scales_the_range_to_the_density) {
     EXPECT_EQ(source.range_blocks(), 10u);
 }
 
+TEST(index_log_source, density_is_measured_over_the_span_fetched_not_the_range) {
+    // Near the head the caller's limit cuts the range short: one block of 50 logs says 50 logs per
+    // block, so a 1,000-block range would hold 50,000 logs, far over the target: halve, not grow.
+    SyntheticLogs logs;
+    logs.fill(0, 0, 50, addr(1));
+    FaultRpcServer server([&](const json& req, httplib::Response& res) {
+        res.set_content(ok_body(req["id"], logs.select(req)), "application/json");
+    });
+    RangePolicy policy;
+    policy.initial_blocks = 1'000;
+    policy.target_logs = 100;
+    auto source = source_for(server, policy);
+    const std::vector<core::Address> wanted{addr(1)};
+    auto chunk = source.next_chunk(0, 0, wanted);
+    ASSERT_TRUE(chunk) << chunk.error().to_string();
+    EXPECT_EQ(chunk->logs.size(), 50u);
+    EXPECT_EQ(source.range_blocks(), 500u);
+    // An empty head block: double.
+    auto empty = source.next_chunk(1, 1, wanted);
+    ASSERT_TRUE(empty) << empty.error().to_string();
+    EXPECT_EQ(source.range_blocks(), 1'000u);
+}
+
 // A node whose eth_getBlockByNumber answers from a made-up chain of blocks 0..head, in batches.
 struct HeaderNode {
     uint64_t head = 0;
@@ -530,20 +554,38 @@ TEST(index_log_source, anvil_logs_equal_the_nlohmann_path) {
     const auto& accounts = (*anvil)->dev_accounts();
     ASSERT_GE(accounts.size(), 2u);
     std::vector<core::Address> emitters;
+    std::vector<core::Hash32> txns;
     for (uint8_t i = 0; i < 12; ++i) {
         const auto& sender = accounts[i % 2].address;
-        auto nonce = rpc.get_transaction_count(sender);
-        ASSERT_TRUE(nonce) << nonce.error().to_string();
         auto sent =
             rpc.request("eth_sendTransaction", json::array({{{"from", sender.to_lower_hex()},
                                                              {"data", log_emitter_init_code(i)},
                                                              {"gas", "0x100000"}}}));
-        ASSERT_TRUE(sent) << sent.error().to_string();
-        emitters.push_back(core::create_address(sender, *nonce));
+        ASSERT_TRUE(sent && sent->is_string()) << sent.error().to_string();
+        auto hash = core::from_hex_fixed<32>(sent->get<std::string>());
+        ASSERT_TRUE(hash);
+        txns.push_back(*hash);
+    }
+    // eth_sendTransaction may return before anvil has mined the block: wait for every receipt.
+    uint64_t last_block = 0;
+    for (const auto& txn : txns) {
+        std::optional<chain::Receipt> receipt;
+        for (int attempt = 0; attempt < 200 && !receipt; ++attempt) {
+            auto r = rpc.get_transaction_receipt(txn);
+            ASSERT_TRUE(r) << r.error().to_string();
+            receipt = *r;
+            if (!receipt) std::this_thread::sleep_for(milliseconds(25));
+        }
+        ASSERT_TRUE(receipt);
+        ASSERT_TRUE(receipt->status);
+        ASSERT_TRUE(receipt->contract_address);
+        emitters.push_back(*receipt->contract_address);
+        last_block = std::max(last_block, receipt->block_num);
     }
     auto head = rpc.block_number();
     ASSERT_TRUE(head) << head.error().to_string();
-    ASSERT_GE(*head, 12u);  // automine: one block per transaction
+    ASSERT_GE(*head, last_block);
+    ASSERT_GE(*head, 6u);  // automine: about one block per transaction
 
     // Ask for 10 of the 12 emitters, in chunks of a few blocks.
     const std::vector<core::Address> wanted(emitters.begin() + 1, emitters.end() - 1);
