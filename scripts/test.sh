@@ -3,7 +3,7 @@
 #   1. setup (pinned Debian packages, npm ci)
 #   2. release build + every CTest suite (the external vector suites run in full)
 #   3. generated-table reproducibility
-#   4. the same suites under ASan + UBSan
+#   4. the library suites under ASan + UBSan (the CLI's end-to-end suite runs in step 2 only)
 #   5. lint (clang-format + clang-tidy)
 #   6. contracts (forge build + forge test, offline)
 set -euo pipefail
@@ -22,6 +22,16 @@ step() { echo; echo "==> $*"; }
 
 step setup
 bash scripts/setup.sh
+
+# One real PostgreSQL server for every test process (issue 5 §7); tests/support/postgres.cpp
+# creates a fresh database on it per test.
+source scripts/postgres-server.sh
+pg_dir=$(mktemp -d /tmp/credence-pg.XXXXXX)
+trap 'pg_server_stop "$pg_dir"' EXIT
+step "postgresql (test server)"
+pg_server_start "$pg_dir"
+export CREDENCE_TEST_POSTGRES_PORT=$PG_PORT
+echo "postgresql on 127.0.0.1:$PG_PORT"
 
 step "build (release)"
 bash scripts/build.sh release

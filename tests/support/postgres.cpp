@@ -134,7 +134,9 @@ public:
             if (PQstatus(admin_) != CONNECTION_OK)
                 return std::unexpected(std::string("admin connection: ") + PQerrorMessage(admin_));
         }
-        const std::string name = "t_" + std::to_string(++databases_);
+        // The pid keeps names unique when test processes share one server.
+        const std::string name =
+            "t_" + std::to_string(::getpid()) + "_" + std::to_string(++databases_);
         PGresult* r = PQexec(admin_, ("CREATE DATABASE " + name).c_str());
         const bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
         std::string msg = ok ? "" : PQresultErrorMessage(r);
@@ -150,6 +152,17 @@ private:
     }
 
     std::string start() {
+        // `make test` starts one server for the whole run (scripts/test.sh) and names its port, so
+        // each test process does not pay for its own initdb.
+        if (const char* env = std::getenv("CREDENCE_TEST_POSTGRES_PORT");
+            env != nullptr && *env != '\0') {
+            external_ = true;
+            port_ = std::atoi(env);
+            if (PQping(conninfo("postgres").c_str()) != PQPING_OK)
+                return "no PostgreSQL server answers on CREDENCE_TEST_POSTGRES_PORT=" +
+                       std::string(env);
+            return {};
+        }
         const auto bin = find_bin_dir();
         if (!bin) return "no PostgreSQL server found under /usr/lib/postgresql/*/bin";
         RunAs who;
@@ -235,6 +248,7 @@ private:
     void stop() {
         if (admin_ != nullptr) PQfinish(admin_);
         admin_ = nullptr;
+        if (external_) return;  // its owner stops it
         stop_postmaster();
         std::error_code ec;
         if (!root_.empty()) fs::remove_all(root_, ec);
@@ -247,6 +261,7 @@ private:
     pid_t pid_ = -1;
     PGconn* admin_ = nullptr;
     int databases_ = 0;
+    bool external_ = false;
 };
 
 Server& server() {

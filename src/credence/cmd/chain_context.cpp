@@ -105,33 +105,39 @@ core::Address ChainContext::contract(std::string_view name, std::string_view ove
         if (!a) throw CliError(fmt::format("invalid {} address: {}", name, override_flag));
         return *a;
     }
-    if (!deployment_) {
-        std::filesystem::path path = options_.deployment;
-        if (path.empty()) path = env("CREDENCE_DEPLOYMENT").value_or("");
-        if (path.empty()) {
-            const uint64_t id = chain_id();
-            path = chain::deployment_path(id);
-            std::error_code ec;
-            if (!std::filesystem::exists(path, ec)) {
-                // The forge script's output, when run from a checkout.
-                const auto local =
-                    std::filesystem::path("contracts/deployments") / fmt::format("{}.json", id);
-                if (!std::filesystem::exists(local, ec))
-                    throw CliError(fmt::format(
-                        "no Credence deployment known for chain {}: start `credence devnet`, or "
-                        "pass --deployment FILE",
-                        id));
-                path = local;
-            }
-        }
-        auto d = chain::load_deployment(path);
-        if (!d) throw CliError(d.error());
-        deployment_ = std::move(*d);
-    }
-    const auto it = deployment_->contracts.find(name);
-    if (it == deployment_->contracts.end())
+    const chain::Deployment* d = deployment(true);
+    const auto it = d->contracts.find(name);
+    if (it == d->contracts.end())
         throw CliError(fmt::format("the deployment has no {} contract", name));
     return it->second;
+}
+
+const chain::Deployment* ChainContext::deployment(bool required) {
+    if (deployment_) return &*deployment_;
+    std::filesystem::path path = options_.deployment;
+    if (path.empty()) path = env("CREDENCE_DEPLOYMENT").value_or("");
+    if (path.empty()) {
+        const uint64_t id = chain_id();
+        path = chain::deployment_path(id);
+        std::error_code ec;
+        if (!std::filesystem::exists(path, ec)) {
+            // The forge script's output, when run from a checkout.
+            const auto local =
+                std::filesystem::path("contracts/deployments") / fmt::format("{}.json", id);
+            if (!std::filesystem::exists(local, ec)) {
+                if (!required) return nullptr;
+                throw CliError(fmt::format(
+                    "no Credence deployment known for chain {}: start `credence devnet`, or "
+                    "pass --deployment FILE",
+                    id));
+            }
+            path = local;
+        }
+    }
+    auto d = chain::load_deployment(path);
+    if (!d) throw CliError(d.error());
+    deployment_ = std::move(*d);
+    return &*deployment_;
 }
 
 const chain::SigningKey& ChainContext::signer() {

@@ -74,6 +74,9 @@ public:
     /// `override_flag`, when non-empty, is an explicit address that wins (e.g. --registry).
     [[nodiscard]] core::Address contract(std::string_view name,
                                          std::string_view override_flag = {});
+    /// The deployment file (see --deployment), loaded on first use; nullptr when none is known
+    /// and `required` is false (else CliError). An explicit --deployment that fails always throws.
+    [[nodiscard]] const chain::Deployment* deployment(bool required);
     /// The signing key, loaded on first use (prompting for a keystore password if needed).
     [[nodiscard]] const chain::SigningKey& signer();
 

@@ -2,6 +2,7 @@
 #include <credence/index/indexer.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <thread>
 
@@ -32,13 +33,14 @@ Indexer::Indexer(IndexerOptions options, chain::RpcClient client, Database& db)
 
 IndexStore& Indexer::store() {
     // start() opens the store; calling anything else first is a programming error.
-    return store_.value();
+    if (!store_) std::abort();
+    return *store_;
 }
 
 std::expected<std::vector<std::string>, IndexError> Indexer::start() {
     auto opened = IndexStore::open(*db_);
     if (!opened) return db_fail(opened.error(), "open store");
-    store_.emplace(std::move(*opened));
+    store_.emplace(*opened);
 
     auto& rpc = source_.client();
     auto chain_id = rpc.chain_id();
@@ -63,13 +65,13 @@ std::expected<std::vector<std::string>, IndexError> Indexer::start() {
                                            src.address.to_checksum_hex(), *head));
             continue;
         }
-        auto previous = store_->record_code_hash(options_.chain_id, src.address, *head,
-                                                 core::keccak256(*code));
+        auto previous =
+            store_->record_code_hash(options_.chain_id, src.address, *head, core::keccak256(*code));
         if (!previous) return db_fail(previous.error(), "record code hash");
-        if (*previous) {
+        if (const std::optional<core::Hash32>& was = *previous; was) {
             warnings.push_back(fmt::format("{} at {} changed its code (was {}): proxy upgrade?",
                                            src.name, src.address.to_checksum_hex(),
-                                           core::to_hex(**previous)));
+                                           core::to_hex(*was)));
         }
     }
     return warnings;
@@ -80,7 +82,7 @@ namespace {
 // Finds the highest remembered block that is still on the chain and rolls back to it. Called when
 // the cursor block's hash no longer matches the chain (issue 5 §4).
 std::expected<uint64_t, IndexError> rewind_to_fork(IndexStore& store, LogSource& source,
-                                                          uint64_t chain_id, uint64_t head) {
+                                                   uint64_t chain_id, uint64_t head) {
     auto remembered = store.recent_blocks(chain_id);
     if (!remembered) return db_fail(remembered.error(), "read block hashes");
     std::vector<uint64_t> nums;
@@ -123,11 +125,12 @@ std::expected<StepReport, IndexError> Indexer::step() {
     report.head = *head;
     metrics_.head_block = *head;
 
-    auto cursor = store_->cursor(chain_id);
-    if (!cursor) return db_fail(cursor.error(), "read cursor");
+    auto read_cursor = store_->cursor(chain_id);
+    if (!read_cursor) return db_fail(read_cursor.error(), "read cursor");
+    const std::optional<uint64_t> cursor = *read_cursor;
 
     // Reorg check: the block the cursor stands on must still be the chain's.
-    if (*cursor) {
+    if (cursor) {
         auto remembered = store_->recent_blocks(chain_id);
         if (!remembered) return db_fail(remembered.error(), "read block hashes");
         if (!remembered->empty()) {
@@ -155,15 +158,15 @@ std::expected<StepReport, IndexError> Indexer::step() {
     }
 
     uint64_t from = 0;
-    if (*cursor) {
-        from = **cursor + 1;
+    if (cursor) {
+        from = *cursor + 1;
     } else if (!options_.sources.empty()) {
-        from = std::min_element(options_.sources.begin(), options_.sources.end(),
-                                [](const auto& a, const auto& b) {
-                                    return a.start_block < b.start_block;
-                                })->start_block;
+        from = std::min_element(
+                   options_.sources.begin(), options_.sources.end(),
+                   [](const auto& a, const auto& b) { return a.start_block < b.start_block; })
+                   ->start_block;
     }
-    report.cursor = *cursor ? **cursor : (from > 0 ? from - 1 : 0);
+    report.cursor = cursor ? *cursor : (from > 0 ? from - 1 : 0);
     if (from > *head) {
         report.caught_up = true;
         metrics_.cursor_block = report.cursor;
@@ -238,9 +241,9 @@ std::expected<StepReport, IndexError> Indexer::step() {
         for (size_t i = 0; i < batch.logs.size(); ++i) {
             auto call = detail_call(batch.logs[i].log, batch.logs[i].kind);
             if (!call) continue;
-            calls.push_back({"eth_call",
-                             nlohmann::json::array({chain::to_json(*call),
-                                                    chain::to_quantity(batch.logs[i].log.block_num)})});
+            calls.push_back({"eth_call", nlohmann::json::array(
+                                             {chain::to_json(*call),
+                                              chain::to_quantity(batch.logs[i].log.block_num)})});
             which.push_back(i);
         }
         constexpr size_t kCallsPerRequest = 500;
@@ -313,8 +316,8 @@ std::expected<void, IndexError> Indexer::run(
                 return std::unexpected(report.error());
             }
             StepReport failed;
-            failed.warnings.push_back(fmt::format("retrying in {} ms: {}", backoff.count(),
-                                                  report.error().message));
+            failed.warnings.push_back(
+                fmt::format("retrying in {} ms: {}", backoff.count(), report.error().message));
             if (on_step) on_step(failed);
             sleep_for(backoff);
             backoff = std::min(backoff * 2, kMaxBackoff);

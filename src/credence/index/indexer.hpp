@@ -60,9 +60,9 @@ struct IndexerOptions {
 
 /// Counters for Prometheus (issue 5 §6). All monotonic except the gauges.
 struct IndexerMetrics {
-    std::atomic<uint64_t> head_block{0};     // gauge
-    std::atomic<uint64_t> cursor_block{0};   // gauge
-    std::atomic<uint64_t> events_total{0};   // logs stored
+    std::atomic<uint64_t> head_block{0};      // gauge
+    std::atomic<uint64_t> cursor_block{0};    // gauge
+    std::atomic<uint64_t> events_total{0};    // logs stored
     std::atomic<uint64_t> rejected_total{0};  // logs skipped as bad data
     std::atomic<uint64_t> rpc_errors_total{0};
     std::atomic<uint64_t> reorgs_total{0};
@@ -75,10 +75,10 @@ struct IndexerMetrics {
 };
 
 enum class IndexErrorKind {
-    rpc,            // the node failed (after retries)
-    database,       // the store failed
-    wrong_chain,    // eth_chainId differs from the configured chain id
-    deep_reorg,     // the fork point is older than every remembered block hash
+    rpc,          // the node failed (after retries)
+    database,     // the store failed
+    wrong_chain,  // eth_chainId differs from the configured chain id
+    deep_reorg,   // the fork point is older than every remembered block hash
 };
 
 struct IndexError {
@@ -88,14 +88,14 @@ struct IndexError {
 
 struct StepReport {
     uint64_t head = 0;
-    uint64_t cursor = 0;       // after the step
-    uint64_t from_block = 0;   // the chunk indexed by this step (empty when caught up)
+    uint64_t cursor = 0;      // after the step
+    uint64_t from_block = 0;  // the chunk indexed by this step (empty when caught up)
     uint64_t to_block = 0;
-    uint64_t stored = 0;       // logs stored
-    uint64_t rejected = 0;     // logs skipped as bad data
+    uint64_t stored = 0;                     // logs stored
+    uint64_t rejected = 0;                   // logs skipped as bad data
     std::optional<uint64_t> rolled_back_to;  // a reorg was handled this step
-    bool caught_up = false;    // cursor == head after the step
-    std::vector<std::string> warnings;  // one line each: skipped logs, code-hash changes
+    bool caught_up = false;                  // cursor == head after the step
+    std::vector<std::string> warnings;       // one line each: skipped logs, code-hash changes
 };
 
 class Indexer {

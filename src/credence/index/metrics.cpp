@@ -14,8 +14,7 @@ std::string IndexerMetrics::to_prometheus(uint64_t chain_id) const {
     };
     const uint64_t head = head_block.load();
     const uint64_t cursor = cursor_block.load();
-    metric("credence_index_head_block", "gauge", "Latest block number reported by the node.",
-           head);
+    metric("credence_index_head_block", "gauge", "Latest block number reported by the node.", head);
     metric("credence_index_cursor_block", "gauge", "Last block fully indexed.", cursor);
     metric("credence_index_head_lag_blocks", "gauge", "Blocks between the head and the cursor.",
            head > cursor ? head - cursor : 0);

@@ -28,8 +28,8 @@ constexpr std::array<uint64_t, 12> kMainnets{1,    10,    56,    100,   137,   5
                                              8453, 42161, 42220, 43114, 59144, 534352};
 // Their testnets: Sepolia, Holesky, Hoodi, BNB testnet, Chiado, Amoy, Mantle Sepolia, Base Sepolia,
 // Arbitrum Sepolia, Alfajores, Fuji, Linea Sepolia, Scroll Sepolia, OP Sepolia.
-constexpr std::array<uint64_t, 14> kTestnets{11155111, 17000, 560048, 97,    10200,
-                                             80002,    5003,  84532,  421614, 44787,
+constexpr std::array<uint64_t, 14> kTestnets{11155111, 17000, 560048, 97,      10200,
+                                             80002,    5003,  84532,  421614,  44787,
                                              43113,    59141, 534351, 11155420};
 
 bool contains(std::span<const uint64_t> ids, uint64_t id) {

@@ -1,0 +1,308 @@
+// The indexer against a real devnet, directly and through a faulty JSON-RPC proxy on loopback
+// (issue 5 §Bad input): garbage, truncated JSON, HTTP 429, timeouts, "too many results", logs of
+// unknown contracts and logs with the wrong topic count. The indexer must never die, never commit
+// a partial batch, and end with the same database as a clean run.
+#include <credence/index/indexer.hpp>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+#include <credence/chain/bindings/identity_registry.hpp>
+#include <credence/chain/bindings/reputation_registry.hpp>
+#include <credence/chain/txn_sender.hpp>
+
+#include "support/devnet.hpp"
+#include "support/scratch.hpp"
+#include "support/vectors.hpp"
+
+namespace credence::index {
+namespace {
+
+using Json = nlohmann::json;
+namespace ir = chain::bindings::identity_registry;
+namespace rr = chain::bindings::reputation_registry;
+
+// A JSON-RPC proxy in front of anvil that spoils chosen responses. Faults are consumed in order,
+// one per matching request, so each is met exactly once and the run must then recover.
+class FaultyProxy {
+public:
+    enum class Fault {
+        garbage,            // a 200 body that is not JSON
+        truncated,          // the real answer cut in half
+        http_429,           // Too Many Requests with Retry-After: 0
+        slow,               // no answer within the client's timeout
+        too_many_results,   // the geth "query returned more than 10000 results" error
+        unknown_contract,   // an extra log from an address nobody asked for
+        wrong_topic_count,  // a registry log with one topic dropped
+    };
+
+    FaultyProxy(std::string upstream, std::vector<Fault> get_logs_faults)
+        : upstream_(std::move(upstream)), faults_(std::move(get_logs_faults)) {
+        server_.Post(
+            "/", [this](const httplib::Request& req, httplib::Response& res) { handle(req, res); });
+        port_ = server_.bind_to_any_port("127.0.0.1");
+        thread_ = std::thread([this] { server_.listen_after_bind(); });
+        // bind_to_any_port() already listens: connections queue until the thread accepts them.
+    }
+    ~FaultyProxy() {
+        server_.stop();
+        thread_.join();
+    }
+    FaultyProxy(const FaultyProxy&) = delete;
+    FaultyProxy& operator=(const FaultyProxy&) = delete;
+
+    [[nodiscard]] std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
+    [[nodiscard]] size_t faults_left() {
+        std::lock_guard lock(mutex_);
+        return faults_.size() - next_;
+    }
+
+private:
+    void handle(const httplib::Request& req, httplib::Response& res) {
+        httplib::Client up(upstream_);
+        auto answer = up.Post("/", req.body, "application/json");
+        if (!answer) {
+            res.status = 502;
+            return;
+        }
+        std::optional<Fault> fault;
+        const Json request = Json::parse(req.body, nullptr, false);
+        if (request.is_object() && request.value("method", "") == "eth_getLogs") {
+            std::lock_guard lock(mutex_);
+            if (next_ < faults_.size()) fault = faults_[next_++];
+        }
+        std::string body = answer->body;
+        if (fault) {
+            switch (*fault) {
+                case Fault::garbage:
+                    body = "<html>bad gateway</html>";
+                    break;
+                case Fault::truncated:
+                    body = body.substr(0, body.size() / 2);
+                    break;
+                case Fault::http_429:
+                    res.status = 429;
+                    res.set_header("Retry-After", "0");
+                    return;
+                case Fault::slow:
+                    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+                    break;
+                case Fault::too_many_results:
+                    body = Json{{"jsonrpc", "2.0"},
+                                {"id", request["id"]},
+                                {"error",
+                                 {{"code", -32005},
+                                  {"message", "query returned more than 10000 results"}}}}
+                               .dump();
+                    break;
+                case Fault::unknown_contract:
+                case Fault::wrong_topic_count: {
+                    std::string spoiled = spoil_logs(body, *fault);
+                    if (spoiled == body) {  // no log to spoil here: keep the fault for later
+                        std::lock_guard lock(mutex_);
+                        --next_;
+                    }
+                    body = std::move(spoiled);
+                    break;
+                }
+            }
+        }
+        res.set_content(body, "application/json");
+    }
+
+    static std::string spoil_logs(const std::string& body, Fault fault) {
+        Json doc = Json::parse(body, nullptr, false);
+        if (!doc.is_object() || !doc["result"].is_array() || doc["result"].empty()) return body;
+        Json copy = doc["result"][0];
+        if (fault == Fault::unknown_contract) {
+            copy["address"] = "0x00000000000000000000000000000000deadbeef";
+        } else {
+            copy["topics"].erase(copy["topics"].size() - 1);
+            if (copy["topics"].empty()) copy["topics"].push_back(std::string(66, '0'));
+        }
+        copy["logIndex"] = "0x7777";
+        doc["result"].push_back(copy);
+        return doc.dump();
+    }
+
+    std::string upstream_;
+    std::mutex mutex_;
+    std::vector<Fault> faults_;
+    size_t next_ = 0;
+    httplib::Server server_;
+    int port_ = 0;
+    std::thread thread_;
+};
+
+class IndexerDevnet : public testing::DevnetFixture {
+protected:
+    // Traffic of the ERC-8004 registries, sent in-process.
+    void traffic(unsigned agents, unsigned feedback_per_agent) {
+        chain::RpcClient rpc = devnet().rpc();
+        chain::SenderOptions options;
+        options.poll_interval = std::chrono::milliseconds(5);
+        const auto owner_key = devnet().secret_key(1);
+        chain::TxnSender owner(rpc, owner_key, options);
+        const auto client_key = devnet().secret_key(2);
+        chain::TxnSender client(rpc, client_key, options);
+        for (unsigned a = 0; a < agents; ++a) {
+            auto reg = owner.send({devnet().address("IdentityRegistry"),
+                                   ir::register_1("ipfs://agent-" + std::to_string(a)).value(),
+                                   {},
+                                   {},
+                                   {}});
+            ASSERT_TRUE(reg) << reg.error().detail;
+            const uint64_t agent_id = agent_count_++;  // the registry numbers agents from 0
+            for (unsigned f = 0; f < feedback_per_agent; ++f) {
+                auto fb = client.send(
+                    {devnet().address("ReputationRegistry"),
+                     rr::give_feedback(core::Uint256{agent_id}, core::Int256{int64_t{f} + 1}, 1,
+                                       "quality", "", "", "", core::Hash32{})
+                         .value(),
+                     {},
+                     {},
+                     {}});
+                ASSERT_TRUE(fb) << fb.error().detail;
+            }
+        }
+    }
+
+    IndexerOptions options() {
+        IndexerOptions o;
+        o.chain_id = devnet().chain_id();
+        o.sources = sources_from_deployment(devnet().deployment());
+        o.finality_depth = 64;
+        o.range.initial_blocks = 4;
+        o.range.max_blocks = 8;
+        return o;
+    }
+
+    static chain::RpcClient client_for(const std::string& url) {
+        chain::HttpOptions http;
+        http.total_timeout = std::chrono::milliseconds(1000);
+        chain::RetryPolicy retry;
+        retry.max_attempts = 3;
+        retry.base_delay = std::chrono::milliseconds(10);
+        return chain::RpcClient::make_http(url, http, retry);
+    }
+
+    // Syncs to the head through `url`; returns the warnings printed on the way.
+    std::vector<std::string> sync(Database& db, const std::string& url) {
+        Indexer indexer(options(), client_for(url), db);
+        auto started = indexer.start();
+        EXPECT_TRUE(started) << started.error().message;
+        std::vector<std::string> warnings;
+        std::stop_source stop;
+        auto done = indexer.run(
+            stop.get_token(), false, std::chrono::milliseconds(10), [&](const StepReport& r) {
+                warnings.insert(warnings.end(), r.warnings.begin(), r.warnings.end());
+            });
+        EXPECT_TRUE(done) << done.error().message;
+        return warnings;
+    }
+
+    static std::string dump(Database& db) {
+        auto text = canonical_dump(db, IndexStore::data_tables());
+        EXPECT_TRUE(text) << text.error().to_string();
+        return text ? *text : std::string();
+    }
+
+    std::unique_ptr<Database> fresh_sqlite(const std::string& name) {
+        const auto path = testing::scratch_dir() / (name + "-" + std::to_string(::getpid()) + "-" +
+                                                    std::to_string(counter_++) + ".sqlite");
+        auto db = open_sqlite(path);
+        EXPECT_TRUE(db) << db.error().to_string();
+        return db ? std::move(*db) : nullptr;
+    }
+
+    uint64_t agent_count_ = 0;
+    int counter_ = 0;
+};
+
+TEST_F(IndexerDevnet, bad_rpc_data_is_skipped_or_retried_and_the_index_equals_a_clean_one) {
+    traffic(6, 3);
+    auto clean = fresh_sqlite("clean");
+    ASSERT_TRUE(clean);
+    EXPECT_TRUE(sync(*clean, devnet().rpc_url()).empty());
+    const std::string expected = dump(*clean);
+    ASSERT_NE(expected.find("0x"), std::string::npos);
+
+    using F = FaultyProxy::Fault;
+    FaultyProxy proxy(devnet().rpc_url(),
+                      {F::garbage, F::truncated, F::http_429, F::unknown_contract, F::slow,
+                       F::wrong_topic_count, F::too_many_results, F::garbage});
+    auto faulty = fresh_sqlite("faulty");
+    ASSERT_TRUE(faulty);
+    const auto warnings = sync(*faulty, proxy.url());
+    EXPECT_EQ(proxy.faults_left(), 0U);
+    EXPECT_EQ(dump(*faulty), expected);
+
+    // The spoiled logs were reported, not stored.
+    const auto mentions = [&](std::string_view needle) {
+        return std::any_of(warnings.begin(), warnings.end(), [&](const std::string& w) {
+            return w.find(needle) != std::string::npos;
+        });
+    };
+    EXPECT_TRUE(mentions("0x7777") || mentions("30583"))
+        << "no warning names the injected log index: " << ::testing::PrintToString(warnings);
+    EXPECT_TRUE(mentions("retrying")) << "a failed step was not reported";
+}
+
+TEST_F(IndexerDevnet, a_node_on_another_chain_is_refused) {
+    auto db = fresh_sqlite("wrong-chain");
+    ASSERT_TRUE(db);
+    IndexerOptions o = options();
+    o.chain_id = 1;
+    Indexer indexer(o, client_for(devnet().rpc_url()), *db);
+    auto started = indexer.start();
+    ASSERT_FALSE(started);
+    EXPECT_EQ(started.error().kind, IndexErrorKind::wrong_chain);
+}
+
+TEST_F(IndexerDevnet, metrics_count_events_batches_and_lag) {
+    traffic(2, 2);
+    auto db = fresh_sqlite("metrics");
+    ASSERT_TRUE(db);
+    Indexer indexer(options(), client_for(devnet().rpc_url()), *db);
+    ASSERT_TRUE(indexer.start());
+    std::stop_source stop;
+    ASSERT_TRUE(indexer.run(stop.get_token(), false, std::chrono::milliseconds(10), nullptr));
+    const std::string text = indexer.metrics().to_prometheus(devnet().chain_id());
+    // 2 agents: Registered + Transfer each; 4 NewFeedback.
+    EXPECT_NE(text.find("credence_index_events_total{chain_id=\"31337\"} "), std::string::npos);
+    EXPECT_GE(indexer.metrics().events_total.load(), 8U);
+    EXPECT_EQ(indexer.metrics().cursor_block.load(), indexer.metrics().head_block.load());
+    EXPECT_NE(text.find("credence_index_head_lag_blocks{chain_id=\"31337\"} 0\n"),
+              std::string::npos)
+        << text;
+    EXPECT_GT(indexer.metrics().batches_total.load(), 1U);
+}
+
+// The built-in addresses are the deployed ones listed in the external vectors (erc8004.json).
+TEST(index_defaults, erc8004_registries_follow_the_chain_class) {
+    const auto vectors = testing::read_vector_json("erc8004.json")["deployed"];
+    const auto check = [&](uint64_t chain_id, const std::string& set) {
+        SCOPED_TRACE(chain_id);
+        const auto sources = default_erc8004_sources(chain_id);
+        ASSERT_EQ(sources.size(), 3U);
+        EXPECT_EQ(sources[0].kind, ContractKind::identity_registry);
+        EXPECT_EQ(sources[0].address.to_checksum_hex(), vectors[set]["identity"]);
+        EXPECT_EQ(sources[1].address.to_checksum_hex(), vectors[set]["reputation"]);
+        EXPECT_EQ(sources[2].address.to_checksum_hex(), vectors[set]["validation"]);
+    };
+    for (uint64_t id : std::initializer_list<uint64_t>{1, 8453, 10, 42161, 137})
+        check(id, "mainnets");
+    for (uint64_t id : std::initializer_list<uint64_t>{11155111, 84532, 421614, 11155420, 80002})
+        check(id, "testnets");
+    EXPECT_TRUE(default_erc8004_sources(999999).empty());
+}
+
+}  // namespace
+}  // namespace credence::index
