@@ -55,8 +55,8 @@ struct DbError {
 template <typename T>
 using DbResult = std::expected<T, DbError>;
 
-/// NULL, INTEGER, REAL, TEXT or BLOB. Reads return the same alternatives: a BIGINT column comes back
-/// as int64_t, {{REAL}} as double, TEXT as std::string, {{BLOB}} as core::Bytes.
+/// NULL, INTEGER, REAL, TEXT or BLOB. Reads return the same alternatives: a BIGINT column comes
+/// back as int64_t, {{REAL}} as double, TEXT as std::string, {{BLOB}} as core::Bytes.
 using DbValue = std::variant<std::monostate, int64_t, double, std::string, core::Bytes>;
 using DbRow = std::vector<DbValue>;
 

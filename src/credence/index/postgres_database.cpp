@@ -35,6 +35,7 @@
 #include <fmt/format.h>
 
 #include <credence/index/database.hpp>
+#include <credence/index/detail/sql_text.hpp>
 
 namespace credence::index {
 
@@ -63,13 +64,7 @@ constexpr Oid kNumericOid = 1700;
 // Statements queued in a pipeline before a Sync is forced: bounds the results libpq buffers.
 constexpr size_t kMaxPending = 4096;
 
-std::string first_words(std::string_view sql) {
-    constexpr size_t kMax = 48;
-    std::string out;
-    for (const char c : sql.substr(0, kMax)) out.push_back(c == '\n' || c == '\t' ? ' ' : c);
-    if (sql.size() > kMax) out.append("...");
-    return out;
-}
+using detail::first_words;
 
 std::string one_line(std::string_view text) {
     std::string out;
