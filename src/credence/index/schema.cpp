@@ -408,8 +408,40 @@ CREATE TABLE contract_events (
 );
 )sql";
 
-constexpr std::array<Migration, 1> kMigrations{{
+constexpr std::string_view kV2Sql = R"sql(
+-- verifications: key (chain_id, subject_kind, contract, subject_id, client, feedback_index). The
+-- latest verification of what the chain points to (issue 6 §6), written by
+-- verify/verification_store.hpp, not by the projector: subject_kind ('agent', 'tool',
+-- 'feedback', 'validation', 'run'), contract (the registry or workflow), subject_id (agent_id,
+-- tool_id, request_hash or run_id), client and feedback_index (a feedback's other two key parts;
+-- the zero address and 0 for the other kinds), status ('verified', 'unverified' or 'unreachable'
+-- when the check could not run), reason (the verifier's reason code, '' when verified), detail
+-- (one line), checked_at (unix seconds), covers_block_num (the subject's last on-chain change the
+-- check saw: a later change makes it stale, a reorg past it deletes it), report (the verifier's
+-- JSON report). Not part of the canonical dump: it depends on the clock and the network, not
+-- only on the chain.
+CREATE TABLE verifications (
+    chain_id BIGINT NOT NULL,
+    subject_kind TEXT NOT NULL,
+    contract {{BLOB}} NOT NULL,
+    subject_id {{BLOB}} NOT NULL,
+    client {{BLOB}} NOT NULL,
+    feedback_index BIGINT NOT NULL,
+    status TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    detail TEXT NOT NULL,
+    checked_at BIGINT NOT NULL,
+    covers_block_num BIGINT NOT NULL,
+    report TEXT NOT NULL,
+    PRIMARY KEY (chain_id, subject_kind, contract, subject_id, client, feedback_index)
+);
+CREATE INDEX verifications_by_time ON verifications (chain_id, subject_kind, checked_at);
+)sql";
+
+constexpr std::array<Migration, 2> kMigrations{{
     {1, "indexer tables: raw logs, cursors, block and code hashes, projections", kV1Sql},
+    {2, "verifications: the latest check of each agent, tool, feedback, validation and run",
+     kV2Sql},
 }};
 
 constexpr std::array<std::string_view, 19> kDataTables{

@@ -25,6 +25,10 @@ constexpr std::string_view kForgetHeaders =
     "DELETE FROM block_hashes WHERE chain_id = $1 AND block_num < $2";
 constexpr std::string_view kDropHeadersAbove =
     "DELETE FROM block_hashes WHERE chain_id = $1 AND block_num > $2";
+// A verification that saw a change past the fork point checked a state that is no longer on the
+// chain (issue 6 §6): it goes, and the subject is due again.
+constexpr std::string_view kDropVerificationsAbove =
+    "DELETE FROM verifications WHERE chain_id = $1 AND covers_block_num > $2";
 constexpr std::string_view kUpsertCursor =
     "INSERT INTO cursors (chain_id, block_num) VALUES ($1, $2) ON CONFLICT (chain_id) DO UPDATE "
     "SET block_num = excluded.block_num";
@@ -295,6 +299,9 @@ DbResult<RollbackOutcome> IndexStore::rollback_to(uint64_t chain_id, uint64_t bl
         ++outcome.entities_rebuilt;
     }
     if (auto r = db_->exec(kDropHeadersAbove, above); !r) {
+        return abort_tx<RollbackOutcome>(*db_, r.error());
+    }
+    if (auto r = db_->exec(kDropVerificationsAbove, above); !r) {
         return abort_tx<RollbackOutcome>(*db_, r.error());
     }
     // The cursor only ever moves back here: a fork point above it (or a chain never indexed)

@@ -1,0 +1,241 @@
+#include <credence/verify/verification_store.hpp>
+
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <utility>
+#include <variant>
+
+namespace credence::verify {
+namespace {
+
+using index::DbError;
+using index::DbErrorKind;
+using index::DbResult;
+using index::DbRow;
+using index::DbValue;
+
+constexpr std::array<std::string_view, 5> kKindNames{"agent", "tool", "feedback", "validation",
+                                                     "run"};
+constexpr std::array<std::string_view, 3> kStatusNames{"verified", "unverified", "unreachable"};
+
+constexpr std::string_view kUpsert =
+    "INSERT INTO verifications (chain_id, subject_kind, contract, subject_id, client, "
+    "feedback_index, status, reason, detail, checked_at, covers_block_num, report) VALUES ($1, "
+    "$2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (chain_id, subject_kind, "
+    "contract, subject_id, client, feedback_index) DO UPDATE SET status = excluded.status, "
+    "reason = excluded.reason, detail = excluded.detail, checked_at = excluded.checked_at, "
+    "covers_block_num = excluded.covers_block_num, report = excluded.report";
+
+constexpr std::string_view kLoad =
+    "SELECT status, reason, detail, checked_at, covers_block_num, report FROM verifications "
+    "WHERE chain_id = $1 AND subject_kind = $2 AND contract = $3 AND subject_id = $4 AND client "
+    "= $5 AND feedback_index = $6";
+
+// Every due query returns (contract, subject id, client, feedback index, changed block, uri) and
+// takes $1 chain, $2 kind name, $3 the oldest fresh checked_at (now - max_age; -1: only
+// changes), $4 limit. The LEFT JOIN keeps subjects never checked; comparing covers_block_num
+// with the projection's last change is what re-verifies on an update event (issue 6 §6).
+constexpr std::string_view kDueAgents =
+    "SELECT a.registry, a.agent_id, NULL, 0, a.updated_block_num, a.agent_uri FROM agents a "
+    "LEFT JOIN verifications v ON v.chain_id = a.chain_id AND v.subject_kind = $2 "
+    "AND v.contract = a.registry AND v.subject_id = a.agent_id "
+    "WHERE a.chain_id = $1 AND a.agent_uri IS NOT NULL AND a.agent_uri <> '' "
+    "AND (v.checked_at IS NULL OR v.covers_block_num < a.updated_block_num "
+    "OR v.checked_at < $3) ORDER BY a.updated_block_num, a.registry, a.agent_id LIMIT $4";
+
+// A deregistered tool is tombstoned for good (ERC-8257 §deregisterTool): nothing to check.
+constexpr std::string_view kDueTools =
+    "SELECT t.registry, t.tool_id, NULL, 0, t.updated_block_num, t.metadata_uri FROM tools t "
+    "LEFT JOIN verifications v ON v.chain_id = t.chain_id AND v.subject_kind = $2 "
+    "AND v.contract = t.registry AND v.subject_id = t.tool_id "
+    "WHERE t.chain_id = $1 AND t.deregistered = 0 AND t.metadata_uri IS NOT NULL "
+    "AND t.metadata_uri <> '' AND (v.checked_at IS NULL OR v.covers_block_num < "
+    "t.updated_block_num OR v.checked_at < $3) "
+    "ORDER BY t.updated_block_num, t.registry, t.tool_id LIMIT $4";
+
+// Feedback is immutable once given (ERC-8004 §Giving Feedback; revocation does not change the
+// file), so only the schedule re-checks it.
+constexpr std::string_view kDueFeedback =
+    "SELECT f.registry, f.agent_id, f.client, f.feedback_index, f.block_num, f.feedback_uri "
+    "FROM feedback f LEFT JOIN verifications v ON v.chain_id = f.chain_id "
+    "AND v.subject_kind = $2 AND v.contract = f.registry AND v.subject_id = f.agent_id "
+    "AND v.client = f.client AND v.feedback_index = f.feedback_index "
+    "WHERE f.chain_id = $1 AND f.feedback_uri <> '' AND (v.checked_at IS NULL "
+    "OR v.covers_block_num < f.block_num OR v.checked_at < $3) "
+    "ORDER BY f.block_num, f.log_index LIMIT $4";
+
+// A new ValidationResponse (progressive responses, ERC-8004 §Validation Registry) moves
+// response_block_num and makes the request due again.
+constexpr std::string_view kDueValidations =
+    "SELECT r.registry, r.request_hash, NULL, 0, COALESCE(r.response_block_num, r.block_num, 0), "
+    "COALESCE(r.request_uri, '') FROM validation_requests r "
+    "LEFT JOIN verifications v ON v.chain_id = r.chain_id AND v.subject_kind = $2 "
+    "AND v.contract = r.registry AND v.subject_id = r.request_hash "
+    "WHERE r.chain_id = $1 AND (COALESCE(r.request_uri, '') <> '' "
+    "OR COALESCE(r.response_uri, '') <> '') AND (v.checked_at IS NULL OR v.covers_block_num < "
+    "COALESCE(r.response_block_num, r.block_num, 0) OR v.checked_at < $3) "
+    "ORDER BY COALESCE(r.response_block_num, r.block_num, 0), r.registry, r.request_hash "
+    "LIMIT $4";
+
+// ERC-8301: a run's evidence chain is complete once WorkflowCompleted is emitted.
+constexpr std::string_view kDueRuns =
+    "SELECT w.workflow, w.run_id, NULL, 0, w.completed_block_num, '' FROM workflow_runs w "
+    "LEFT JOIN verifications v ON v.chain_id = w.chain_id AND v.subject_kind = $2 "
+    "AND v.contract = w.workflow AND v.subject_id = w.run_id "
+    "WHERE w.chain_id = $1 AND w.completed_block_num IS NOT NULL "
+    "AND (v.checked_at IS NULL OR v.covers_block_num < w.completed_block_num "
+    "OR v.checked_at < $3) ORDER BY w.completed_block_num, w.workflow, w.run_id LIMIT $4";
+
+DbValue as_int(uint64_t v) {
+    return static_cast<int64_t>(std::min<uint64_t>(v, std::numeric_limits<int64_t>::max()));
+}
+
+DbValue as_blob(core::ByteView v) { return core::Bytes(v.begin(), v.end()); }
+
+DbError unreadable(std::string_view what) {
+    return DbError{DbErrorKind::sql, "verifications: unreadable " + std::string(what)};
+}
+
+const std::string* text_at(const DbRow& row, size_t i) {
+    return i < row.size() ? std::get_if<std::string>(&row[i]) : nullptr;
+}
+
+const core::Bytes* blob_at(const DbRow& row, size_t i) {
+    return i < row.size() ? std::get_if<core::Bytes>(&row[i]) : nullptr;
+}
+
+const int64_t* int_at(const DbRow& row, size_t i) {
+    return i < row.size() ? std::get_if<int64_t>(&row[i]) : nullptr;
+}
+
+std::string_view due_sql(SubjectKind kind) {
+    switch (kind) {
+        case SubjectKind::agent:
+            return kDueAgents;
+        case SubjectKind::tool:
+            return kDueTools;
+        case SubjectKind::feedback:
+            return kDueFeedback;
+        case SubjectKind::validation:
+            return kDueValidations;
+        case SubjectKind::run:
+            return kDueRuns;
+    }
+    return kDueAgents;
+}
+
+DbResult<DueSubject> read_due(const DbRow& row, SubjectKind kind) {
+    DueSubject due;
+    due.subject.kind = kind;
+    const core::Bytes* contract = blob_at(row, 0);
+    const core::Bytes* id = blob_at(row, 1);
+    if (contract == nullptr || id == nullptr) return std::unexpected(unreadable("subject key"));
+    auto address = core::Address::from_bytes(*contract);
+    if (!address) return std::unexpected(unreadable("contract address"));
+    due.subject.contract = *address;
+    due.subject.id = *id;
+    if (const core::Bytes* client = blob_at(row, 2); client != nullptr) {
+        auto a = core::Address::from_bytes(*client);
+        if (!a) return std::unexpected(unreadable("client address"));
+        due.subject.client = *a;
+    }
+    const int64_t* index = int_at(row, 3);
+    const int64_t* block = int_at(row, 4);
+    if (index == nullptr || block == nullptr || *index < 0) {
+        return std::unexpected(unreadable("block number"));
+    }
+    due.subject.feedback_index = static_cast<uint64_t>(*index);
+    due.changed_block_num = *block;
+    if (const std::string* uri = text_at(row, 5); uri != nullptr) due.uri = *uri;
+    return due;
+}
+
+}  // namespace
+
+std::string_view to_string(SubjectKind kind) noexcept {
+    return kKindNames[static_cast<size_t>(kind)];
+}
+
+std::optional<SubjectKind> subject_kind_from_string(std::string_view text) noexcept {
+    for (size_t i = 0; i < kKindNames.size(); ++i) {
+        if (kKindNames[i] == text) return static_cast<SubjectKind>(i);
+    }
+    return std::nullopt;
+}
+
+std::string_view to_string(VerificationStatus status) noexcept {
+    return kStatusNames[static_cast<size_t>(status)];
+}
+
+std::optional<VerificationStatus> verification_status_from_string(std::string_view text) noexcept {
+    for (size_t i = 0; i < kStatusNames.size(); ++i) {
+        if (kStatusNames[i] == text) return static_cast<VerificationStatus>(i);
+    }
+    return std::nullopt;
+}
+
+DbResult<void> save_verification(index::Database& db, uint64_t chain_id,
+                                 const VerificationRecord& record) {
+    const Subject& s = record.subject;
+    const std::array<DbValue, 12> params{
+        as_int(chain_id),
+        std::string(to_string(s.kind)),
+        as_blob(s.contract.view()),
+        s.id,
+        as_blob(s.client.view()),
+        as_int(s.feedback_index),
+        std::string(to_string(record.status)),
+        record.reason,
+        record.detail,
+        record.checked_at,
+        record.covers_block_num,
+        record.report_json,
+    };
+    return db.exec(kUpsert, params);
+}
+
+DbResult<std::optional<VerificationRecord>> load_verification(index::Database& db,
+                                                              uint64_t chain_id,
+                                                              const Subject& subject) {
+    const std::array<DbValue, 6> params{
+        as_int(chain_id), std::string(to_string(subject.kind)), as_blob(subject.contract.view()),
+        subject.id,       as_blob(subject.client.view()),       as_int(subject.feedback_index),
+    };
+    auto rows = db.query(kLoad, params);
+    if (!rows) return std::unexpected(rows.error());
+    if (rows->empty()) return std::optional<VerificationRecord>{};
+    const DbRow& row = rows->front();
+    const std::string* status = text_at(row, 0);
+    const std::string* reason = text_at(row, 1);
+    const std::string* detail = text_at(row, 2);
+    const int64_t* checked_at = int_at(row, 3);
+    const int64_t* covers = int_at(row, 4);
+    const std::string* report = text_at(row, 5);
+    if (status == nullptr || reason == nullptr || detail == nullptr || checked_at == nullptr ||
+        covers == nullptr || report == nullptr) {
+        return std::unexpected(unreadable("record"));
+    }
+    auto parsed = verification_status_from_string(*status);
+    if (!parsed) return std::unexpected(unreadable("status '" + *status + "'"));
+    return VerificationRecord{subject, *parsed, *reason, *detail, *checked_at, *covers, *report};
+}
+
+DbResult<std::vector<DueSubject>> due_subjects(index::Database& db, uint64_t chain_id,
+                                               const DueQuery& query) {
+    const int64_t fresh_after = query.max_age > 0 ? query.now - query.max_age : -1;
+    const std::array<DbValue, 4> params{as_int(chain_id), std::string(to_string(query.kind)),
+                                        fresh_after, as_int(query.limit)};
+    auto rows = db.query(due_sql(query.kind), params);
+    if (!rows) return std::unexpected(rows.error());
+    std::vector<DueSubject> out;
+    out.reserve(rows->size());
+    for (const DbRow& row : *rows) {
+        auto due = read_due(row, query.kind);
+        if (!due) return std::unexpected(due.error());
+        out.push_back(std::move(*due));
+    }
+    return out;
+}
+
+}  // namespace credence::verify
