@@ -1,0 +1,182 @@
+#include <credence/trust/summary.hpp>
+
+#include <algorithm>
+#include <array>
+#include <variant>
+
+namespace credence::trust {
+namespace {
+
+using core::Int256;
+
+constexpr uint8_t kMaxDecimals = 18;
+
+// 10^n for n <= 18 fits int64.
+Int256 pow10(unsigned n) {
+    int64_t out = 1;
+    for (unsigned i = 0; i < n && i < kMaxDecimals; ++i) out *= 10;
+    return Int256(out);
+}
+
+bool listed(std::span<const core::Address> list, const core::Address& a) {
+    return std::find(list.begin(), list.end(), a) != list.end();
+}
+
+const std::string* text_at(const index::DbRow& row, size_t i) {
+    return std::get_if<std::string>(&row[i]);
+}
+const int64_t* int_at(const index::DbRow& row, size_t i) { return std::get_if<int64_t>(&row[i]); }
+const core::Bytes* blob_at(const index::DbRow& row, size_t i) {
+    return std::get_if<core::Bytes>(&row[i]);
+}
+
+index::DbError unreadable(std::string_view what) {
+    return index::DbError{index::DbErrorKind::sql, "trust: unreadable " + std::string(what)};
+}
+
+}  // namespace
+
+std::string_view to_string(SummaryError e) noexcept {
+    switch (e) {
+        case SummaryError::client_addresses_required:
+            return "client_addresses_required";
+        case SummaryError::summary_overflow:
+            return "summary_overflow";
+        case SummaryError::bad_entry:
+            return "bad_entry";
+    }
+    return "unknown";
+}
+
+core::Result<ReputationSummary, SummaryError> reputation_summary(
+    std::span<const FeedbackEntry> feedback, std::span<const core::Address> clients,
+    std::string_view tag1, std::string_view tag2) {
+    // ERC-8004 §Reputation Registry: "clientAddresses MUST be provided (non-empty)".
+    if (clients.empty()) {
+        return core::fail(SummaryError::client_addresses_required,
+                          "getSummary needs at least one client address");
+    }
+    // Duplicated clients count once (the contract dedups the list before its loop).
+    std::vector<core::Address> unique(clients.begin(), clients.end());
+    std::sort(unique.begin(), unique.end());
+    unique.erase(std::unique(unique.begin(), unique.end()), unique.end());
+
+    Int256 sum;
+    std::array<uint64_t, kMaxDecimals + 1> decimal_counts{};
+    uint64_t count = 0;
+    for (const FeedbackEntry& f : feedback) {
+        if (f.revoked || !std::binary_search(unique.begin(), unique.end(), f.client)) continue;
+        if (!tag1.empty() && f.tag1 != tag1) continue;
+        if (!tag2.empty() && f.tag2 != tag2) continue;
+        if (f.value_decimals > kMaxDecimals) {
+            return core::fail(SummaryError::bad_entry, "valueDecimals above 18");
+        }
+        auto scaled = Int256::checked_mul(f.value, pow10(kMaxDecimals - f.value_decimals));
+        auto next = scaled ? Int256::checked_add(sum, *scaled) : std::nullopt;
+        if (!next) return core::fail(SummaryError::summary_overflow, "int256 sum overflows");
+        sum = *next;
+        ++decimal_counts[f.value_decimals];
+        ++count;
+    }
+    if (count == 0) return ReputationSummary{};
+    // The mode of the decimals; a strict '>' keeps the smallest on a tie, as the contract does.
+    uint8_t decimals = 0;
+    uint64_t best = 0;
+    for (uint8_t d = 0; d <= kMaxDecimals; ++d) {
+        if (decimal_counts[d] > best) {
+            best = decimal_counts[d];
+            decimals = d;
+        }
+    }
+    const auto mean = Int256::checked_div(sum, Int256(static_cast<int64_t>(count)));
+    const auto avg = mean ? Int256::checked_div(*mean, pow10(kMaxDecimals - decimals)) : mean;
+    if (!avg || !avg->fits_bits(128)) {
+        return core::fail(SummaryError::summary_overflow, "average outside int128");
+    }
+    return ReputationSummary{count, *avg, decimals};
+}
+
+ValidationSummary validation_summary(std::span<const ValidationEntry> requests,
+                                     std::span<const core::Address> validators,
+                                     std::string_view tag) {
+    uint64_t total = 0;
+    uint64_t count = 0;
+    for (const ValidationEntry& v : requests) {
+        if (!v.has_response) continue;
+        if (!validators.empty() && !listed(validators, v.validator)) continue;
+        if (!tag.empty() && v.tag != tag) continue;
+        total += v.response;
+        ++count;
+    }
+    if (count == 0) return {};
+    return ValidationSummary{count, static_cast<uint8_t>(total / count)};
+}
+
+index::DbResult<std::vector<FeedbackEntry>> load_feedback(index::Database& db, uint64_t chain_id,
+                                                          const core::Address& registry,
+                                                          const core::Bytes& agent_id) {
+    const std::array<index::DbValue, 3> params{
+        static_cast<int64_t>(chain_id), core::Bytes(registry.bytes.begin(), registry.bytes.end()),
+        agent_id};
+    auto rows = db.query(
+        "SELECT client, feedback_index, value, value_decimals, tag1, tag2, revoked FROM feedback "
+        "WHERE chain_id = $1 AND registry = $2 AND agent_id = $3 ORDER BY block_num, log_index",
+        params);
+    if (!rows) return std::unexpected(rows.error());
+    std::vector<FeedbackEntry> out;
+    out.reserve(rows->size());
+    for (const index::DbRow& row : *rows) {
+        const core::Bytes* client = blob_at(row, 0);
+        const int64_t* index = int_at(row, 1);
+        const std::string* value = text_at(row, 2);
+        const int64_t* decimals = int_at(row, 3);
+        const std::string* tag1 = text_at(row, 4);
+        const std::string* tag2 = text_at(row, 5);
+        const int64_t* revoked = int_at(row, 6);
+        if (client == nullptr || index == nullptr || value == nullptr || decimals == nullptr ||
+            tag1 == nullptr || tag2 == nullptr || revoked == nullptr || *index < 0 ||
+            *decimals < 0 || *decimals > kMaxDecimals) {
+            return std::unexpected(unreadable("feedback row"));
+        }
+        auto address = core::Address::from_bytes(*client);
+        auto parsed = Int256::parse(*value);
+        if (!address || !parsed) return std::unexpected(unreadable("feedback value"));
+        out.push_back(FeedbackEntry{*address, static_cast<uint64_t>(*index), *parsed,
+                                    static_cast<uint8_t>(*decimals), *tag1, *tag2, *revoked != 0});
+    }
+    return out;
+}
+
+index::DbResult<std::vector<ValidationEntry>> load_validations(index::Database& db,
+                                                               uint64_t chain_id,
+                                                               const core::Address& registry,
+                                                               const core::Bytes& agent_id) {
+    const std::array<index::DbValue, 3> params{
+        static_cast<int64_t>(chain_id), core::Bytes(registry.bytes.begin(), registry.bytes.end()),
+        agent_id};
+    auto rows = db.query(
+        "SELECT validator, response, response_tag FROM validation_requests WHERE chain_id = $1 "
+        "AND registry = $2 AND agent_id = $3 ORDER BY request_hash",
+        params);
+    if (!rows) return std::unexpected(rows.error());
+    std::vector<ValidationEntry> out;
+    out.reserve(rows->size());
+    for (const index::DbRow& row : *rows) {
+        const core::Bytes* validator = blob_at(row, 0);
+        if (validator == nullptr) return std::unexpected(unreadable("validation row"));
+        auto address = core::Address::from_bytes(*validator);
+        if (!address) return std::unexpected(unreadable("validator"));
+        ValidationEntry entry;
+        entry.validator = *address;
+        if (const int64_t* response = int_at(row, 1); response != nullptr) {
+            if (*response < 0 || *response > 100) return std::unexpected(unreadable("response"));
+            entry.has_response = true;
+            entry.response = static_cast<uint8_t>(*response);
+        }
+        if (const std::string* tag = text_at(row, 2); tag != nullptr) entry.tag = *tag;
+        out.push_back(std::move(entry));
+    }
+    return out;
+}
+
+}  // namespace credence::trust

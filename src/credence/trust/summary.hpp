@@ -1,0 +1,91 @@
+// Exact mirrors of the on-chain summaries (issue 7 §2a): ERC-8004 ReputationRegistry.getSummary
+// and ValidationRegistry.getSummary, computed off-chain from the indexed feedback and validation
+// rows, so the node answers them for any client list and tags without an eth_call, and with the
+// same answer as the contract (tests compare the two on a devnet).
+//
+// Reputation (ERC-8004 §Reputation Registry, getSummary; contracts/src/erc8004/ReputationRegistry
+// .sol): the client list MUST be non-empty ("results without filtering by clientAddresses are
+// subject to Sybil/spam attacks"); duplicates count once; revoked feedback is skipped; a non-empty
+// tag filters by exact byte equality. Every value is scaled to 18 decimals (value *
+// 10^(18 - valueDecimals)), summed in int256, divided by the count, and scaled back to the mode of
+// the decimals (ties go to the smallest); both divisions truncate toward zero as Solidity's do. A
+// result outside int128 is the contract's SummaryOverflow.
+// Validation: responses only (a request without one is skipped), optional validator list and
+// tag; the average is the integer mean of the 0..100 responses, truncated.
+//
+// Pure functions over rows, plus readers that load the rows of one agent from the index.
+// Thread-safe (the readers borrow a Database: one per thread).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <credence/core/address.hpp>
+#include <credence/core/error.hpp>
+#include <credence/core/uint256.hpp>
+#include <credence/index/database.hpp>
+
+namespace credence::trust {
+
+struct FeedbackEntry {
+    core::Address client{};
+    uint64_t feedback_index = 0;
+    core::Int256 value;  ///< the int128 `value`
+    uint8_t value_decimals = 0;
+    std::string tag1;
+    std::string tag2;
+    bool revoked = false;
+};
+
+struct ReputationSummary {
+    uint64_t count = 0;
+    core::Int256 summary_value;  ///< fits int128
+    uint8_t summary_value_decimals = 0;
+    friend bool operator==(const ReputationSummary&, const ReputationSummary&) = default;
+};
+
+enum class SummaryError {
+    client_addresses_required,  ///< ReputationRegistry reverts ClientAddressesRequired()
+    summary_overflow,           ///< the average does not fit int128: SummaryOverflow()
+    bad_entry,                  ///< a row with valueDecimals > 18 (the contract never stores one)
+};
+[[nodiscard]] std::string_view to_string(SummaryError e) noexcept;
+
+/// getSummary(agentId, clientAddresses, tag1, tag2) over `feedback`, all feedback of one agent.
+[[nodiscard]] core::Result<ReputationSummary, SummaryError> reputation_summary(
+    std::span<const FeedbackEntry> feedback, std::span<const core::Address> clients,
+    std::string_view tag1, std::string_view tag2);
+
+struct ValidationEntry {
+    core::Address validator{};
+    bool has_response = false;
+    uint8_t response = 0;  ///< the latest response, 0..100
+    std::string tag;       ///< the latest response's tag
+};
+
+struct ValidationSummary {
+    uint64_t count = 0;
+    uint8_t average_response = 0;
+    friend bool operator==(const ValidationSummary&, const ValidationSummary&) = default;
+};
+
+/// ValidationRegistry.getSummary(agentId, validatorAddresses, tag) over one agent's requests.
+[[nodiscard]] ValidationSummary validation_summary(std::span<const ValidationEntry> requests,
+                                                   std::span<const core::Address> validators,
+                                                   std::string_view tag);
+
+/// All feedback of one agent in the index (revoked included), oldest first.
+/// `agent_id` is the 32-byte big-endian id as the index stores it.
+[[nodiscard]] index::DbResult<std::vector<FeedbackEntry>> load_feedback(
+    index::Database& db, uint64_t chain_id, const core::Address& registry,
+    const core::Bytes& agent_id);
+
+/// All validation requests of one agent in the index.
+[[nodiscard]] index::DbResult<std::vector<ValidationEntry>> load_validations(
+    index::Database& db, uint64_t chain_id, const core::Address& registry,
+    const core::Bytes& agent_id);
+
+}  // namespace credence::trust
