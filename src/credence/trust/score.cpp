@@ -1,0 +1,386 @@
+#include <credence/trust/score.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <string_view>
+#include <unordered_map>
+
+namespace credence::trust {
+namespace {
+
+constexpr double kZ95 = 1.959963984540054;  // two-sided 95 % normal quantile
+constexpr double kNoStanding = 0.01;        // below: "nobody trusted links to it"
+
+// ERC-8004 §Examples of value / valueDecimals: what each well-known tag1 measures.
+constexpr std::array<std::string_view, 3> kPercentTags{"starred", "uptime", "successRate"};
+constexpr std::array<std::string_view, 2> kBinaryTags{"reachable", "ownerVerified"};
+constexpr std::array<std::string_view, 4> kMeasureTags{"responseTime", "blocktimeFreshness",
+                                                       "revenues", "tradingYield"};
+
+template <size_t N>
+bool among(const std::array<std::string_view, N>& list, std::string_view tag) {
+    return std::find(list.begin(), list.end(), tag) != list.end();
+}
+
+struct AddressHash {
+    size_t operator()(const core::Address& a) const noexcept {
+        uint64_t h = 0;
+        std::memcpy(&h, a.bytes.data() + 12, sizeof(h));  // addresses are keccak outputs
+        return static_cast<size_t>(h);
+    }
+};
+
+template <typename V>
+using AddressMap = std::unordered_map<core::Address, V, AddressHash>;
+
+double clamp01(double x) { return std::clamp(x, 0.0, 1.0); }
+
+double decay(const TrustConfig& config, int64_t timestamp) {
+    if (config.half_life_seconds <= 0 || timestamp >= config.now) return 1.0;
+    const double age = static_cast<double>(config.now - timestamp);
+    return std::exp2(-age / static_cast<double>(config.half_life_seconds));
+}
+
+struct Beta {
+    double alpha = 1.0;  // Beta(1, 1): no evidence, mean 1/2
+    double beta = 1.0;
+    void add(double weight, double rating) {
+        alpha += weight * rating;
+        beta += weight * (1.0 - rating);
+    }
+    [[nodiscard]] double mean() const { return alpha / (alpha + beta); }
+    [[nodiscard]] std::pair<double, double> interval() const {
+        const double n = alpha + beta;
+        const double sd = std::sqrt(alpha * beta / (n * n * (n + 1.0)));
+        return {clamp01(mean() - kZ95 * sd), clamp01(mean() + kZ95 * sd)};
+    }
+};
+
+/// Weighted mean with a normal-approximation interval over the effective sample size.
+struct Mean {
+    double sum_w = 0, sum_wx = 0, sum_wxx = 0, sum_ww = 0;
+    void add(double w, double x) {
+        sum_w += w;
+        sum_wx += w * x;
+        sum_wxx += w * x * x;
+        sum_ww += w * w;
+    }
+};
+
+// Per-reviewer counts the priors need.
+struct ReviewerStats {
+    uint32_t reviews = 0;
+    uint32_t paid = 0;
+    int64_t first_seen = INT64_MAX;
+    std::vector<uint32_t> agents;  // distinct, filled then deduplicated
+};
+
+AddressMap<ReviewerStats> reviewer_stats(const TrustInputs& inputs) {
+    AddressMap<ReviewerStats> stats;
+    for (const Review& r : inputs.reviews) {
+        if (r.revoked) continue;
+        ReviewerStats& s = stats[r.client];
+        ++s.reviews;
+        if (r.payment_verified) ++s.paid;
+        s.first_seen = std::min(s.first_seen, r.timestamp);
+        s.agents.push_back(r.agent);
+    }
+    for (auto& [_, s] : stats) {
+        std::sort(s.agents.begin(), s.agents.end());
+        s.agents.erase(std::unique(s.agents.begin(), s.agents.end()), s.agents.end());
+    }
+    return stats;
+}
+
+double prior_of(const ReviewerStats& s, const TrustConfig& config) {
+    const double paid = s.reviews == 0 ? 0.0 : static_cast<double>(s.paid) / s.reviews;
+    const double age = config.mature_age_seconds <= 0 || s.first_seen >= config.now
+                           ? (s.first_seen >= config.now ? 0.0 : 1.0)
+                           : std::min(1.0, static_cast<double>(config.now - s.first_seen) /
+                                               static_cast<double>(config.mature_age_seconds));
+    const double spread =
+        config.mature_spread == 0
+            ? 1.0
+            : std::min(1.0, static_cast<double>(s.agents.size()) / config.mature_spread);
+    return config.base_prior + config.payment_prior * paid + config.age_prior * age +
+           config.spread_prior * spread;
+}
+
+// Personalized PageRank over addresses and agents (see score.hpp). Returns each address's mass
+// scaled so that the largest address mass is 1.
+AddressMap<double> standings(const TrustInputs& inputs, const AddressMap<ReviewerStats>& stats,
+                             const TrustConfig& config) {
+    AddressMap<uint32_t> node_of;
+    std::vector<core::Address> addresses;
+    auto address_node = [&](const core::Address& a) {
+        auto [it, fresh] = node_of.try_emplace(a, static_cast<uint32_t>(addresses.size()));
+        if (fresh) addresses.push_back(a);
+        return it->second;
+    };
+    for (const auto& [a, _] : stats) address_node(a);
+    for (const AgentFacts& f : inputs.agents) {
+        address_node(f.owner);
+        if (f.wallet) address_node(*f.wallet);
+    }
+    const auto n_addr = static_cast<uint32_t>(addresses.size());
+    const auto n = n_addr + static_cast<uint32_t>(inputs.agents.size());
+    if (n == 0) return {};
+    // Edges in CSR form: address -> agent (rating weight), agent -> owner / wallet.
+    std::vector<std::vector<std::pair<uint32_t, double>>> out(n);
+    for (const Review& r : inputs.reviews) {
+        if (r.revoked || r.agent >= inputs.agents.size()) continue;
+        const double w = rating_of(r.value, r.value_decimals, r.tag1).value_or(0.5);
+        if (w <= 0) continue;  // a bad rating endorses nothing
+        out[node_of.at(r.client)].emplace_back(n_addr + r.agent, w);
+    }
+    for (uint32_t i = 0; i < inputs.agents.size(); ++i) {
+        const AgentFacts& f = inputs.agents[i];
+        out[n_addr + i].emplace_back(node_of.at(f.owner), 1.0);
+        if (f.wallet && *f.wallet != f.owner)
+            out[n_addr + i].emplace_back(node_of.at(*f.wallet), 1.0);
+    }
+    std::vector<double> out_sum(n, 0.0);
+    for (uint32_t u = 0; u < n; ++u) {
+        for (const auto& [_, w] : out[u]) out_sum[u] += w;
+    }
+    // Teleport: the trusted set, else reviewers who paid, else everyone.
+    std::vector<double> teleport(n, 0.0);
+    double t_total = 0;
+    for (const auto& a : config.trusted) {
+        if (auto it = node_of.find(a); it != node_of.end()) {
+            teleport[it->second] = 1.0;
+            t_total += 1.0;
+        }
+    }
+    if (t_total == 0 && config.trusted.empty()) {
+        for (const auto& [a, s] : stats) {
+            if (s.paid > 0) {
+                teleport[node_of.at(a)] = 1.0;
+                t_total += 1.0;
+            }
+        }
+    }
+    if (t_total == 0) {
+        if (!config.trusted.empty()) return {};  // nobody trusted is in the graph: no standing
+        std::fill(teleport.begin(), teleport.end(), 1.0);
+        t_total = n;
+    }
+    for (double& t : teleport) t /= t_total;
+
+    std::vector<double> p = teleport;
+    std::vector<double> next(n);
+    const double d = std::clamp(config.damping, 0.0, 1.0);
+    for (unsigned it = 0; it < config.iterations; ++it) {
+        double dangling = 0;
+        std::fill(next.begin(), next.end(), 0.0);
+        for (uint32_t u = 0; u < n; ++u) {
+            if (out_sum[u] == 0) {
+                dangling += p[u];
+                continue;
+            }
+            const double share = d * p[u] / out_sum[u];
+            for (const auto& [v, w] : out[u]) next[v] += share * w;
+        }
+        for (uint32_t v = 0; v < n; ++v) next[v] += ((1.0 - d) + d * dangling) * teleport[v];
+        p.swap(next);
+    }
+    double top = 0;
+    for (uint32_t i = 0; i < n_addr; ++i) top = std::max(top, p[i]);
+    AddressMap<double> result;
+    result.reserve(n_addr);
+    for (uint32_t i = 0; i < n_addr; ++i) result[addresses[i]] = top > 0 ? p[i] / top : 0.0;
+    return result;
+}
+
+bool is_unvouched(const Review& r, const ReviewerWeight& w) {
+    return !r.payment_verified && w.standing < kNoStanding;
+}
+
+std::vector<Discount> discounts_of(const Review& r, const ReviewerWeight& w,
+                                   const TrustConfig& config, bool is_rating) {
+    std::vector<Discount> out;
+    if (r.revoked) out.push_back(Discount::revoked);
+    if (!is_rating) out.push_back(Discount::not_a_rating);
+    if (!r.payment_verified) out.push_back(Discount::no_verified_payment);
+    if (config.now - w.first_seen < config.mature_age_seconds)
+        out.push_back(Discount::new_reviewer);
+    if (w.distinct_agents < config.mature_spread) out.push_back(Discount::narrow_spread);
+    if (w.standing < kNoStanding) out.push_back(Discount::no_standing);
+    return out;
+}
+
+}  // namespace
+
+std::string_view to_string(Discount d) noexcept {
+    switch (d) {
+        case Discount::no_verified_payment:
+            return "no_verified_payment";
+        case Discount::new_reviewer:
+            return "new_reviewer";
+        case Discount::narrow_spread:
+            return "narrow_spread";
+        case Discount::no_standing:
+            return "no_standing";
+        case Discount::revoked:
+            return "revoked";
+        case Discount::not_a_rating:
+            return "not_a_rating";
+        case Discount::pooled:
+            return "pooled";
+    }
+    return "unknown";
+}
+
+double to_double(const core::Int256& value, uint8_t value_decimals) {
+    // "<digits>e-<decimals>" through strtod: correctly rounded, so equal values written with
+    // different decimals (5/0 and 500/2) give the same double.
+    const std::string text = value.to_dec() + "e-" + std::to_string(value_decimals);
+    return std::strtod(text.c_str(), nullptr);
+}
+
+std::optional<double> rating_of(const core::Int256& value, uint8_t value_decimals,
+                                std::string_view tag1) {
+    if (among(kBinaryTags, tag1))
+        return value.is_negative() || value == core::Int256(0) ? 0.0 : 1.0;
+    if (among(kMeasureTags, tag1)) return std::nullopt;
+    // value / 10^(decimals + 2) in one correctly rounded step: 9977/2 is exactly 0.9977.
+    const double x = to_double(value, static_cast<uint8_t>(value_decimals + 2));
+    if (among(kPercentTags, tag1)) return clamp01(x);
+    // An untagged or unknown tag is read as a 0..100 score only when it is one.
+    if (x >= 0.0 && x <= 1.0) return x;
+    return std::nullopt;
+}
+
+AgentScore score_agent(const TrustInputs& inputs, uint32_t agent,
+                       const std::map<core::Address, ReviewerWeight>& weights,
+                       const TrustConfig& config) {
+    AgentScore out;
+    if (agent >= inputs.agents.size()) return out;
+    const AgentFacts& facts = inputs.agents[agent];
+    Beta overall;
+    std::map<std::string, Beta> tag_beta;
+    std::map<std::string, Mean> tag_mean;
+    std::map<std::string, uint32_t> tag_reviews;
+    double sum_w = 0, sum_ww = 0;
+    const ReviewerWeight unknown{};
+    auto weight_of = [&](const Review& r, const ReviewerWeight* rw) {
+        return (rw != nullptr ? rw->weight : config.base_prior) * decay(config, r.timestamp);
+    };
+    // Unvouched reviews (no standing, no verified payment) share one pool of at most
+    // config.unvouched_cap: however many fresh addresses a Sybil makes, together they weigh at
+    // most that much on this agent.
+    double unvouched = 0;
+    for (const Review& r : inputs.reviews) {
+        if (r.agent != agent || r.revoked) continue;
+        auto it = weights.find(r.client);
+        const ReviewerWeight* rw = it != weights.end() ? &it->second : nullptr;
+        if (is_unvouched(r, rw != nullptr ? *rw : unknown)) unvouched += weight_of(r, rw);
+    }
+    const double pool_scale =
+        unvouched > config.unvouched_cap ? config.unvouched_cap / unvouched : 1.0;
+    for (const Review& r : inputs.reviews) {
+        if (r.agent != agent) continue;
+        auto it = weights.find(r.client);
+        const ReviewerWeight& rw = it != weights.end() ? it->second : unknown;
+        const std::optional<double> rating = rating_of(r.value, r.value_decimals, r.tag1);
+        Contribution c;
+        c.client = r.client;
+        c.rating = rating.value_or(0.0);
+        c.discounts = discounts_of(r, rw, config, rating.has_value());
+        if (!r.revoked) {
+            double w = weight_of(r, it != weights.end() ? &it->second : nullptr);
+            if (pool_scale < 1.0 && is_unvouched(r, rw)) {
+                w *= pool_scale;
+                c.discounts.push_back(Discount::pooled);
+            }
+            c.weight = w;
+            ++out.reviews;
+            ++tag_reviews[r.tag1];
+            if (rating) {
+                overall.add(w, *rating);
+                tag_beta[r.tag1].add(w, *rating);
+                sum_w += w;
+                sum_ww += w * w;
+            } else {
+                tag_mean[r.tag1].add(w, to_double(r.value, r.value_decimals));
+            }
+        }
+        out.contributions.push_back(std::move(c));
+    }
+    out.evidence = sum_w;
+    out.effective_reviewers = sum_ww > 0 ? sum_w * sum_w / sum_ww : 0.0;
+    for (Contribution& c : out.contributions) c.share = sum_w > 0 ? c.weight / sum_w : 0.0;
+    // Agent-side evidence (ERC-8004 §Validation Registry: response 0..100).
+    for (const auto& [validator, response] : facts.validations) {
+        overall.add(config.validation_weight, std::min<uint8_t>(response, 100) / 100.0);
+        out.validation_evidence += config.validation_weight;
+    }
+    if (facts.domain_verified) overall.add(config.domain_weight, 1.0);
+    out.score = overall.mean();
+    std::tie(out.low, out.high) = overall.interval();
+    for (const auto& [tag, beta] : tag_beta) {
+        TagScore t;
+        t.tag = tag;
+        t.score = beta.mean();
+        std::tie(t.low, t.high) = beta.interval();
+        t.evidence = beta.alpha + beta.beta - 2.0;
+        t.reviews = tag_reviews[tag];
+        out.tags.push_back(std::move(t));
+    }
+    for (const auto& [tag, m] : tag_mean) {
+        if (m.sum_w <= 0) continue;
+        TagScore t;
+        t.tag = tag;
+        t.is_rating = false;
+        t.score = m.sum_wx / m.sum_w;
+        const double var = std::max(0.0, m.sum_wxx / m.sum_w - t.score * t.score);
+        const double n_eff = m.sum_w * m.sum_w / m.sum_ww;
+        const double half = kZ95 * std::sqrt(var / n_eff);
+        t.low = t.score - half;
+        t.high = t.score + half;
+        t.evidence = m.sum_w;
+        t.reviews = tag_reviews[tag];
+        out.tags.push_back(std::move(t));
+    }
+    return out;
+}
+
+TrustResult compute_trust(const TrustInputs& inputs, const TrustConfig& config) {
+    TrustResult result;
+    const AddressMap<ReviewerStats> stats = reviewer_stats(inputs);
+    const AddressMap<double> standing = standings(inputs, stats, config);
+    for (const auto& [address, s] : stats) {
+        ReviewerWeight w;
+        auto it = standing.find(address);
+        w.standing = it != standing.end() ? it->second : 0.0;
+        w.prior = prior_of(s, config);
+        w.weight = std::min(1.0, w.prior + w.standing);
+        w.reviews = s.reviews;
+        w.distinct_agents = static_cast<uint32_t>(s.agents.size());
+        w.first_seen = s.first_seen;
+        result.reviewers.emplace(address, w);
+    }
+    // One pass over the reviews per agent would be quadratic; bucket them first.
+    std::vector<std::vector<uint32_t>> by_agent(inputs.agents.size());
+    for (uint32_t i = 0; i < inputs.reviews.size(); ++i) {
+        const uint32_t a = inputs.reviews[i].agent;
+        if (a < by_agent.size()) by_agent[a].push_back(i);
+    }
+    result.agents.reserve(inputs.agents.size());
+    TrustInputs one;
+    for (uint32_t a = 0; a < inputs.agents.size(); ++a) {
+        one.agents.assign(1, inputs.agents[a]);
+        one.reviews.clear();
+        for (uint32_t i : by_agent[a]) {
+            one.reviews.push_back(inputs.reviews[i]);
+            one.reviews.back().agent = 0;
+        }
+        result.agents.push_back(score_agent(one, 0, result.reviewers, config));
+    }
+    return result;
+}
+
+}  // namespace credence::trust
