@@ -1,8 +1,9 @@
 // The producer side of an ERC-8257 tool manifest, for `credence tool register` / `update`:
 // reads a manifest file, applies the pre-JCS byte rules (core/manifest_checks.hpp: 1 MiB cap, no
-// BOM, strict JSON, NFC strings, lowercase hex fields), then the field grammar of ERC-8257 §2-§4
-// and the §Manifest Parser Hardening caps, and returns the JCS bytes with their keccak256 (the
-// `manifestHash` the registry commits to, ERC-8257 §8).
+// BOM, strict JSON, NFC strings, lowercase hex fields), then the field grammar of ERC-8257 §2-§5
+// and the §Manifest Parser Hardening caps (verify/manifest_schema.hpp, shared with the consumer),
+// and returns the JCS bytes with their keccak256 (the `manifestHash` the registry commits to,
+// ERC-8257 §8).
 //
 // Rules are applied by rejecting, never by repairing (ERC-8257 §Canonical Manifest Bytes): the
 // hash must commit to what the user wrote, so a non-NFC name or an uppercase hex digit is an
@@ -16,12 +17,12 @@
 
 #include <credence/core/address.hpp>
 #include <credence/core/manifest_checks.hpp>
+#include <credence/verify/manifest_schema.hpp>
 
 namespace credence::cmd {
 
-/// ERC-8257 §2: the v1 manifest `type` identifier.
-inline constexpr std::string_view kToolManifestTypeV1 =
-    "https://ercs.ethereum.org/ERCS/erc-8257#tool-manifest-v1";
+/// ERC-8257 §2: the v1 manifest `type` identifier (defined with the schema).
+using verify::kToolManifestTypeV1;
 
 /// A manifest that passed every check, with its canonical bytes and hash.
 struct ToolManifest {
@@ -39,7 +40,8 @@ struct ToolManifest {
 /// Access, §7 creatorAddress, §Manifest Parser Hardening). Throws CliError on the first issue.
 [[nodiscard]] ToolManifest load_tool_manifest(const std::string& path);
 
-/// The field grammar alone, over a parsed manifest; throws CliError("<source>: <pointer>: …").
+/// The field grammar alone (verify::validate_manifest), over a parsed manifest; throws
+/// CliError("<source>: invalid manifest: <pointer>: …") for the first error; warnings pass.
 void check_manifest_fields(const core::JsonValue& manifest, const std::string& source);
 
 }  // namespace credence::cmd
