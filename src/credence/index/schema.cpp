@@ -417,7 +417,8 @@ constexpr std::string_view kV2Sql = R"sql(
 -- the zero address and 0 for the other kinds), status ('verified', 'unverified' or 'unreachable'
 -- when the check could not run), reason (the verifier's reason code, '' when verified), detail
 -- (one line), checked_at (unix seconds), covers_block_num (the subject's last on-chain change the
--- check saw: a later change makes it stale, a reorg past it deletes it), report (the verifier's
+-- check saw: a later change makes it stale, a reorg past it deletes it), flags (signals the trust
+-- engine reads without parsing reports: verification_store.hpp kFlag*), report (the verifier's
 -- JSON report). Not part of the canonical dump: it depends on the clock and the network, not
 -- only on the chain.
 CREATE TABLE verifications (
@@ -432,6 +433,7 @@ CREATE TABLE verifications (
     detail TEXT NOT NULL,
     checked_at BIGINT NOT NULL,
     covers_block_num BIGINT NOT NULL,
+    flags BIGINT NOT NULL,
     report TEXT NOT NULL,
     PRIMARY KEY (chain_id, subject_kind, contract, subject_id, client, feedback_index)
 );

@@ -21,14 +21,16 @@ constexpr std::array<std::string_view, 3> kStatusNames{"verified", "unverified",
 
 constexpr std::string_view kUpsert =
     "INSERT INTO verifications (chain_id, subject_kind, contract, subject_id, client, "
-    "feedback_index, status, reason, detail, checked_at, covers_block_num, report) VALUES ($1, "
-    "$2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (chain_id, subject_kind, "
+    "feedback_index, status, reason, detail, checked_at, covers_block_num, flags, report) VALUES "
+    "($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $13, $12) ON CONFLICT (chain_id, subject_kind, "
     "contract, subject_id, client, feedback_index) DO UPDATE SET status = excluded.status, "
     "reason = excluded.reason, detail = excluded.detail, checked_at = excluded.checked_at, "
-    "covers_block_num = excluded.covers_block_num, report = excluded.report";
+    "covers_block_num = excluded.covers_block_num, flags = excluded.flags, report = "
+    "excluded.report";
 
 constexpr std::string_view kLoad =
-    "SELECT status, reason, detail, checked_at, covers_block_num, report FROM verifications "
+    "SELECT status, reason, detail, checked_at, covers_block_num, report, flags FROM "
+    "verifications "
     "WHERE chain_id = $1 AND subject_kind = $2 AND contract = $3 AND subject_id = $4 AND client "
     "= $5 AND feedback_index = $6";
 
@@ -178,7 +180,7 @@ std::optional<VerificationStatus> verification_status_from_string(std::string_vi
 DbResult<void> save_verification(index::Database& db, uint64_t chain_id,
                                  const VerificationRecord& record) {
     const Subject& s = record.subject;
-    const std::array<DbValue, 12> params{
+    const std::array<DbValue, 13> params{
         as_int(chain_id),
         std::string(to_string(s.kind)),
         as_blob(s.contract.view()),
@@ -191,6 +193,7 @@ DbResult<void> save_verification(index::Database& db, uint64_t chain_id,
         record.checked_at,
         record.covers_block_num,
         record.report_json,
+        as_int(record.flags),
     };
     return db.exec(kUpsert, params);
 }
@@ -212,13 +215,16 @@ DbResult<std::optional<VerificationRecord>> load_verification(index::Database& d
     const int64_t* checked_at = int_at(row, 3);
     const int64_t* covers = int_at(row, 4);
     const std::string* report = text_at(row, 5);
+    const int64_t* flags = int_at(row, 6);
     if (status == nullptr || reason == nullptr || detail == nullptr || checked_at == nullptr ||
-        covers == nullptr || report == nullptr) {
+        covers == nullptr || report == nullptr || flags == nullptr || *flags < 0) {
         return std::unexpected(unreadable("record"));
     }
     auto parsed = verification_status_from_string(*status);
     if (!parsed) return std::unexpected(unreadable("status '" + *status + "'"));
-    return VerificationRecord{subject, *parsed, *reason, *detail, *checked_at, *covers, *report};
+    return VerificationRecord{
+        subject, *parsed, *reason, *detail, *checked_at, *covers, static_cast<uint64_t>(*flags),
+        *report};
 }
 
 DbResult<std::vector<DueSubject>> due_subjects(index::Database& db, uint64_t chain_id,

@@ -52,6 +52,11 @@ struct Subject {
     friend bool operator==(const Subject&, const Subject&) = default;
 };
 
+/// VerificationRecord::flags: what the trust engine (trust/) reads without parsing reports.
+inline constexpr uint64_t kFlagPaymentVerified = 1;  ///< feedback: proofOfPayment checked on chain
+inline constexpr uint64_t kFlagDomainVerified = 2;   ///< agent: an endpoint domain verified
+inline constexpr uint64_t kFlagAgentCard = 4;        ///< agent: an A2A agent card was read
+
 struct VerificationRecord {
     Subject subject;
     VerificationStatus status = VerificationStatus::unverified;
@@ -59,6 +64,7 @@ struct VerificationRecord {
     std::string detail;  ///< one line for people
     int64_t checked_at = 0;
     int64_t covers_block_num = 0;
+    uint64_t flags = 0;       ///< kFlag*
     std::string report_json;  ///< the verifier's full report
 };
 

@@ -84,6 +84,7 @@ protected:
         rec.checked_at = checked_at;
         rec.covers_block_num = covers;
         rec.report_json = R"({"verdict":"unverified"})";
+        rec.flags = kFlagPaymentVerified;
         return rec;
     }
 
@@ -110,6 +111,7 @@ TEST_P(verify_store, record_round_trips_and_upsert_replaces) {
     EXPECT_EQ((*loaded)->checked_at, 100);
     EXPECT_EQ((*loaded)->covers_block_num, 5);
     EXPECT_EQ((*loaded)->report_json, R"({"verdict":"unverified"})");
+    EXPECT_EQ((*loaded)->flags, kFlagPaymentVerified);
 
     auto again = record(subject, 200, 6);
     again.status = VerificationStatus::verified;
