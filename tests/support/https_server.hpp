@@ -53,7 +53,7 @@ public:
     /// Declares Content-Length `declared` but sends `body` (shorter) and closes.
     void lying_length(const std::string& host, const std::string& path, std::string body,
                       size_t declared);
-    /// Requests seen for (host, path).
+    /// Requests seen for (host, path); `host` "" counts requests for `path` on every host.
     [[nodiscard]] size_t hits(const std::string& host, const std::string& path) const;
 
 private:

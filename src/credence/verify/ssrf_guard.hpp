@@ -1,0 +1,64 @@
+// The fetcher's SSRF guard: which IP addresses a fetch may connect to (issue 6 §1 SSRF guard).
+//
+// URLs on-chain are written by strangers, so a fetch must not become a request into the operator's
+// own network: loopback, private (RFC 1918), CGNAT (RFC 6598), link-local (including the cloud
+// metadata address 169.254.169.254 and AWS's fd00:ec2::254), multicast, reserved and unspecified
+// ranges are refused. IPv6 forms that embed an IPv4 address (IPv4-mapped ::ffff:a.b.c.d,
+// IPv4-compatible ::a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002::/16) are judged by the embedded IPv4.
+// The check runs on the address actually connected to (fetch.cpp's socket callback), after DNS
+// and on every redirect hop, so DNS rebinding cannot slip past it.
+//
+// HostAllowList lifts the guard for hosts named in FetcherConfig::allow_hosts: host names (matched
+// against the URL's host, case-insensitively), IP literals and CIDR ranges (matched against the
+// address connected to). Entries that are neither an IP literal nor a CIDR are taken as names.
+// Everything here is pure and thread-safe. (Implemented in fetch.cpp, so that a build of the
+// verify/ subset "fetch|cid" links.)
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace credence::verify {
+
+/// An IPv4 or IPv6 address, in network byte order (IPv4 uses the first 4 bytes).
+struct IpAddress {
+    bool v6 = false;
+    std::array<uint8_t, 16> bytes{};
+
+    friend bool operator==(const IpAddress&, const IpAddress&) = default;
+};
+
+/// Parses a dotted-quad IPv4 or an IPv6 literal (optionally in brackets). Strict: no octal,
+/// hex or short IPv4 forms ("0x7f.1", "2130706433" are not addresses).
+[[nodiscard]] std::optional<IpAddress> parse_ip_address(std::string_view text);
+
+/// "a.b.c.d" or RFC 5952 IPv6 text.
+[[nodiscard]] std::string to_string(const IpAddress& address);
+
+/// The refused range `address` falls in ("loopback", "private", "cgnat", "metadata", ...), or
+/// nullopt when it is a public unicast address a fetch may connect to.
+[[nodiscard]] std::optional<std::string_view> blocked_range(const IpAddress& address);
+
+/// FetcherConfig::allow_hosts, parsed once.
+class HostAllowList {
+public:
+    HostAllowList() = default;
+    explicit HostAllowList(const std::vector<std::string>& entries);
+
+    /// Whether a connection for URL host `host` (lowercase, no brackets) to `address` is exempt.
+    [[nodiscard]] bool allows(std::string_view host, const IpAddress& address) const;
+
+private:
+    struct Range {
+        IpAddress network;
+        unsigned prefix = 0;
+    };
+    std::vector<std::string> names_;  // lowercase
+    std::vector<Range> ranges_;
+};
+
+}  // namespace credence::verify
