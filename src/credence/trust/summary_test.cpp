@@ -3,6 +3,8 @@
 // feedback and validations were indexed by the real indexer (issue 7 §2a).
 #include <credence/trust/summary.hpp>
 
+#include <credence/trust/score_index.hpp>
+
 #include <gtest/gtest.h>
 
 #include <random>
@@ -208,6 +210,47 @@ TEST_F(trust_summary_devnet, mirror_equals_the_contract) {
             EXPECT_EQ(mirror.average_response, expected->average_response) << tag;
         }
     }
+
+    // The trust engine's graph from the same index, with verification flags set by hand the way
+    // the reverifier writes them (kind, key, flags: 1 payment verified, 2 domain verified).
+    const std::array<index::DbValue, 4> paid{
+        int64_t{31337}, core::Bytes(reputation.bytes.begin(), reputation.bytes.end()),
+        core::Bytes(agent_key), core::Bytes(clients[1].bytes.begin(), clients[1].bytes.end())};
+    ASSERT_TRUE(
+        (*db)->exec("INSERT INTO verifications VALUES ($1, 'feedback', $2, $3, $4, 1, 'verified', "
+                    "'', '', 0, 0, "
+                    "1, '{}')",
+                    paid));
+    const std::array<index::DbValue, 3> domain{
+        int64_t{31337}, core::Bytes(identity.bytes.begin(), identity.bytes.end()),
+        core::Bytes(agent_key)};
+    ASSERT_TRUE((*db)->exec(
+        "INSERT INTO verifications VALUES ($1, 'agent', $2, $3, $4, 0, 'verified', '', '', 0, 0, "
+        "2, '{}')",
+        std::array<index::DbValue, 4>{domain[0], domain[1], domain[2], core::Bytes(20, 0)}));
+    TrustSources sources{devnet().chain_id(), identity, reputation, validation, 1000,
+                         1'800'000'000,       12.0};
+    auto inputs = load_trust_inputs(**db, sources);
+    ASSERT_TRUE(inputs) << inputs.error().to_string();
+    ASSERT_EQ(inputs->agents.size(), 1U);
+    EXPECT_EQ(inputs->agents[0].owner, devnet().dev_address(1));
+    EXPECT_TRUE(inputs->agents[0].domain_verified);
+    EXPECT_EQ(inputs->agents[0].validations.size(), 4U);
+    ASSERT_EQ(inputs->reviews.size(), 18U);
+    size_t revoked = 0, verified_payments = 0;
+    for (const Review& r : inputs->reviews) {
+        revoked += r.revoked ? 1 : 0;
+        verified_payments += r.payment_verified ? 1 : 0;
+        EXPECT_LE(r.timestamp, sources.now);
+        EXPECT_GT(r.timestamp, sources.now - 1000 * 12);
+    }
+    EXPECT_EQ(revoked, 3U);            // clients 2, 4 and 6 revoked their second feedback
+    EXPECT_EQ(verified_payments, 1U);  // client 3's first feedback
+    TrustConfig config;
+    config.now = sources.now;
+    const TrustResult trust = compute_trust(*inputs, config);
+    ASSERT_EQ(trust.agents.size(), 1U);
+    EXPECT_EQ(trust.agents[0].reviews, 15U);
 }
 
 }  // namespace
