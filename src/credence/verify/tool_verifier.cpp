@@ -506,7 +506,14 @@ ToolVerification verify_tool(chain::RpcClient& rpc, const core::Address& registr
 
 nlohmann::json ToolVerification::to_json() const {
     nlohmann::json j;
-    if (tool_id) j["toolId"] = tool_id->to_dec();
+    if (tool_id) {
+        // A number when it fits 64 bits (as the CLI prints ids), else the decimal string.
+        if (tool_id->fits_u64()) {
+            j["toolId"] = tool_id->limbs[0];
+        } else {
+            j["toolId"] = tool_id->to_dec();
+        }
+    }
     j["verdict"] = to_string(verdict);
     j["reason"] = to_string(reason);
     j["reasonText"] = describe(reason);
