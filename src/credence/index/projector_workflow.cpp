@@ -1,6 +1,7 @@
 // Projection rules of ERC-8301 workflows and ERC-8274 agent verifiers (projector.hpp), and the
 // detail calls (store.hpp detail_call): NewAgentTask / AgentReplyAnchored carry only hashes, so
-// the indexer reads getAgentTask / getAgentReply at the log's block (issue 5 §2).
+// the indexer reads getAgentTask / getAgentReply at the log's block (issue 5 §2); a successful
+// WorkflowCompleted reads the final task, which has no NewAgentTask (issue 6 §5).
 #include <credence/chain/bindings/bft_commit_reveal_workflow.hpp>
 #include <credence/chain/bindings/competitive_bid_workflow.hpp>
 #include <credence/chain/bindings/ecdsa_attestation_verifier.hpp>
@@ -155,6 +156,30 @@ RuleResult on_completed(const LogInput& in) {
     p.emplace_back(integer(ev->timestamp));
     p.emplace_back(blob(in.log->txn_hash));
     out.statements.push_back({kResultInsert, std::move(p)});
+    // ERC-8301 §Gate Logic (terminal): the final task is stored but has no NewAgentTask; its
+    // struct (getAgentTask(finalTaskHash) at this block) becomes a workflow_tasks row at the
+    // WorkflowCompleted position, so the evidence chain can be verified from the index alone
+    // (verify/evidence.hpp).
+    if (!in.detail.empty()) {
+        auto d = wf::decode_get_agent_task_result(in.detail);
+        if (!d) return std::unexpected(decode_failure("getAgentTask", d.error()));
+        if (d->task.workflow_run_id != ev->workflow_run_id) {
+            return std::unexpected(std::string(
+                "WorkflowCompleted: getAgentTask detail of the final task is of another run"));
+        }
+        p = at_position(in, ev->workflow_run_id);
+        p.emplace_back(blob(ev->final_task_hash));
+        p.emplace_back(integer(d->task.stage));
+        p.emplace_back(integer(d->task.task_seq));
+        p.emplace_back(blob(d->task.input_hash));
+        p.emplace_back(std::move(d->task.input));
+        p.emplace_back(integer(d->task.timestamp));
+        p.emplace_back(integer(d->task.expires_at));
+        p.emplace_back(concat_hashes(d->task.prev_reply_hashes));
+        p.emplace_back(flag(d->proven));
+        p.emplace_back(blob(in.log->txn_hash));
+        out.statements.push_back({kTaskInsert, std::move(p)});
+    }
     return out;
 }
 
@@ -294,8 +319,21 @@ RuleResult project_verifier(const LogInput& in) {
 
 std::optional<chain::CallRequest> detail_call(const RawLog& log, ContractKind kind) {
     namespace wf = chain::bindings::i_agent_workflow;
-    if (kind != ContractKind::workflow || log.topics.size() != 4) return std::nullopt;
+    if (kind != ContractKind::workflow) return std::nullopt;
     core::Result<core::Bytes, core::AbiError> data = std::unexpected(core::Error<core::AbiError>{});
+    // WorkflowCompleted(runId indexed, status, finalTaskHash, timestamp) of a Success: the final
+    // task's struct (it has no NewAgentTask of its own).
+    if (log.topics.size() == 2 && log.topics[0] == wf::kWorkflowCompletedTopic) {
+        auto ev = wf::decode_workflow_completed_event(log.topics, log.data);
+        if (!ev || ev->final_task_hash == core::Hash32{}) return std::nullopt;
+        data = wf::get_agent_task(ev->final_task_hash);
+        if (!data) return std::nullopt;
+        chain::CallRequest call;
+        call.to = log.address;
+        call.data = std::move(*data);
+        return call;
+    }
+    if (log.topics.size() != 4) return std::nullopt;
     if (log.topics[0] == wf::kNewAgentTaskTopic) {
         data = wf::get_agent_task(log.topics[3]);  // NewAgentTask(runId, stage, taskHash)
     } else if (log.topics[0] == wf::kAgentReplyAnchoredTopic) {

@@ -80,7 +80,9 @@ struct ChainStatus {
 };
 
 /// The eth_call whose return data must accompany `log` (getAgentTask / getAgentReply on the
-/// emitting workflow), or nullopt for every other log. The caller runs it at the log's block.
+/// emitting workflow for NewAgentTask / AgentReplyAnchored, and getAgentTask(finalTaskHash) for a
+/// successful WorkflowCompleted), or nullopt for every other log. The caller runs it at the log's
+/// block.
 [[nodiscard]] std::optional<chain::CallRequest> detail_call(const RawLog& log, ContractKind kind);
 
 class IndexStore {

@@ -853,6 +853,16 @@ TEST_P(index_store, workflow_completed_sets_run_status) {
     EXPECT_EQ(count("SELECT COUNT(*) FROM workflow_results WHERE workflow = $1 AND run_id = $2",
                     {blob(b(sc.workflow)), blob(b(sc.run_id))}),
               1);
+    // The final task (no NewAgentTask) is stored from getAgentTask(finalTaskHash) at the
+    // WorkflowCompleted position, with the terminal sentinel stage (ERC-8301 §Gate Logic).
+    auto final_task = rows(
+        "SELECT stage, block_num, prev_reply_hashes FROM workflow_tasks WHERE workflow = $1 AND "
+        "task_hash = $2",
+        {blob(b(sc.workflow)), r[0][1]});
+    ASSERT_EQ(final_task.size(), 1U);
+    EXPECT_EQ(final_task[0][0], DbValue(int64_t{255}));
+    EXPECT_EQ(final_task[0][1], DbValue(static_cast<int64_t>(done)));
+    EXPECT_EQ(final_task[0][2], DbValue(b(sc.reply_hash)));
 }
 
 TEST_P(index_store, verification_completed_stores_proof) {

@@ -1,0 +1,246 @@
+// The live EvidenceSource (evidence_source.hpp): ERC-8301 records over JSON-RPC through the
+// IAgentWorkflow / IAgentVerifier bindings. Every read is pinned to one block (the head when the
+// source is first used), so a run that advances while it is verified is seen consistently. Per
+// tasks() / replies() call, all eth_calls go out as one JSON-RPC batch (kCallsPerRequest at most
+// per HTTP request); the anchoring logs and the proof logs are one eth_getLogs each.
+#include <credence/verify/evidence_source.hpp>
+
+#include <algorithm>
+#include <map>
+
+#include <fmt/core.h>
+
+#include <credence/chain/bindings/i_agent_verifier.hpp>
+#include <credence/chain/rpc_client.hpp>
+#include <credence/chain/rpc_codec.hpp>
+
+namespace credence::verify {
+namespace {
+
+namespace iw = chain::bindings::i_agent_workflow;
+namespace av = chain::bindings::i_agent_verifier;
+
+constexpr size_t kCallsPerRequest = 500;
+
+SourceError rpc_error(const chain::RpcError& e, std::string_view what) {
+    return {SourceErrorKind::rpc, fmt::format("{}: {}", what, e.to_string())};
+}
+
+class RpcSource final : public EvidenceSource {
+public:
+    RpcSource(chain::RpcClient& rpc, core::Address workflow, uint64_t from_block)
+        : rpc_(rpc), workflow_(workflow), from_block_(from_block) {}
+
+    std::string describe() const override { return "rpc"; }
+    core::Address workflow() const override { return workflow_; }
+
+    SourceResult<RunResult> result(const core::Hash32& run_id) override {
+        if (auto ok = load_anchors(run_id); !ok) return std::unexpected(ok.error());
+        auto data = call(*iw::result(run_id), "result()");
+        if (!data) return std::unexpected(data.error());
+        auto r = iw::decode_result_result(*data);
+        if (!r) return std::unexpected(SourceError{SourceErrorKind::decode, "result() return"});
+        RunResult out;
+        out.status = r->status;
+        out.final_task_hash = r->final_task_hash;
+        out.completed_at = r->completed_at.fits_u64() ? r->completed_at.limbs[0] : UINT64_MAX;
+        if (completed_) out.completed_block_num = completed_->block_num;
+        return out;
+    }
+
+    SourceResult<std::vector<std::optional<TaskRecord>>> tasks(
+        std::span<const core::Hash32> task_hashes) override {
+        std::vector<core::Bytes> calldata;
+        calldata.reserve(task_hashes.size());
+        for (const auto& h : task_hashes) calldata.push_back(*iw::get_agent_task(h));
+        auto results = batch_call(calldata, "getAgentTask");
+        if (!results) return std::unexpected(results.error());
+        std::vector<std::optional<TaskRecord>> out;
+        out.reserve(task_hashes.size());
+        for (size_t i = 0; i < task_hashes.size(); ++i) {
+            if (!(*results)[i]) {  // ERC-8301: getAgentTask MUST revert for an unknown hash
+                out.emplace_back();
+                continue;
+            }
+            auto d = iw::decode_get_agent_task_result(*(*results)[i]);
+            if (!d) {
+                return std::unexpected(
+                    SourceError{SourceErrorKind::decode, "getAgentTask return data"});
+            }
+            TaskRecord rec{std::move(d->task), d->proven, std::nullopt};
+            if (auto a = task_anchors_.find(task_hashes[i]); a != task_anchors_.end()) {
+                rec.anchor = a->second;
+            }
+            out.emplace_back(std::move(rec));
+        }
+        return out;
+    }
+
+    SourceResult<std::vector<std::optional<ReplyRecord>>> replies(
+        std::span<const core::Hash32> reply_hashes) override {
+        std::vector<core::Bytes> calldata;
+        calldata.reserve(reply_hashes.size());
+        for (const auto& h : reply_hashes) calldata.push_back(*iw::get_agent_reply(h));
+        auto results = batch_call(calldata, "getAgentReply");
+        if (!results) return std::unexpected(results.error());
+        std::vector<std::optional<ReplyRecord>> out;
+        out.reserve(reply_hashes.size());
+        for (size_t i = 0; i < reply_hashes.size(); ++i) {
+            if (!(*results)[i]) {
+                out.emplace_back();
+                continue;
+            }
+            auto d = iw::decode_get_agent_reply_result(*(*results)[i]);
+            if (!d) {
+                return std::unexpected(
+                    SourceError{SourceErrorKind::decode, "getAgentReply return data"});
+            }
+            ReplyRecord rec{std::move(d->reply), d->verifier, d->proven, d->verification_digest,
+                            std::nullopt};
+            if (auto a = reply_anchors_.find(reply_hashes[i]); a != reply_anchors_.end()) {
+                rec.anchor = a->second;
+            }
+            out.emplace_back(std::move(rec));
+        }
+        return out;
+    }
+
+    SourceResult<std::vector<ProofRecord>> proofs(const core::Hash32& run_id) override {
+        auto head = pinned();
+        if (!head) return std::unexpected(head.error());
+        // ERC-8274 VerificationCompleted(taskId indexed, ...): taskId = workflowRunId (ERC-8301
+        // §onAgentProve Option A); any verifier contract.
+        chain::LogFilter f;
+        f.from_block = chain::BlockId(from_block_);
+        f.to_block = chain::BlockId(*head);
+        f.topics = {std::vector<core::Hash32>{av::kVerificationCompletedTopic},
+                    std::vector<core::Hash32>{run_id}};
+        auto logs = rpc_.get_logs(f);
+        if (!logs) return std::unexpected(rpc_error(logs.error(), "eth_getLogs"));
+        std::vector<ProofRecord> out;
+        for (const auto& log : *logs) {
+            if (log.removed) continue;
+            auto ev = av::decode_verification_completed_event(log.topics, log.data);
+            if (!ev) continue;  // same topic0, other layout: not an ERC-8274 record
+            ProofRecord rec;
+            rec.verifier = log.address;
+            rec.task_id = ev->task_id;
+            rec.agent_id = ev->agent_id;
+            rec.verification_digest = ev->verification_digest;
+            rec.valid = ev->valid;
+            rec.input_hash = ev->input_hash;
+            rec.output_hash = ev->output_hash;
+            rec.timestamp = ev->timestamp.fits_u64() ? ev->timestamp.limbs[0] : UINT64_MAX;
+            rec.block_num = log.block_num;
+            out.push_back(rec);
+        }
+        return out;
+    }
+
+private:
+    SourceResult<uint64_t> pinned() {
+        if (head_) return *head_;
+        auto n = rpc_.block_number();
+        if (!n) return std::unexpected(rpc_error(n.error(), "eth_blockNumber"));
+        head_ = *n;
+        return *n;
+    }
+
+    // The run's NewAgentTask / AgentReplyAnchored / WorkflowCompleted logs (all indexed by
+    // workflowRunId): where each node was anchored.
+    SourceResult<void> load_anchors(const core::Hash32& run_id) {
+        auto head = pinned();
+        if (!head) return std::unexpected(head.error());
+        chain::LogFilter f;
+        f.from_block = chain::BlockId(from_block_);
+        f.to_block = chain::BlockId(*head);
+        f.addresses = {workflow_};
+        f.topics = {std::vector<core::Hash32>{iw::kNewAgentTaskTopic, iw::kAgentReplyAnchoredTopic,
+                                              iw::kWorkflowCompletedTopic},
+                    std::vector<core::Hash32>{run_id}};
+        auto logs = rpc_.get_logs(f);
+        if (!logs) return std::unexpected(rpc_error(logs.error(), "eth_getLogs"));
+        for (const auto& log : *logs) {
+            if (log.removed) continue;
+            const Anchor a{log.block_num, log.txn_hash};
+            if (auto t = iw::decode_new_agent_task_event(log.topics, log.data)) {
+                task_anchors_.emplace(t->task_hash, a);
+            } else if (auto r = iw::decode_agent_reply_anchored_event(log.topics, log.data)) {
+                reply_anchors_.emplace(r->reply_hash, a);
+            } else if (auto c = iw::decode_workflow_completed_event(log.topics, log.data)) {
+                // ERC-8301 §Terminal stage: the final task has no NewAgentTask; WorkflowCompleted
+                // is its anchor.
+                completed_ = a;
+                if (c->final_task_hash != core::Hash32{}) {
+                    task_anchors_.emplace(c->final_task_hash, a);
+                }
+            }
+        }
+        return {};
+    }
+
+    SourceResult<core::Bytes> call(core::Bytes data, std::string_view what) {
+        auto head = pinned();
+        if (!head) return std::unexpected(head.error());
+        chain::CallRequest req;
+        req.to = workflow_;
+        req.data = std::move(data);
+        auto r = rpc_.call(req, chain::BlockId(*head));
+        if (!r) return std::unexpected(rpc_error(r.error(), what));
+        return *r;
+    }
+
+    // eth_call of every calldata at the pinned block; element i is nullopt when call i reverted.
+    SourceResult<std::vector<std::optional<core::Bytes>>> batch_call(
+        const std::vector<core::Bytes>& calldata, std::string_view what) {
+        auto head = pinned();
+        if (!head) return std::unexpected(head.error());
+        std::vector<std::optional<core::Bytes>> out;
+        out.reserve(calldata.size());
+        for (size_t at = 0; at < calldata.size(); at += kCallsPerRequest) {
+            const size_t n = std::min(kCallsPerRequest, calldata.size() - at);
+            std::vector<chain::RpcCall> calls;
+            calls.reserve(n);
+            for (size_t k = 0; k < n; ++k) {
+                chain::CallRequest req;
+                req.to = workflow_;
+                req.data = calldata[at + k];
+                calls.push_back({"eth_call", nlohmann::json::array({chain::to_json(req),
+                                                                    chain::to_quantity(*head)})});
+            }
+            auto results = rpc_.batch(calls);
+            if (!results) return std::unexpected(rpc_error(results.error(), what));
+            for (auto& r : *results) {
+                if (!r) {
+                    if (chain::is_revert(r.error())) {
+                        out.emplace_back();
+                        continue;
+                    }
+                    return std::unexpected(rpc_error(r.error(), what));
+                }
+                auto data = chain::read_data(*r);
+                if (!data) return std::unexpected(rpc_error(data.error(), what));
+                out.emplace_back(std::move(*data));
+            }
+        }
+        return out;
+    }
+
+    chain::RpcClient& rpc_;
+    core::Address workflow_;
+    uint64_t from_block_;
+    std::optional<uint64_t> head_;
+    std::map<core::Hash32, Anchor> task_anchors_;
+    std::map<core::Hash32, Anchor> reply_anchors_;
+    std::optional<Anchor> completed_;
+};
+
+}  // namespace
+
+std::unique_ptr<EvidenceSource> make_rpc_evidence_source(chain::RpcClient& rpc,
+                                                         core::Address workflow,
+                                                         uint64_t from_block) {
+    return std::make_unique<RpcSource>(rpc, workflow, from_block);
+}
+
+}  // namespace credence::verify
