@@ -244,11 +244,6 @@ bool HostAllowList::allows(std::string_view host, const IpAddress& address) cons
 
 namespace {
 
-struct UrlParts {
-    std::string scheme;  // lowercase
-    std::string host;    // lowercase, IPv6 without brackets
-};
-
 bool is_host_char(char c) {
     return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
 }
@@ -284,8 +279,9 @@ bool valid_hostname(std::string_view host) {
     return true;
 }
 
-// Only absolute http(s) URLs of printable ASCII, without userinfo, with a valid host and port.
-core::Result<UrlParts, FetchError> check_url(std::string_view url, bool allow_http) {
+}  // namespace
+
+core::Result<FetchUrl, FetchError> parse_fetch_url(std::string_view url, bool allow_http) {
     constexpr size_t kMaxUrlLength = 8192;
     if (url.size() > kMaxUrlLength) return fail(FetchError::bad_url, "URL longer than 8192");
     for (char c : url) {
@@ -296,7 +292,7 @@ core::Result<UrlParts, FetchError> check_url(std::string_view url, bool allow_ht
     const size_t colon = url.find(':');
     if (colon == std::string_view::npos || colon == 0)
         return fail(FetchError::bad_url, "no scheme");
-    UrlParts parts;
+    FetchUrl parts;
     parts.scheme = lowercase(url.substr(0, colon));
     if (parts.scheme != "https" && parts.scheme != "http")
         return fail(FetchError::scheme_not_allowed, "scheme " + parts.scheme);
@@ -337,6 +333,8 @@ core::Result<UrlParts, FetchError> check_url(std::string_view url, bool allow_ht
     }
     return parts;
 }
+
+namespace {
 
 bool starts_with_ci(std::string_view s, std::string_view prefix) {
     return s.size() >= prefix.size() && lowercase(s.substr(0, prefix.size())) == prefix;
@@ -562,7 +560,7 @@ bool finish(Transfer& t, CURLcode code) {
                          fmt::format("{}: more than {} redirects", t.url, t.policy.max_redirects));
                 return false;
             }
-            auto parts = check_url(location, t.shared->config.allow_http);
+            auto parts = parse_fetch_url(location, t.shared->config.allow_http);
             if (!parts) {
                 t.result = fail(parts.error().code,
                                 "redirect to " + location + ": " + parts.error().detail);
@@ -674,7 +672,7 @@ private:
                 t.result = fetch_data(urls[i], policy);
             } else if (starts_with_ci(urls[i], "ipfs:")) {
                 ipfs.push_back(i);
-            } else if (auto parts = check_url(urls[i], shared_.config.allow_http); !parts) {
+            } else if (auto parts = parse_fetch_url(urls[i], shared_.config.allow_http); !parts) {
                 t.result = std::unexpected(parts.error());
             } else {
                 t.host = parts->host;
@@ -739,7 +737,7 @@ private:
             // A dag-pb block wraps the file in a few bytes of protobuf.
             t.max_body = policy.max_bytes + 64;
             t.headers = {"Accept: application/vnd.ipld.raw"};
-            if (auto parts = check_url(t.url, shared_.config.allow_http); !parts) {
+            if (auto parts = parse_fetch_url(t.url, shared_.config.allow_http); !parts) {
                 last = std::unexpected(parts.error());
                 continue;
             } else {

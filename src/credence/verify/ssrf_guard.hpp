@@ -22,6 +22,9 @@
 #include <string_view>
 #include <vector>
 
+#include <credence/core/error.hpp>
+#include <credence/verify/fetch.hpp>
+
 namespace credence::verify {
 
 /// An IPv4 or IPv6 address, in network byte order (IPv4 uses the first 4 bytes).
@@ -42,6 +45,20 @@ struct IpAddress {
 /// The refused range `address` falls in ("loopback", "private", "cgnat", "metadata", ...), or
 /// nullopt when it is a public unicast address a fetch may connect to.
 [[nodiscard]] std::optional<std::string_view> blocked_range(const IpAddress& address);
+
+/// The parts of an http(s) URL the fetcher acts on.
+struct FetchUrl {
+    std::string scheme;  ///< "https" or "http", lowercase
+    std::string host;    ///< lowercase; an IPv6 literal without brackets
+};
+
+/// The URL check every hop passes before curl sees it: printable ASCII only (no spaces, controls
+/// or non-ASCII), at most 8 KiB, scheme https (http only when `allow_http`, else
+/// scheme_not_allowed), an authority without userinfo, a valid DNS name or strict IP literal as
+/// host (a numeric last label must be a dotted quad, so curl never reads "2130706433" as an
+/// address), and a port 1..65535. Failures are bad_url or scheme_not_allowed.
+[[nodiscard]] core::Result<FetchUrl, FetchError> parse_fetch_url(std::string_view url,
+                                                                 bool allow_http);
 
 /// FetcherConfig::allow_hosts, parsed once.
 class HostAllowList {
