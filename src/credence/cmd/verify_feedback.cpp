@@ -54,6 +54,7 @@ struct VerifyValidationArgs {
 
 std::vector<std::string> issue_lines(const std::vector<verify::FileIssue>& issues) {
     std::vector<std::string> out;
+    out.reserve(issues.size());
     for (const auto& i : issues)
         out.push_back(fmt::format("{} {}{}: {}", core::to_string(i.severity),
                                   verify::to_string(i.reason), i.path.empty() ? "" : " " + i.path,
@@ -120,6 +121,7 @@ void run_verify_feedback(const VerifyFeedbackArgs& a) {
         }
         out.add("issues", issue_lines(report.issues));
         std::vector<std::string> responses;
+        responses.reserve(report.responses.size());
         for (const auto& r : report.responses)
             responses.push_back(
                 fmt::format("response {} {}{}", r.uri, verify::to_string(r.status),

@@ -49,6 +49,8 @@
 #include <credence/core/registration_file.hpp>
 #include <credence/verify/fetch.hpp>
 #include <credence/verify/payment_proof.hpp>
+#include <credence/verify/reverifier.hpp>
+#include <credence/verify/verification_store.hpp>
 
 namespace credence::verify {
 
@@ -217,5 +219,27 @@ struct ValidationVerification {
 
 [[nodiscard]] core::Result<OnchainValidationRecord, ReadError> read_onchain_validation(
     chain::RpcClient& rpc, const core::Address& registry, const core::Hash32& request_hash);
+
+// ---- results in the index (verification_store.hpp, reverifier.hpp) ------------------------------
+//
+// verified -> verified (absent too: ERC-8004 makes the file OPTIONAL, so no file contradicts
+// nothing); unverified (hash_missing) and failed -> unverified with the reason code; a failure to
+// reach the file's host or the node (timeout, connect, DNS, TLS, transport, RPC) -> unreachable,
+// retried on the next schedule. A verified proofOfPayment sets kFlagPaymentVerified, which the
+// trust engine reads as a strong signal.
+
+[[nodiscard]] VerificationRecord to_verification_record(const Subject& subject,
+                                                        const FeedbackVerification& report);
+[[nodiscard]] VerificationRecord to_verification_record(const Subject& subject,
+                                                        const OnchainValidationRecord& record,
+                                                        const ValidationVerification& report);
+
+/// The reverifier's check for SubjectKind::feedback (subject.contract = the ReputationRegistry,
+/// id = agentId as 32 bytes, client, feedback_index). Borrows everything; `rpc` is used from the
+/// reverifier's thread only.
+[[nodiscard]] BatchCheck make_feedback_check(Fetcher& fetcher, chain::RpcClient& rpc,
+                                             FeedbackVerifyOptions options = {});
+/// The same for SubjectKind::validation (contract = the ValidationRegistry, id = requestHash).
+[[nodiscard]] BatchCheck make_validation_check(Fetcher& fetcher, chain::RpcClient& rpc);
 
 }  // namespace credence::verify

@@ -500,6 +500,57 @@ TEST_F(VerifyFeedbackDevnet, validation_request_and_response_files) {
     EXPECT_EQ(missing.error().code, verify::ReadError::not_found);
 }
 
+// The reverifier's check (verification_store.hpp): status, reason and the payment flag the trust
+// engine reads.
+TEST_F(VerifyFeedbackDevnet, batch_check_records_status_reason_and_payment_flag) {
+    const auto agent = register_agent();
+    const auto paid = send(devnet(), client(), owner(), {}, 777);
+    const json proof = {{"proofOfPayment",
+                         {{"fromAddress", client().to_checksum_hex()},
+                          {"toAddress", owner().to_checksum_hex()},
+                          {"chainId", std::to_string(devnet().chain_id())},
+                          {"txHash", core::to_hex(paid.txn_hash)}}}};
+    const auto good = build(agent, proof);
+    const uint64_t good_index =
+        give(agent, serve("/batch-good.json", good.bytes), good.feedback_hash);
+    const uint64_t bad_index =
+        give(agent, serve("/batch-bad.json", good.bytes), core::keccak256("not it"));
+    const uint64_t no_file_index = give(agent, "", {});
+
+    const auto subject = [&](uint64_t index) {
+        verify::DueSubject d;
+        d.subject.kind = verify::SubjectKind::feedback;
+        d.subject.contract = devnet().address("ReputationRegistry");
+        const auto word = agent.to_word();
+        d.subject.id.assign(word.begin(), word.end());
+        d.subject.client = client();
+        d.subject.feedback_index = index;
+        return d;
+    };
+    const std::vector<verify::DueSubject> due = {subject(good_index), subject(bad_index),
+                                                 subject(no_file_index), subject(99)};
+    chain::RpcClient rpc = devnet().rpc();
+    const uint64_t id = devnet().chain_id();
+    verify::FeedbackVerifyOptions options;
+    options.rpc_for_chain = [&](uint64_t chain) -> chain::RpcClient* {
+        return chain == id ? &rpc : nullptr;
+    };
+    const auto check_batch = verify::make_feedback_check(*fetcher_, rpc, options);
+    const auto records = check_batch(due);
+    ASSERT_EQ(records.size(), 4U);
+    EXPECT_EQ(records[0].status, verify::VerificationStatus::verified) << records[0].detail;
+    EXPECT_EQ(records[0].flags & verify::kFlagPaymentVerified, verify::kFlagPaymentVerified);
+    EXPECT_EQ(json::parse(records[0].report_json)["paymentVerified"], true);
+    EXPECT_EQ(records[1].status, verify::VerificationStatus::unverified);
+    EXPECT_EQ(records[1].reason, "hash_mismatch");
+    EXPECT_EQ(records[1].flags, 0U);
+    EXPECT_EQ(records[2].status,
+              verify::VerificationStatus::verified);  // no file: nothing to contradict
+    EXPECT_EQ(records[3].status, verify::VerificationStatus::unverified);
+    EXPECT_EQ(records[3].reason, "not_found");
+    EXPECT_EQ(records[3].subject, due[3].subject);
+}
+
 TEST_F(VerifyFeedbackDevnet, unknown_feedback_is_not_found) {
     const auto agent = register_agent();
     auto rpc = devnet().rpc();

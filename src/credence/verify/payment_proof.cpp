@@ -1,7 +1,6 @@
 #include <credence/verify/payment_proof.hpp>
 
 #include <algorithm>
-#include <charconv>
 #include <utility>
 
 #include <fmt/core.h>
@@ -22,10 +21,13 @@ PaymentVerification unverified(PaymentReason reason, std::string detail) {
 
 std::optional<uint64_t> parse_decimal_u64(std::string_view s) {
     if (s.empty() || (s.size() > 1 && s.front() == '0')) return std::nullopt;
+    // Decimal digits only; at most 19 so that the value fits 64 bits without overflow checks.
+    if (s.size() > 19) return std::nullopt;
     uint64_t out = 0;
-    const auto* end = s.data() + s.size();
-    auto [ptr, ec] = std::from_chars(s.data(), end, out);
-    if (ec != std::errc{} || ptr != end) return std::nullopt;
+    for (const char c : s) {
+        if (c < '0' || c > '9') return std::nullopt;
+        out = out * 10 + static_cast<uint64_t>(c - '0');
+    }
     return out;
 }
 
@@ -121,8 +123,8 @@ std::string_view to_string(PaymentKind k) noexcept {
 }
 
 const core::Hash32& erc20_transfer_topic() noexcept {
-    static const core::Hash32 topic = core::keccak256("Transfer(address,address,uint256)");
-    return topic;
+    static const core::Hash32 kTopic = core::keccak256("Transfer(address,address,uint256)");
+    return kTopic;
 }
 
 nlohmann::json PaymentVerification::to_json() const {
@@ -278,10 +280,12 @@ PaymentVerification verify_payment(const core::ProofOfPayment& proof, const Paym
     if (!receipt)
         return with_ids(unverified(PaymentReason::rpc_failure,
                                    "eth_getTransactionReceipt: " + receipt.error().to_string()));
-    if (!*receipt)
+    const std::optional<chain::Receipt>& mined = *receipt;
+    const std::optional<PaymentTxn>& found = *txn;
+    if (!mined || !found)
         return with_ids(unverified(PaymentReason::not_found,
                                    "the payment transaction has no receipt (still pending)"));
-    return evaluate_payment(*claim, **txn, **receipt, parties);
+    return evaluate_payment(*claim, *found, *mined, parties);
 }
 
 }  // namespace credence::verify
