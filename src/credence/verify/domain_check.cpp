@@ -32,7 +32,9 @@ bool is_dns_name(std::string_view host) noexcept {
             label = 0;
         } else {
             const bool ok = (c >= 'a' && c <= 'z') || is_digit(c) || c == '-' || c == '_';
-            if (!ok || (label == 0 && c == '-') || ++label > 63) return false;
+            if (!ok || (label == 0 && c == '-')) return false;
+            ++label;
+            if (label > 63) return false;
         }
         prev = c;
     }
