@@ -681,8 +681,9 @@ private:
         }
         run_all(http);
         for (size_t i : ipfs) transfers[i]->result = fetch_ipfs(urls[i], policy);
-        for (size_t i = 0; i < urls.size(); ++i)
-            if (transfers[i]->result) results[i] = std::move(*transfers[i]->result);
+        for (size_t i = 0; i < urls.size(); ++i) {
+            if (auto& r = transfers[i]->result; r.has_value()) results[i] = std::move(r.value());
+        }
         return results;
     }
 
@@ -702,7 +703,7 @@ private:
         r.status = 200;
         r.content_type = parsed->media_type;
         for (const auto& [attribute, value] : parsed->parameters)
-            r.content_type += ";" + attribute + "=" + value;
+            r.content_type += fmt::format(";{}={}", attribute, value);
         r.body = std::move(parsed->data);
         return r;
     }
