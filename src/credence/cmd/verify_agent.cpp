@@ -57,6 +57,7 @@ struct ResolveArgs {
 
 std::vector<std::string> domain_lines(const verify::AgentVerification& v) {
     std::vector<std::string> out;
+    out.reserve(v.domains.size());
     for (const auto& d : v.domains) {
         out.push_back(fmt::format(
             "{} {}{}", d.domain.empty() ? d.endpoints.front() : d.domain,
@@ -71,6 +72,7 @@ std::vector<std::string> domain_lines(const verify::AgentVerification& v) {
 
 std::vector<std::string> card_lines(const verify::AgentVerification& v) {
     std::vector<std::string> out;
+    out.reserve(v.agent_cards.size());
     for (const auto& c : v.agent_cards) {
         if (!c.card) {
             out.push_back(fmt::format("{} not read: {}", c.url.empty() ? c.service_endpoint : c.url,
@@ -142,6 +144,7 @@ void print_resolved(const ResolveArgs& a, const std::vector<verify::ResolvedAgen
         out.add("agents", list);
     } else {
         std::vector<std::string> lines;
+        lines.reserve(agents.size());
         for (const auto& r : agents) {
             std::string by;
             for (const auto m : r.matched_by)

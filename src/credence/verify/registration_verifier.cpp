@@ -113,9 +113,9 @@ struct PendingCard {
 };
 
 /// Step 4's list of endpoint-domains for one agent (before any fetch).
-void collect_domains(AgentVerification& v) {
+void collect_domains(const std::vector<core::RegistrationService>& services, AgentVerification& v) {
     std::map<std::string, size_t> by_domain;
-    for (const auto& svc : v.registration->file.services) {
+    for (const auto& svc : services) {
         auto url = parse_endpoint_url(svc.endpoint);
         if (!url) {
             const EndpointError e = url.error().code;
@@ -312,7 +312,7 @@ std::vector<AgentVerification> verify_agents(const std::vector<OnChainAgent>& ag
         for (size_t i = 0; i < out.size(); ++i) {
             AgentVerification& v = out[i];
             if (!v.registration) continue;
-            collect_domains(v);
+            collect_domains(v.registration->file.services, v);
             const auto shortcut = serving_domain(v);
             for (size_t c = 0; c < v.domains.size(); ++c) {
                 DomainCheck& check = v.domains[c];

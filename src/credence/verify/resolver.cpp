@@ -55,8 +55,8 @@ std::optional<OnChainAgent> agent_of(const index::DbRow& row) {
     return a;
 }
 
-index::DbResult<std::vector<OnChainAgent>> query_agents(index::Database& db, std::string sql,
-                                                        std::vector<DbValue> params) {
+index::DbResult<std::vector<OnChainAgent>> query_agents(index::Database& db, const std::string& sql,
+                                                        const std::vector<DbValue>& params) {
     auto rows = db.query(sql, params);
     if (!rows) return std::unexpected(std::move(rows.error()));
     std::vector<OnChainAgent> out;
@@ -101,7 +101,7 @@ index::DbResult<std::vector<OnChainAgent>> load_indexed_agents(index::Database& 
     std::vector<DbValue> params;
     add_filter(sql, params, filter, false);
     sql += kOrder;
-    return query_agents(db, std::move(sql), std::move(params));
+    return query_agents(db, sql, params);
 }
 
 index::DbResult<std::vector<ResolvedAgent>> resolve_by_address(index::Database& db,
@@ -114,7 +114,7 @@ index::DbResult<std::vector<ResolvedAgent>> resolve_by_address(index::Database& 
     sql += " WHERE (owner = $1 OR wallet = $1)";
     add_filter(sql, params, filter, true);
     sql += kOrder;
-    auto agents = query_agents(db, std::move(sql), std::move(params));
+    auto agents = query_agents(db, sql, params);
     if (!agents) return std::unexpected(std::move(agents.error()));
     std::vector<ResolvedAgent> out;
     for (auto& a : *agents) {
