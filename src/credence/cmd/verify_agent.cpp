@@ -100,7 +100,9 @@ void run_verify_agent(const VerifyAgentArgs& a) {
     const auto report = verify::verify_agent(*agent, *fetcher, options);
     Output out(a.chain.json);
     if (a.chain.json) {
-        for (const auto& [key, value] : report.to_json().items()) out.add(key, value);
+        // A named object: a range-for over a temporary's items() would dangle (no P2718 in GCC 12).
+        const auto doc = report.to_json();
+        for (const auto& [key, value] : doc.items()) out.add(key, value);
         out.flush();
         return;
     }
