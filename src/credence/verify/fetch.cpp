@@ -435,6 +435,9 @@ void set(CURL* easy, CURLoption option, T value) {
 
 // Prepares `t` for its current hop. Returns false (with t->result set) when it cannot start.
 bool prepare(Transfer& t) {
+    // The total timeout runs from the transfer's start, not from fetch_all()'s: a document queued
+    // behind kMaxParallel others gets its full budget. Redirect hops share it.
+    if (t.deadline == Clock::time_point{}) t.deadline = Clock::now() + t.policy.total_timeout;
     const auto remaining =
         std::chrono::duration_cast<std::chrono::milliseconds>(t.deadline - Clock::now());
     if (remaining.count() <= 0) {
@@ -660,13 +663,11 @@ private:
         std::vector<Transfer*> http;
         std::vector<size_t> ipfs;
         std::vector<FetchResult> results(urls.size(), fail(FetchError::transport, "not run"));
-        const auto deadline = Clock::now() + policy.total_timeout;
         for (size_t i = 0; i < urls.size(); ++i) {
             auto& t = *transfers.emplace_back(std::make_unique<Transfer>());
             t.shared = &shared_;
             t.policy = policy;
             t.url = urls[i];
-            t.deadline = deadline;
             t.max_body = policy.max_bytes;
             if (starts_with_ci(urls[i], "data:")) {
                 t.result = fetch_data(urls[i], policy);
