@@ -40,6 +40,8 @@
 #include <credence/core/uint256.hpp>
 #include <credence/verify/fetch.hpp>
 #include <credence/verify/manifest_schema.hpp>
+#include <credence/verify/reverifier.hpp>
+#include <credence/verify/verification_store.hpp>
 
 namespace credence::verify {
 
@@ -154,6 +156,17 @@ struct ToolVerifyOptions {
 /// The predicate risk flags alone (eth_getCode, eth_getStorageAt, ERC-165 eth_call).
 [[nodiscard]] PredicateReport assess_predicate(chain::RpcClient& rpc,
                                                const core::Address& predicate);
+
+/// The report as a stored check (verify/verification_store.hpp): canonical is `verified`; a
+/// failure that may heal by itself (RPC down, network error, timeout, truncated body) is
+/// `unreachable`, so the schedule retries it; every other failure is `unverified`.
+[[nodiscard]] VerificationRecord to_verification_record(const Subject& subject,
+                                                        const ToolVerification& report);
+
+/// The reverifier's check for SubjectKind::tool (contract = the ToolRegistry, id = toolId as 32
+/// big-endian bytes): verify_tool() per subject, one after the other. Borrows fetcher and rpc.
+[[nodiscard]] BatchCheck make_tool_check(Fetcher& fetcher, chain::RpcClient& rpc,
+                                         ToolVerifyOptions options = {});
 
 /// ERC-8257 §9: IAccessPredicate's interface id, the XOR of its function selectors.
 [[nodiscard]] std::array<uint8_t, 4> access_predicate_interface_id() noexcept;

@@ -559,4 +559,32 @@ TEST_F(VerifyToolLive, erc1967_proxy_predicate_is_flagged_with_its_implementatio
                      "0x0000000000000000000000000000000000000000000000000000000000000000"})));
 }
 
+// The reverifier's check for tools: one record per due subject, status from the verdict.
+TEST_F(VerifyToolLive, tool_check_records_verified_and_unverified) {
+    const auto good = publish("stored-good", manifest().dump());
+    auto m = manifest();
+    m["endpoint"] = "https://other.test/api";
+    const auto bad = publish("stored-bad", m.dump());
+    auto subject = [&](const Uint256& id) {
+        credence::verify::Subject s;
+        s.kind = credence::verify::SubjectKind::tool;
+        s.contract = registry();
+        const auto be = id.to_word();
+        s.id.assign(be.begin(), be.end());
+        return s;
+    };
+    const std::vector<credence::verify::DueSubject> due = {{subject(good), 0, ""},
+                                                           {subject(bad), 0, ""}};
+    const auto check = credence::verify::make_tool_check(*fetcher_, *rpc_);
+    const auto records = check(due);
+    ASSERT_EQ(records.size(), 2u);
+    EXPECT_EQ(records[0].status, credence::verify::VerificationStatus::verified)
+        << records[0].detail;
+    EXPECT_TRUE(records[0].reason.empty());
+    EXPECT_EQ(records[1].status, credence::verify::VerificationStatus::unverified);
+    EXPECT_EQ(records[1].reason, "origin_mismatch");
+    EXPECT_EQ(json::parse(records[1].report_json)["reason"], "origin_mismatch");
+    EXPECT_TRUE(records[1].subject == due[1].subject);
+}
+
 }  // namespace
