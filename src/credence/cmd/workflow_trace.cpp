@@ -5,6 +5,9 @@
 // prevReplyHashes -> ... -> the final task of WorkflowCompleted (which has no NewAgentTask).
 // The chain is a DAG (a Qualify task follows three audit replies); each node is printed in full
 // under its first parent and as a reference ("see above") under the others.
+// The structs are read through verify/evidence_source.hpp's live source (batched eth_calls), the
+// same reader `credence verify run` uses; this command shows every anchored node (including
+// replies a gate discarded), while `verify run` walks back from result() and checks the chain.
 #include <credence/cmd/workflow.hpp>
 
 #include <map>
@@ -17,6 +20,7 @@
 
 #include <credence/chain/bindings/i_agent_workflow.hpp>
 #include <credence/cmd/util.hpp>
+#include <credence/verify/evidence_source.hpp>
 
 namespace credence::cmd::workflow_detail {
 namespace {
@@ -181,38 +185,54 @@ void run_trace(TraceArgs& a) {
         chain::Log log;
     };
     std::optional<Completion> completed;
-    auto load_task = [&](const core::Hash32& th) {
-        auto data = ctx.call(wf, must(iw::get_agent_task(th), "getAgentTask"), "getAgentTask");
-        return must(iw::decode_get_agent_task_result(data), "getAgentTask result");
-    };
+    std::map<core::Hash32, chain::Log> task_logs;
+    std::map<core::Hash32, chain::Log> reply_logs;
     for (const auto& log : logs) {
         if (log.removed) continue;
         if (auto t = iw::decode_new_agent_task_event(log.topics, log.data)) {
-            if (b.tasks.contains(t->task_hash)) continue;
-            b.tasks.emplace(t->task_hash, TaskNode{load_task(t->task_hash), log, false});
-            b.task_order.push_back(t->task_hash);
+            if (task_logs.emplace(t->task_hash, log).second) b.task_order.push_back(t->task_hash);
         } else if (auto r = iw::decode_agent_reply_anchored_event(log.topics, log.data)) {
-            if (b.replies.contains(r->reply_hash)) continue;
-            auto data = ctx.call(wf, must(iw::get_agent_reply(r->reply_hash), "getAgentReply"),
-                                 "getAgentReply");
-            b.replies.emplace(r->reply_hash, ReplyNode{must(iw::decode_get_agent_reply_result(data),
-                                                            "getAgentReply result"),
-                                                       log});
-            b.reply_order.push_back(r->reply_hash);
+            if (reply_logs.emplace(r->reply_hash, log).second) {
+                b.reply_order.push_back(r->reply_hash);
+            }
         } else if (auto c = iw::decode_workflow_completed_event(log.topics, log.data)) {
             completed = Completion{*c, log};
         }
     }
-    if (b.tasks.empty()) {
+    if (b.task_order.empty()) {
         throw CliError(fmt::format("no NewAgentTask for run {} on {} since block {}", hex(run_id),
                                    wf.to_checksum_hex(), a.from_block));
     }
     // ERC-8301 §Terminal stage: the final task is stored but announced only by WorkflowCompleted.
+    std::optional<core::Hash32> final_hash;
     if (completed && completed->event.final_task_hash != core::Hash32{} &&
-        !b.tasks.contains(completed->event.final_task_hash)) {
-        const core::Hash32 final_hash = completed->event.final_task_hash;
-        b.tasks.emplace(final_hash, TaskNode{load_task(final_hash), std::nullopt, true});
-        b.task_order.push_back(final_hash);
+        !task_logs.contains(completed->event.final_task_hash)) {
+        final_hash = completed->event.final_task_hash;
+        b.task_order.push_back(*final_hash);
+    }
+    // The stored structs, read through the evidence source (verify/evidence_source.hpp): one
+    // batched request of getAgentTask calls and one of getAgentReply calls.
+    auto source = verify::make_rpc_evidence_source(ctx.rpc(), wf, a.from_block);
+    auto tasks = source->tasks(b.task_order);
+    if (!tasks) throw CliError(fmt::format("getAgentTask: {}", tasks.error().message));
+    auto replies = source->replies(b.reply_order);
+    if (!replies) throw CliError(fmt::format("getAgentReply: {}", replies.error().message));
+    for (size_t i = 0; i < b.task_order.size(); ++i) {
+        const auto& th = b.task_order[i];
+        auto& rec = (*tasks)[i];
+        if (!rec) throw CliError(fmt::format("getAgentTask({}) reverted", hex(th)));
+        const bool is_final = final_hash && th == *final_hash;
+        std::optional<chain::Log> log;
+        if (!is_final) log = task_logs.at(th);
+        b.tasks.emplace(th, TaskNode{{std::move(rec->task), rec->proven}, log, is_final});
+    }
+    for (size_t i = 0; i < b.reply_order.size(); ++i) {
+        const auto& rh = b.reply_order[i];
+        auto& rec = (*replies)[i];
+        if (!rec) throw CliError(fmt::format("getAgentReply({}) reverted", hex(rh)));
+        b.replies.emplace(rh, ReplyNode{{std::move(rec->reply), rec->verifier, rec->proven,
+                                         rec->verification_digest},
+                                        reply_logs.at(rh)});
     }
     const auto result =
         must(iw::decode_result_result(ctx.call(wf, must(iw::result(run_id), "result"), "result")),
