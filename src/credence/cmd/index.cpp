@@ -33,6 +33,7 @@
 #include <credence/cmd/args.hpp>
 #include <credence/cmd/chain_context.hpp>
 #include <credence/cmd/commands.hpp>
+#include <credence/cmd/index_database.hpp>
 #include <credence/index/indexer.hpp>
 
 namespace credence::cmd {
@@ -50,25 +51,6 @@ struct IndexOptions {
     bool once = false;
     std::optional<uint16_t> metrics_port;
 };
-
-std::string default_database() {
-    if (const char* env = std::getenv("CREDENCE_DATABASE"); env != nullptr && *env != '\0')
-        return env;
-    return (chain::credence_home() / "index.sqlite").string();
-}
-
-std::unique_ptr<index::Database> open_database(const std::string& location) {
-    std::string where = location.empty() ? default_database() : location;
-    const bool is_postgres = where.starts_with("postgres://") || where.starts_with("postgresql://");
-    if (!is_postgres) {
-        const std::filesystem::path path = where.starts_with("sqlite:") ? where.substr(7) : where;
-        std::error_code ec;
-        if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
-    }
-    auto db = index::open_database(where);
-    if (!db) throw CliError(fmt::format("database: {}", db.error().to_string()));
-    return std::move(*db);
-}
 
 // "reputation=0xABC…@123" (issue 5 §1: registry addresses from config, a start block each).
 index::RegistrySource parse_registry(const std::string& text) {
@@ -226,7 +208,7 @@ void run_index(const IndexOptions& o) {
         options.range.initial_blocks = std::min(options.range.initial_blocks, *o.max_range);
     }
 
-    auto db = open_database(o.database);
+    auto db = open_index_database(o.database);
     // The indexer takes over the context's connection (the URL resolved as every command does).
     index::Indexer indexer(std::move(options), std::move(ctx.rpc()), *db);
     Progress progress(o.chain.json, chain_id);
@@ -279,7 +261,7 @@ void run_index(const IndexOptions& o) {
 void run_status(const IndexOptions& o) {
     ChainContext ctx(o.chain);
     const uint64_t chain_id = ctx.chain_id();
-    auto db = open_database(o.database);
+    auto db = open_index_database(o.database);
     auto store = index::IndexStore::open(*db);
     if (!store) throw CliError(fmt::format("database: {}", store.error().to_string()));
     auto status = store->status(chain_id);
@@ -319,9 +301,7 @@ void add_index_commands(CLI::App& app) {
         "index", "Index every registry of a chain into SQLite (default) or PostgreSQL");
     add_chain_options(*cmd, opts->chain, false);
     const auto add_database = [&](CLI::App& c) {
-        c.add_option("--database", opts->database,
-                     "SQLite file or postgresql:// URL (default $CREDENCE_DATABASE, else "
-                     "~/.credence/index.sqlite)");
+        c.add_option("--database", opts->database, kDatabaseHelp);
     };
     add_database(*cmd);
     cmd->add_option("--registry", opts->registries,

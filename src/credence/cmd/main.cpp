@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
         cmd::add_workflow_commands(app);
         cmd::add_index_commands(app);
         cmd::add_verify_commands(app);
+        cmd::add_trust_commands(app);
         try {
             app.parse(argc, argv);
         } catch (const CLI::ParseError& e) {

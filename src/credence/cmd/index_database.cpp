@@ -1,0 +1,34 @@
+#include <credence/cmd/index_database.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include <credence/chain/deployment.hpp>
+#include <credence/cmd/commands.hpp>
+
+namespace credence::cmd {
+
+std::string default_index_database() {
+    if (const char* env = std::getenv("CREDENCE_DATABASE"); env != nullptr && *env != '\0') {
+        return env;
+    }
+    return (chain::credence_home() / "index.sqlite").string();
+}
+
+std::unique_ptr<index::Database> open_index_database(const std::string& location) {
+    const std::string where = location.empty() ? default_index_database() : location;
+    const bool is_postgres = where.starts_with("postgres://") || where.starts_with("postgresql://");
+    if (!is_postgres) {
+        const std::filesystem::path path = where.starts_with("sqlite:") ? where.substr(7) : where;
+        std::error_code ec;  // open_database reports a directory that could not be made
+        if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
+    }
+    auto db = index::open_database(where);
+    if (!db) throw CliError(fmt::format("database: {}", db.error().to_string()));
+    return std::move(*db);
+}
+
+}  // namespace credence::cmd

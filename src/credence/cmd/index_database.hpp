@@ -1,0 +1,25 @@
+// The index database every command that reads or writes the index opens the same way:
+// --database as given (a SQLite path, "sqlite:PATH", or a postgresql:// URL), else
+// $CREDENCE_DATABASE, else $CREDENCE_HOME/index.sqlite (issue 5 §3: one file under the data
+// directory). Errors throw CliError.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include <credence/index/database.hpp>
+
+namespace credence::cmd {
+
+/// $CREDENCE_DATABASE, else $CREDENCE_HOME/index.sqlite.
+[[nodiscard]] std::string default_index_database();
+
+/// Opens `location` (default_index_database() when empty), creating a SQLite file's directory.
+[[nodiscard]] std::unique_ptr<index::Database> open_index_database(const std::string& location);
+
+/// The --database help text, the same for every command.
+inline constexpr const char* kDatabaseHelp =
+    "SQLite file or postgresql:// URL (default $CREDENCE_DATABASE, else "
+    "$CREDENCE_HOME/index.sqlite)";
+
+}  // namespace credence::cmd

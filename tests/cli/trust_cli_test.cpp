@@ -1,0 +1,124 @@
+// `credence trust` end to end: feedback given with the real CLI on a devnet, indexed with
+// `credence index --once`, then the offline getSummary mirror checked against `cast call
+// getSummary` (the contract's own answer) and the trust score's explanation read back.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/erc8004_cli_helpers.hpp"
+#include "support/devnet.hpp"
+#include "support/scratch.hpp"
+
+namespace {
+
+using namespace credence::testing;
+using namespace credence::testing::erc8004;
+
+class TrustCli : public DevnetFixture {
+protected:
+    void give(size_t client, const std::string& agent, const std::string& value,
+              const std::string& tag1) {
+        const auto r = run_cli(devnet(), {"feedback", "give", agent, value, "--tag1", tag1,
+                                          "--private-key", devnet().dev_key(client)});
+        ASSERT_EQ(r.exit_code, 0) << r.err;
+    }
+    std::string index_db() {
+        static int counter = 0;  // one scratch directory per process: names must not repeat
+        const std::string db =
+            (scratch_dir() / ("trust_" + std::to_string(counter++) + ".sqlite")).string();
+        const auto r = run_cli(devnet(), {"index", "--once", "--database", db});
+        EXPECT_EQ(r.exit_code, 0) << r.err;
+        return db;
+    }
+};
+
+TEST_F(TrustCli, summary_mirror_equals_cast_call_and_score_explains_reviewers) {
+    const std::string agent = cast_register(devnet(), 0, "ipfs://agent");
+    give(1, agent, "99.77", "uptime");
+    give(2, agent, "87", "starred");
+    give(3, agent, "-3.2", "starred");
+    give(2, agent, "560", "responseTime");
+    const std::string db = index_db();
+
+    const std::string c1 = devnet().dev_address(1).to_checksum_hex();
+    const std::string c2 = devnet().dev_address(2).to_checksum_hex();
+    const std::string c3 = devnet().dev_address(3).to_checksum_hex();
+    const std::vector<std::vector<std::string>> cases{{c1, c2, c3}, {c2}, {c1, c3}, {c2, c2, c1}};
+    for (const auto& clients : cases) {
+        for (const std::string tag1 : {"", "starred"}) {
+            std::vector<std::string> args{"trust", "summary", agent, "--database", db};
+            std::string list = "[";
+            for (const auto& c : clients) {
+                args.insert(args.end(), {"--client", c});
+                list += (list.size() > 1 ? "," : "") + c;
+            }
+            list += "]";
+            if (!tag1.empty()) args.insert(args.end(), {"--tag1", tag1});
+            const auto doc = credence_json(devnet(), args);
+            const auto onchain =
+                lines(cast_call(devnet(), devnet().address("ReputationRegistry"),
+                                "getSummary(uint256,address[],string,string)(uint64,int128,uint8)",
+                                {agent, list, tag1, ""}));
+            ASSERT_EQ(onchain.size(), 3U);
+            EXPECT_EQ(std::to_string(doc["count"].get<uint64_t>()), first_word(onchain[0]));
+            EXPECT_EQ(doc["summaryValue"].get<std::string>(), first_word(onchain[1])) << list;
+            EXPECT_EQ(std::to_string(doc["summaryValueDecimals"].get<int>()),
+                      first_word(onchain[2]));
+        }
+    }
+
+    const auto score = credence_json(devnet(), {"trust", "score", agent, "--database", db,
+                                                "--explain", "--seconds-per-block", "1"});
+    ASSERT_TRUE(score.is_object());
+    EXPECT_EQ(score["reviews"], 4);
+    EXPECT_GT(score["score"].get<double>(), 0.0);
+    EXPECT_LT(score["score"].get<double>(), 1.0);
+    EXPECT_LE(score["interval95"][0].get<double>(), score["score"].get<double>());
+    EXPECT_GE(score["interval95"][1].get<double>(), score["score"].get<double>());
+    ASSERT_EQ(score["contributions"].size(), 4U);
+    bool saw_measure = false;
+    for (const auto& c : score["contributions"]) {
+        for (const auto& d : c["discounts"]) saw_measure |= d == "not_a_rating";
+        // Nobody paid and no seed is set: every reviewer is unpaid and narrow.
+        EXPECT_NE(std::find(c["discounts"].begin(), c["discounts"].end(), "no_verified_payment"),
+                  c["discounts"].end());
+    }
+    EXPECT_TRUE(saw_measure);  // responseTime is a measure, not a rating
+    bool tagged = false;
+    for (const auto& t : score["tags"]) {
+        if (t["tag"] == "responseTime") {
+            tagged = true;
+            EXPECT_EQ(t["isRating"], false);
+            EXPECT_DOUBLE_EQ(t["score"].get<double>(), 560.0);
+        }
+    }
+    EXPECT_TRUE(tagged);
+}
+
+TEST_F(TrustCli, summary_without_clients_is_refused_like_the_contract) {
+    const std::string agent = cast_register(devnet(), 0, "ipfs://agent");
+    const std::string db = index_db();
+    const auto r = run_cli(devnet(), {"trust", "summary", agent, "--database", db});
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_NE(r.err.find("--client is required"), std::string::npos) << r.err;
+    const auto missing = run_cli(devnet(), {"trust", "score", "77", "--database", db});
+    EXPECT_NE(missing.exit_code, 0);
+    EXPECT_NE(missing.err.find("not in the index"), std::string::npos) << missing.err;
+    // With every registry and the chain id named, the index alone answers: no node needed.
+    const auto offline = run_command(
+        CREDENCE_BIN, {"trust", "score", agent, "--database", db, "--json", "--rpc",
+                       "http://127.0.0.1:1", "--chain-id", std::to_string(devnet().chain_id()),
+                       "--identity", devnet().address("IdentityRegistry").to_checksum_hex(),
+                       "--reputation", devnet().address("ReputationRegistry").to_checksum_hex(),
+                       "--validation", devnet().address("ValidationRegistry").to_checksum_hex()});
+    EXPECT_EQ(offline.exit_code, 0) << offline.err;
+    const auto doc = nlohmann::json::parse(offline.out, nullptr, false);
+    ASSERT_TRUE(doc.is_object()) << offline.out;
+    EXPECT_EQ(doc["reviews"], 0);
+    EXPECT_EQ(doc["score"], 0.5);  // no evidence: the Beta(1, 1) prior
+}
+
+}  // namespace
