@@ -48,8 +48,10 @@ void run_verify_tool(const VerifyToolArgs& a) {
 
     Output out(a.chain.json);
     if (a.chain.json) {
-        for (auto& [k, v] : nlohmann::ordered_json::parse(report.to_json().dump()).items())
-            out.add(k, v);
+        // Keep the document alive across the loop: items() only references it (GCC 12 does not
+        // extend temporaries in a range-for initializer).
+        const auto doc = nlohmann::ordered_json::parse(report.to_json().dump());
+        for (const auto& [k, v] : doc.items()) out.add(k, v);
     } else {
         out.add("verdict", fmt::format("{} ({})", verify::to_string(report.verdict),
                                        verify::describe(report.reason)));
