@@ -62,8 +62,8 @@ protected:
             Json::array({Json{{"agentId", Json::parse(id)}, {"agentRegistry", registry()}}});
         return doc.dump();
     }
-    void serve_agent(const std::string& id) {
-        server_->serve("agent.test", "/agent-" + id + ".json", file(id));
+    void serve_agent(const std::string& id, const std::string& path) {
+        server_->serve("agent.test", path, file(id));
         server_->serve("agent.test", "/.well-known/agent-card.json",
                        R"({"name": "A", "description": "d", "url": "https://agent.test/a2a",
                            "version": "1", "skills": [{"id": "summarize", "name": "S",
@@ -82,7 +82,7 @@ protected:
 
 TEST_F(VerifyAgentCli, verify_agent_reports_file_domains_and_card) {
     const std::string id = cast_register(devnet(), 1, "https://agent.test/agent-0.json");
-    serve_agent(id);
+    serve_agent(id, "/agent-0.json");
     serve_domain_file({id});
     const CommandResult r = run({"verify", "agent", id, "--json"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -131,8 +131,8 @@ TEST_F(VerifyAgentCli, unknown_agent_is_one_error_line) {
 TEST_F(VerifyAgentCli, resolvers_read_the_index) {
     const std::string a = cast_register(devnet(), 1, "https://agent.test/agent-a.json");
     const std::string b = cast_register(devnet(), 2, "https://agent.test/agent-b.json");
-    serve_agent(a);
-    serve_agent(b);
+    serve_agent(a, "/agent-a.json");
+    serve_agent(b, "/agent-b.json");
     serve_domain_file({b});  // only b proves mcp.test
     const std::string db = (scratch_dir() / ("verify-agent-cli-" + a + ".sqlite")).string();
     const CommandResult indexed = run({"index", "--once", "--database", db}, false);
