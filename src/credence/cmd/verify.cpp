@@ -116,6 +116,7 @@ void add_verify_commands(CLI::App& app) {
     add_verify_agent_command(*group);
     add_verify_tool_command(*group);
     add_verify_run_command(*group);
+    add_verify_pending_command(*group);
 }
 
 }  // namespace credence::cmd

@@ -45,5 +45,6 @@ void add_verify_validation_command(CLI::App& verify_group);  // verify_feedback.
 void add_verify_agent_command(CLI::App& verify_group);       // verify_agent.cpp (+ resolve)
 void add_verify_tool_command(CLI::App& verify_group);        // verify_tool.cpp
 void add_verify_run_command(CLI::App& verify_group);         // verify_run.cpp
+void add_verify_pending_command(CLI::App& verify_group);     // verify_pending.cpp
 
 }  // namespace credence::cmd
