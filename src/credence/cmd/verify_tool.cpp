@@ -61,6 +61,7 @@ void run_verify_tool(const VerifyToolArgs& a) {
         static constexpr const char* kNames[] = {"1 fetch", "2 origin binding",
                                                  "3 canonical bytes + hash", "4 creator binding"};
         std::vector<std::string> checks;
+        checks.reserve(report.checks.size());
         for (size_t i = 0; i < report.checks.size(); ++i)
             checks.push_back(
                 fmt::format("check {}: {}", kNames[i], verify::to_string(report.checks[i])));
@@ -74,11 +75,12 @@ void run_verify_tool(const VerifyToolArgs& a) {
         if (report.manifest_hash)
             out.add("manifestHash", "keccak256(JCS)      " + core::to_hex(*report.manifest_hash));
         if (report.config_reread) out.add("reread", "getToolConfig re-read once (hash mismatch)");
-        if (report.effective_tier)
+        if (report.effective_tier && report.declared_tier)
             out.add("tier",
                     fmt::format("tier {} (effective {})", verify::to_string(*report.declared_tier),
                                 verify::to_string(*report.effective_tier)));
         std::vector<std::string> issues;
+        issues.reserve(report.issues.size());
         for (const auto& i : report.issues)
             issues.push_back(fmt::format("{} {} {}: {}", core::to_string(i.severity),
                                          verify::to_string(i.reason), i.path.empty() ? "/" : i.path,

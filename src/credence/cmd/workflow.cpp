@@ -84,12 +84,6 @@ uint64_t to_u64(const core::Uint256& v, std::string_view what) {
     return v.limbs[0];
 }
 
-uint64_t wall_clock_seconds() {
-    return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::seconds>(
-                                     std::chrono::system_clock::now().time_since_epoch())
-                                     .count());
-}
-
 chain::Block latest_block(ChainContext& ctx) {
     auto b = must_rpc(ctx.rpc().get_block_by_number(chain::BlockId::latest()), "eth_getBlock");
     if (!b) throw CliError("eth_getBlockByNumber: the node has no latest block");
@@ -264,12 +258,13 @@ void fault_point(std::string_view point) {
 
 /// AgentReply.timestamp: the off-chain execution time, which ERC-8301 §onAgentReply step 4
 /// bounds as max(anchor_time(prevTaskHashes)) < timestamp <= block.timestamp. Chain time (the
-/// latest block) or our clock, whichever is later; when neither is past the anchor yet (the task
-/// was anchored this second), anchor + 1 after waiting out the second, since nodes such as anvil
-/// give blocks of the same second the same timestamp.
+/// latest block) when it is past the anchor: never our clock, which can be ahead of the block a
+/// node simulates eth_estimateGas in (then the call reverts InvalidReplyTimestamp). When the task
+/// was anchored in the latest block's second, anchor + 1 after waiting out the second, since
+/// nodes such as anvil give blocks of the same second the same timestamp.
 uint64_t reply_timestamp(ChainContext& ctx, uint64_t max_anchor) {
-    const uint64_t now = std::max(latest_block(ctx).timestamp, wall_clock_seconds());
-    if (now > max_anchor) return now;
+    const uint64_t chain_now = latest_block(ctx).timestamp;
+    if (chain_now > max_anchor) return chain_now;
     const auto since_epoch = std::chrono::system_clock::now().time_since_epoch();
     const auto into_second = std::chrono::duration_cast<std::chrono::milliseconds>(since_epoch) %
                              std::chrono::seconds(1);

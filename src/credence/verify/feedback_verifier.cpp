@@ -644,7 +644,11 @@ VerificationRecord to_verification_record(const Subject& subject,
     set_outcome(
         out, report.status, report.reason, is_unreachable(report.content.fetch_error),
         report.status == FileStatus::absent ? "no feedback file" : first_message(report.issues));
-    if (report.payment_verified()) out.flags |= kFlagPaymentVerified;
+    // The payment claim comes from the file: only a file that matches its on-chain hash vouches
+    // for it (a swapped file could point at anyone's payment).
+    if (out.status == VerificationStatus::verified && report.payment_verified()) {
+        out.flags |= kFlagPaymentVerified;
+    }
     out.report_json = report.to_json().dump();
     return out;
 }
