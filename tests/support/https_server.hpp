@@ -3,8 +3,8 @@
 //
 // One server answers for many hostnames: its certificate carries every name given (plus
 // "localhost" and IP 127.0.0.1) and routes are keyed by the Host header, so a test can serve
-// https://agent-a.test/.well-known/... and https://tools.test/... from one port. The fetcher reaches
-// it with FetcherConfig::connect_to = connect_to() and ca_file = ca_file(), and allow_hosts
+// https://agent-a.test/.well-known/... and https://tools.test/... from one port. The fetcher
+// reaches it with FetcherConfig::connect_to = connect_to() and ca_file = ca_file(), and allow_hosts
 // {"127.0.0.1"} lifts its SSRF guard for loopback.
 //
 // Besides good documents it serves adversarial ones: redirects, a slow drip, an oversized body, a

@@ -7,9 +7,9 @@
 //     `ipfs://<cid>[/...]` through the configured gateways, the bytes checked against the CID
 //     (verify/cid.hpp); `data:` URIs decoded locally (core/data_uri.hpp);
 //   - limits: FetchPolicy::max_bytes (checked against Content-Length and while reading, so a lying
-//     Content-Length or an endless body stops at the cap), connect and total timeouts (a server that
-//     drips one byte a second still ends at the total timeout), and a redirect budget that is 0
-//     where a spec forbids redirects (ERC-8257 §7 check 1);
+//     Content-Length or an endless body stops at the cap), connect and total timeouts (a server
+//     that drips one byte a second still ends at the total timeout), and a redirect budget that is
+//     0 where a spec forbids redirects (ERC-8257 §7 check 1);
 //   - SSRF guard: the address actually connected to (after DNS, and again on every redirect hop)
 //     must not be private, loopback, link-local, CGNAT, multicast, unspecified or a cloud metadata
 //     address, unless FetcherConfig::allow_hosts lifts it (tests and local use).
@@ -33,23 +33,23 @@
 namespace credence::verify {
 
 enum class FetchError {
-    bad_url,              ///< not a URL we can parse, or a host that is not a valid hostname
-    scheme_not_allowed,   ///< not https / ipfs / data (http only when allowed)
-    blocked_address,      ///< SSRF guard: the host resolves to a refused address range
-    dns_failure,          ///< the host does not resolve
-    connect_failed,       ///< TCP connect refused or unreachable
-    tls_failure,          ///< handshake or certificate verification failed
-    timeout,              ///< connect or total timeout
-    too_large,            ///< body (or declared Content-Length) over FetchPolicy::max_bytes
-    redirect_refused,     ///< a 3xx where the policy allows no redirect
-    too_many_redirects,   ///< more hops than the policy allows
-    http_status,          ///< a final status other than 2xx
-    truncated,            ///< the connection closed before Content-Length bytes arrived
-    content_mismatch,     ///< IPFS: the bytes do not hash to the CID
-    bad_cid,              ///< IPFS: a CID we cannot parse or do not support
-    no_gateway,           ///< IPFS: no gateway configured
-    bad_data_uri,         ///< data: URI that does not parse (core::DataUriError in the detail)
-    transport,            ///< any other transport failure
+    bad_url,             ///< not a URL we can parse, or a host that is not a valid hostname
+    scheme_not_allowed,  ///< not https / ipfs / data (http only when allowed)
+    blocked_address,     ///< SSRF guard: the host resolves to a refused address range
+    dns_failure,         ///< the host does not resolve
+    connect_failed,      ///< TCP connect refused or unreachable
+    tls_failure,         ///< handshake or certificate verification failed
+    timeout,             ///< connect or total timeout
+    too_large,           ///< body (or declared Content-Length) over FetchPolicy::max_bytes
+    redirect_refused,    ///< a 3xx where the policy allows no redirect
+    too_many_redirects,  ///< more hops than the policy allows
+    http_status,         ///< a final status other than 2xx
+    truncated,           ///< the connection closed before Content-Length bytes arrived
+    content_mismatch,    ///< IPFS: the bytes do not hash to the CID
+    bad_cid,             ///< IPFS: a CID we cannot parse or do not support
+    no_gateway,          ///< IPFS: no gateway configured
+    bad_data_uri,        ///< data: URI that does not parse (core::DataUriError in the detail)
+    transport,           ///< any other transport failure
 };
 [[nodiscard]] std::string_view to_string(FetchError e) noexcept;
 
