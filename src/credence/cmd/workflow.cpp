@@ -1,5 +1,6 @@
 // `credence workflow run|task|reply|prove|result|timeout` (trace: workflow_trace.cpp).
 #include <credence/cmd/workflow.hpp>
+#include <credence/verify/evidence.hpp>
 
 #include <chrono>
 #include <cstdlib>
@@ -49,18 +50,7 @@ core::Address resolve_workflow(ChainContext& ctx, const std::string& flag) {
     return ctx.contract(flag);
 }
 
-std::string run_status_name(uint64_t status) {
-    switch (status) {
-        case 0:
-            return "Pending";
-        case 1:
-            return "Success";
-        case 2:
-            return "Failed";
-        default:
-            return fmt::format("Unknown({})", status);
-    }
-}
+std::string run_status_name(uint64_t status) { return verify::run_status_name(status); }
 
 }  // namespace workflow_detail
 

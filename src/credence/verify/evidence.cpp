@@ -426,6 +426,7 @@ private:
         if (auto it = downstream.find(n.hash); it != downstream.end()) {
             for (size_t i : it->second) {
                 const TaskNode& down = report_.tasks[i];
+                if (!down.record || !n.record) continue;  // missing nodes are reported elsewhere
                 const uint64_t anchor = u64(down.record->task.timestamp);
                 if (ts > anchor) {
                     fail(EvidenceReason::timestamp_order,
@@ -475,7 +476,7 @@ private:
 
     // Iterative three-colour DFS over task -> prevReplyHashes -> prevTaskHashes edges.
     void check_cycles() {
-        enum : uint8_t { kWhite, kGrey, kBlack };
+        enum : uint8_t { white, grey, black };
         HashMap<uint8_t> colour;
         struct Frame {
             Hash32 hash;
@@ -492,12 +493,12 @@ private:
         };
         if (report_.tasks.empty()) return;
         std::vector<Frame> stack{{report_.tasks.front().hash, NodeKind::task, 0}};
-        colour[stack.back().hash] = kGrey;
+        colour[stack.back().hash] = grey;
         while (!stack.empty()) {
             Frame& f = stack.back();
             const auto* out = edges(f);
             if (out == nullptr || f.next >= out->size()) {
-                colour[f.hash] = kBlack;
+                colour[f.hash] = black;
                 stack.pop_back();
                 continue;
             }
@@ -507,14 +508,14 @@ private:
                 next_kind == NodeKind::task ? task_at(next) != nullptr : reply_at(next) != nullptr;
             if (!known) continue;
             auto& c = colour[next];
-            if (c == kGrey) {
+            if (c == grey) {
                 add(EvidenceReason::cycle, next_kind, next,
                     fmt::format("{} {} is its own ancestor",
                                 next_kind == NodeKind::task ? "task" : "reply", hex(next)));
                 continue;
             }
-            if (c == kBlack) continue;
-            c = kGrey;
+            if (c == black) continue;
+            c = grey;
             stack.push_back({next, next_kind, 0});
         }
     }

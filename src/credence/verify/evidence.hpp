@@ -121,6 +121,9 @@ struct EvidenceError {
 /// keccak256(abi.encodePacked(prevTaskHashes)), workflowRunId)); output excluded.
 [[nodiscard]] core::Hash32 reply_hash(const chain::bindings::i_agent_workflow::AgentReply& reply);
 
+/// ERC-8301 RunStatus by name: "Pending", "Success", "Failed", else "RunStatus(<n>)".
+[[nodiscard]] std::string run_status_name(uint64_t status);
+
 /// Verifies the run's evidence chain. A failed chain is a report with valid = false; only source
 /// failures are errors.
 [[nodiscard]] std::expected<EvidenceReport, EvidenceError> verify_run(

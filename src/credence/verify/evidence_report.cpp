@@ -17,19 +17,6 @@ using core::Hash32;
 
 std::string hex(const Hash32& h) { return core::to_hex(h); }
 
-std::string status_name(uint64_t status) {
-    switch (status) {
-        case 0:
-            return "Pending";
-        case 1:
-            return "Success";
-        case 2:
-            return "Failed";
-        default:
-            return fmt::format("RunStatus({})", status);
-    }
-}
-
 Json failure_json(const EvidenceFailure& f) {
     return Json{{"reason", std::string(to_string(f.reason))},
                 {"kind", f.kind == NodeKind::task ? "task" : "reply"},
@@ -121,11 +108,24 @@ std::string reply_line(const ReplyNode& n) {
 
 }  // namespace
 
+std::string run_status_name(uint64_t status) {
+    switch (status) {
+        case 0:
+            return "Pending";
+        case 1:
+            return "Success";
+        case 2:
+            return "Failed";
+        default:
+            return fmt::format("RunStatus({})", status);
+    }
+}
+
 nlohmann::ordered_json to_json(const EvidenceReport& report) {
     Json doc{{"runId", hex(report.run_id)},
              {"workflow", report.workflow.to_checksum_hex()},
              {"source", report.source},
-             {"status", status_name(report.result.status)},
+             {"status", run_status_name(report.result.status)},
              {"finalTaskHash", hex(report.result.final_task_hash)},
              {"completedAt", report.result.completed_at},
              {"verdict", report.valid ? "valid" : "invalid"},
@@ -150,7 +150,7 @@ nlohmann::ordered_json to_json(const EvidenceReport& report) {
 std::string to_text(const EvidenceReport& report) {
     std::string out = fmt::format(
         "run {} on {} ({}): {}, evidence {}{}\n", hex(report.run_id),
-        report.workflow.to_checksum_hex(), report.source, status_name(report.result.status),
+        report.workflow.to_checksum_hex(), report.source, run_status_name(report.result.status),
         report.valid ? "VALID" : "INVALID",
         report.valid ? (report.fully_proven ? ", fully proven" : ", not fully proven") : "");
     std::unordered_map<std::string, const TaskNode*> tasks;
@@ -182,7 +182,7 @@ std::string to_text(const EvidenceReport& report) {
                 continue;
             }
             line = task_line(*f->second);
-            if (f->second->record) children = f->second->record->task.prev_reply_hashes;
+            if (const auto& rec = f->second->record; rec) children = rec->task.prev_reply_hashes;
         } else {
             auto f = replies.find(it.hash);
             if (f == replies.end()) continue;
@@ -191,7 +191,7 @@ std::string to_text(const EvidenceReport& report) {
                 continue;
             }
             line = reply_line(*f->second);
-            if (f->second->record) children = f->second->record->reply.prev_task_hashes;
+            if (const auto& rec = f->second->record; rec) children = rec->reply.prev_task_hashes;
         }
         out += fmt::format("{}{}{}\n", it.prefix, branch, line);
         const std::string child_prefix =

@@ -58,11 +58,12 @@ public:
         std::vector<std::optional<TaskRecord>> out;
         out.reserve(task_hashes.size());
         for (size_t i = 0; i < task_hashes.size(); ++i) {
-            if (!(*results)[i]) {  // ERC-8301: getAgentTask MUST revert for an unknown hash
+            const auto& data = (*results)[i];
+            if (!data) {  // ERC-8301: getAgentTask MUST revert for an unknown hash
                 out.emplace_back();
                 continue;
             }
-            auto d = iw::decode_get_agent_task_result(*(*results)[i]);
+            auto d = iw::decode_get_agent_task_result(*data);
             if (!d) {
                 return std::unexpected(
                     SourceError{SourceErrorKind::decode, "getAgentTask return data"});
@@ -86,11 +87,12 @@ public:
         std::vector<std::optional<ReplyRecord>> out;
         out.reserve(reply_hashes.size());
         for (size_t i = 0; i < reply_hashes.size(); ++i) {
-            if (!(*results)[i]) {
+            const auto& data = (*results)[i];
+            if (!data) {
                 out.emplace_back();
                 continue;
             }
-            auto d = iw::decode_get_agent_reply_result(*(*results)[i]);
+            auto d = iw::decode_get_agent_reply_result(*data);
             if (!d) {
                 return std::unexpected(
                     SourceError{SourceErrorKind::decode, "getAgentReply return data"});

@@ -10,6 +10,8 @@
 namespace credence::verify {
 namespace {
 
+void ignore(const index::DbResult<void>& /*unused*/) {}
+
 namespace iw = chain::bindings::i_agent_workflow;
 using index::DbValue;
 
@@ -176,7 +178,7 @@ index::DbResult<SyntheticRun> write_synthetic_run(index::Database& db,
     if (auto b = db.begin(); !b) return std::unexpected(b.error());
     auto out = write(db, options);
     if (!out) {
-        (void)db.rollback();
+        ignore(db.rollback());  // the write's error is the one to report
         return out;
     }
     if (auto c = db.commit(); !c) return std::unexpected(c.error());
