@@ -19,7 +19,8 @@ lint: build
 fuzz: setup
 	bash scripts/fuzz.sh $(FUZZ_SECONDS)
 
-bench: build
+bench: setup
+	bash scripts/build.sh release -DCREDENCE_BENCH=ON
 	bash scripts/bench.sh
 
 clean:

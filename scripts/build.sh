@@ -3,5 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset=${1:-release}
-cmake --preset "$preset" >/dev/null
+shift || true
+# Extra arguments are cache settings for the configure step (scripts/test.sh: -DCREDENCE_BENCH=OFF).
+cmake --preset "$preset" "$@" >/dev/null
 cmake --build --preset "$preset" -j "$(nproc)"
