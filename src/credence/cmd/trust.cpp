@@ -130,8 +130,10 @@ void run_score(TrustArgs& a) {
     out.add("tags", a.chain.json ? tags : Json(tags.dump()));
     if (a.explain) {
         std::vector<trust::Contribution> c = s.contributions;
-        std::stable_sort(c.begin(), c.end(),
-                         [](const auto& x, const auto& y) { return x.share > y.share; });
+        // Largest share first, ties by address: a total order, so the listing is deterministic.
+        std::sort(c.begin(), c.end(), [](const auto& x, const auto& y) {
+            return x.share != y.share ? x.share > y.share : x.client < y.client;
+        });
         if (c.size() > a.limit) c.resize(a.limit);
         Json rows = Json::array();
         for (const auto& x : c) {
