@@ -28,14 +28,14 @@ inline std::string trim(std::string s) {
 inline std::filesystem::path cast_binary() {
     const char* c = std::getenv("CREDENCE_CAST");
     if (c != nullptr && *c != '\0') return c;
-    return "/work/main/node_modules/@foundry-rs/cast-linux-amd64/bin/cast";
+    return CREDENCE_TEST_SOURCE_DIR "/node_modules/@foundry-rs/cast-linux-amd64/bin/cast";
 }
 
 /// The source checkout ($CREDENCE_SOURCE_DIR, set by CTest).
 inline std::filesystem::path source_dir() {
     const char* s = std::getenv("CREDENCE_SOURCE_DIR");
     if (s != nullptr && *s != '\0') return s;
-    return "/work/main";
+    return CREDENCE_TEST_SOURCE_DIR;
 }
 
 /// `credence <args>` with the devnet's environment (no flags needed to find the chain).

@@ -25,7 +25,7 @@ using credence::testing::run_command;
 
 std::filesystem::path cast_binary() {
     if (const char* c = std::getenv("CREDENCE_CAST"); c != nullptr && *c != '\0') return c;
-    return "/work/main/node_modules/@foundry-rs/cast-linux-amd64/bin/cast";
+    return CREDENCE_TEST_SOURCE_DIR "/node_modules/@foundry-rs/cast-linux-amd64/bin/cast";
 }
 
 CommandResult cast(const std::vector<std::string>& args) {

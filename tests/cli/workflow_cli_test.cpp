@@ -33,7 +33,7 @@ std::string trim(std::string s) {
 fs::path cast_binary() {
     const char* c = std::getenv("CREDENCE_CAST");
     if (c != nullptr && *c != '\0') return c;
-    return "/work/main/node_modules/@foundry-rs/cast-linux-amd64/bin/cast";
+    return CREDENCE_TEST_SOURCE_DIR "/node_modules/@foundry-rs/cast-linux-amd64/bin/cast";
 }
 
 class WorkflowCli : public credence::testing::DevnetFixture {

@@ -36,7 +36,7 @@ using core::Hash32;
 std::string cast_path() {
     const char* env = std::getenv("CREDENCE_CAST");
     if (env != nullptr && *env != '\0') return env;
-    return "/work/main/node_modules/@foundry-rs/cast-linux-amd64/bin/cast";
+    return CREDENCE_TEST_SOURCE_DIR "/node_modules/@foundry-rs/cast-linux-amd64/bin/cast";
 }
 
 std::string shell_quote(std::string_view s) {

@@ -26,9 +26,9 @@ namespace fs = std::filesystem;
 
 std::string cast_binary() {
     const char* env = std::getenv("CREDENCE_CAST");
-    return env != nullptr && *env != '\0'
-               ? env
-               : "/work/main/node_modules/@foundry-rs/cast-linux-amd64/bin/cast";
+    return env != nullptr && *env != '\0' ? env
+                                          : CREDENCE_TEST_SOURCE_DIR
+               "/node_modules/@foundry-rs/cast-linux-amd64/bin/cast";
 }
 
 // Runs cast with `args` (no shell metacharacters in them) and returns its trimmed stdout.

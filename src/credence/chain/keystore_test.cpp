@@ -32,7 +32,9 @@ constexpr ScryptParams kCheap{uint64_t{1} << 12, 8, 1};
 
 std::string cast_path() {
     const char* env = std::getenv("CREDENCE_CAST");  // NOLINT(concurrency-mt-unsafe)
-    return env != nullptr ? env : "/work/main/node_modules/@foundry-rs/cast-linux-amd64/bin/cast";
+    return env != nullptr ? env
+                          : CREDENCE_TEST_SOURCE_DIR
+               "/node_modules/@foundry-rs/cast-linux-amd64/bin/cast";
 }
 
 fs::path data_dir() {

@@ -157,8 +157,8 @@ TEST(chain_revert, custom_error_from_json_abi_names_its_params) {
 // example line.
 TEST(chain_revert, tool_registry_abi_decodes_not_tool_creator) {
     const char* src = std::getenv("CREDENCE_SOURCE_DIR");  // NOLINT(concurrency-mt-unsafe)
-    const std::string path =
-        std::string(src != nullptr ? src : "/work/main") + "/contracts/abi/ToolRegistry.json";
+    const std::string path = std::string(src != nullptr ? src : CREDENCE_TEST_SOURCE_DIR) +
+                             "/contracts/abi/ToolRegistry.json";
     std::ifstream in(path);
     ASSERT_TRUE(in) << path;
     std::ostringstream buf;
@@ -276,8 +276,8 @@ uint16_t free_port() {
 class Anvil {
 public:
     explicit Anvil(uint16_t port) : port_(port) {
-        const std::string bin = tool(
-            "CREDENCE_ANVIL", "/work/main/node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil");
+        const std::string bin = tool("CREDENCE_ANVIL", CREDENCE_TEST_SOURCE_DIR
+                                     "/node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil");
         const std::string port_text = std::to_string(port);
         pid_ = ::fork();
         if (pid_ == 0) {
@@ -337,8 +337,8 @@ std::string reverting_contract(const Bytes& revert_data) {
 }
 
 TEST(chain_revert, decodes_revert_data_returned_by_anvil) {
-    const std::string cast =
-        tool("CREDENCE_CAST", "/work/main/node_modules/@foundry-rs/cast-linux-amd64/bin/cast");
+    const std::string cast = tool("CREDENCE_CAST", CREDENCE_TEST_SOURCE_DIR
+                                  "/node_modules/@foundry-rs/cast-linux-amd64/bin/cast");
     Anvil anvil(free_port());
     ASSERT_TRUE(anvil.started());
     int status = -1;

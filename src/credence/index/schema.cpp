@@ -440,10 +440,89 @@ CREATE TABLE verifications (
 CREATE INDEX verifications_by_time ON verifications (chain_id, subject_kind, checked_at);
 )sql";
 
-constexpr std::array<Migration, 2> kMigrations{{
+constexpr std::string_view kV3Sql = R"sql(
+-- The node's read models (issue 7 §3): what the API searches without parsing reports. Like
+-- verifications they are derived off-chain (documents behind URLs, the trust engine), so they are
+-- not part of the canonical dump; a reorg deletes the verification they came from, which makes
+-- the subject due, and the next check rewrites them.
+--
+-- agent_profiles: key (chain_id, registry, agent_id). The registration file as the latest agent
+-- check read it (verify/): name, description, image, active and x402_support (0/1, NULL when the
+-- file does not say), services (the file's services[] as JSON), and for search, lowercase lists
+-- wrapped in commas (",a2a,mcp,", so a filter is LIKE '%,a2a,%'): service_names, skills (OASF
+-- skills and A2A card skills), domains (verified endpoint domains), trust_models; search_text
+-- (lowercase name, description, skills and service names); status and checked_at of that check.
+CREATE TABLE agent_profiles (
+    chain_id BIGINT NOT NULL,
+    registry {{BLOB}} NOT NULL,
+    agent_id {{BLOB}} NOT NULL,
+    name TEXT NOT NULL,
+    description TEXT NOT NULL,
+    image TEXT NOT NULL,
+    active BIGINT,
+    x402_support BIGINT,
+    services TEXT NOT NULL,
+    service_names TEXT NOT NULL,
+    skills TEXT NOT NULL,
+    domains TEXT NOT NULL,
+    trust_models TEXT NOT NULL,
+    search_text TEXT NOT NULL,
+    status TEXT NOT NULL,
+    checked_at BIGINT NOT NULL,
+    PRIMARY KEY (chain_id, registry, agent_id)
+);
+
+-- tool_profiles: key (chain_id, registry, tool_id). The ERC-8257 manifest as the latest tool
+-- check read it: name, description, version, and comma-wrapped lowercase lists tags,
+-- pricing_protocols (x402, ...), assets (CAIP-19 or symbols), access_kinds (the predicate's and
+-- the manifest's access requirement kinds); search_text; status, reason (the verdict's reason
+-- code, '' when canonical) and checked_at.
+CREATE TABLE tool_profiles (
+    chain_id BIGINT NOT NULL,
+    registry {{BLOB}} NOT NULL,
+    tool_id {{BLOB}} NOT NULL,
+    name TEXT NOT NULL,
+    description TEXT NOT NULL,
+    version TEXT NOT NULL,
+    tags TEXT NOT NULL,
+    pricing_protocols TEXT NOT NULL,
+    assets TEXT NOT NULL,
+    access_kinds TEXT NOT NULL,
+    search_text TEXT NOT NULL,
+    status TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    checked_at BIGINT NOT NULL,
+    PRIMARY KEY (chain_id, registry, tool_id)
+);
+
+-- agent_scores: key (chain_id, registry, agent_id). The trust engine's latest score (trust/):
+-- score, low and high (95 % interval), evidence, effective_reviewers, reviews, tags (per-tag
+-- scores as JSON), explanation (the weighted contributions and discounts as JSON), computed_at
+-- (unix seconds) and covers_block_num (the last indexed block the computation saw).
+CREATE TABLE agent_scores (
+    chain_id BIGINT NOT NULL,
+    registry {{BLOB}} NOT NULL,
+    agent_id {{BLOB}} NOT NULL,
+    score {{REAL}} NOT NULL,
+    low {{REAL}} NOT NULL,
+    high {{REAL}} NOT NULL,
+    evidence {{REAL}} NOT NULL,
+    effective_reviewers {{REAL}} NOT NULL,
+    reviews BIGINT NOT NULL,
+    tags TEXT NOT NULL,
+    explanation TEXT NOT NULL,
+    computed_at BIGINT NOT NULL,
+    covers_block_num BIGINT NOT NULL,
+    PRIMARY KEY (chain_id, registry, agent_id)
+);
+CREATE INDEX agent_scores_by_score ON agent_scores (chain_id, registry, score);
+)sql";
+
+constexpr std::array<Migration, 3> kMigrations{{
     {1, "indexer tables: raw logs, cursors, block and code hashes, projections", kV1Sql},
     {2, "verifications: the latest check of each agent, tool, feedback, validation and run",
      kV2Sql},
+    {3, "read models: agent and tool profiles, trust scores", kV3Sql},
 }};
 
 constexpr std::array<std::string_view, 19> kDataTables{

@@ -1,0 +1,65 @@
+// The REST API (issue 7 §3): JSON over the index, read-only, for one chain. Routes, parameters and
+// response shapes are documented in docs/api.md and served as OpenAPI 3.1 at /openapi.json.
+//
+// Every answer is JSON. Bad input is a 4xx with {"error": <one line>, "code": <stable snake_case
+// code>}; a database failure is 503 {"code": "unavailable"}: user input never causes a 5xx other
+// than that. Handlers never throw.
+//
+// Thread-safety: handle() may be called from many threads at once (the server's worker pool);
+// each thread gets its own database connection from the DatabaseOpener on first use.
+// Ownership: owns its connections; borrows nothing past construction.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <credence/api/http_types.hpp>
+#include <credence/core/address.hpp>
+#include <credence/index/database.hpp>
+
+namespace credence::api {
+
+/// Opens one more connection to the node's index (called once per server thread).
+using DatabaseOpener = std::function<index::DbResult<std::unique_ptr<index::Database>>()>;
+
+/// The registries the API answers for (one chain; addresses as the index stores them).
+struct ApiScope {
+    uint64_t chain_id = 0;
+    core::Address identity_registry{};
+    core::Address reputation_registry{};
+    core::Address validation_registry{};
+    std::vector<core::Address> tool_registries;
+    std::vector<core::Address> workflows;
+};
+
+struct RestApiOptions {
+    ApiScope scope;
+    DatabaseOpener open_database;
+    /// Live node facts for /api/v1/status and /healthz (head block, lag, component states), and
+    /// extra Prometheus text for /metrics (indexer, verifier, trust engine counters). Either may
+    /// be empty.
+    std::function<nlohmann::json()> node_status;
+    std::function<std::string()> node_metrics;
+};
+
+class RestApi {
+public:
+    explicit RestApi(RestApiOptions options);
+    ~RestApi();
+    RestApi(const RestApi&) = delete;
+    RestApi& operator=(const RestApi&) = delete;
+
+    /// Answers /api/v1/*, /openapi.json, /healthz and /metrics; 404 JSON for anything else.
+    [[nodiscard]] HttpResponse handle(const HttpRequest& request);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace credence::api
