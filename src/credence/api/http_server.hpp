@@ -24,7 +24,7 @@ namespace credence::api {
 
 struct HttpServerOptions {
     std::string bind_address = "127.0.0.1";
-    uint16_t port = 8004;  ///< 0 picks a free port (see HttpServer::port())
+    uint16_t port = 8004;              ///< 0 picks a free port (see HttpServer::port())
     std::filesystem::path static_dir;  ///< the built explorer (web/dist); empty: no static files
     size_t max_body_bytes = 64 * 1024;
     double rate_limit_per_second = 50;
