@@ -1,0 +1,591 @@
+// The MCP endpoint: JSON-RPC 2.0 over Streamable HTTP (MCP 2025-06-18 §Transports, also
+// 2025-03-26), answering every request with one application/json body (the transport lets a
+// server choose JSON over an SSE stream), and the six Credence tools on top of RestApi::handle.
+#include <credence/api/mcp_endpoint.hpp>
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <optional>
+#include <random>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace credence::api {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr std::string_view kLatestProtocol = "2025-06-18";
+constexpr std::array<std::string_view, 2> kProtocols{"2025-06-18", "2025-03-26"};
+/// Live sessions kept; the oldest is forgotten past this (an unauthenticated client could
+/// otherwise grow the table without bound).
+constexpr size_t kMaxSessions = 4096;
+
+// JSON-RPC 2.0 §5.1 error codes.
+enum class RpcError : int {
+    parse_error = -32700,
+    invalid_request = -32600,
+    method_not_found = -32601,
+    invalid_params = -32602,
+};
+
+bool supported_protocol(std::string_view version) {
+    for (auto v : kProtocols) {
+        if (v == version) return true;
+    }
+    return false;
+}
+
+Json error_message(const Json& id, RpcError code, std::string_view message) {
+    return Json{{"jsonrpc", "2.0"},
+                {"id", id},
+                {"error", {{"code", static_cast<int>(code)}, {"message", message}}}};
+}
+
+Json result_message(const Json& id, Json result) {
+    return Json{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}};
+}
+
+HttpResponse json_response(int status, const Json& body) {
+    HttpResponse r;
+    r.status = status;
+    r.body = body.dump();
+    return r;
+}
+
+/// A plain (non-JSON-RPC) HTTP error of the transport, in the REST API's error shape.
+HttpResponse http_error(int status, std::string_view code, std::string_view message) {
+    return json_response(status, Json{{"error", message}, {"code", code}});
+}
+
+/// How one tool argument reaches the REST route: a path segment or a query parameter.
+enum class ArgKind : uint8_t { path, query };
+enum class ArgType : uint8_t { string, integer, number, boolean, string_array };
+
+struct ToolArg {
+    std::string_view name;
+    ArgType type;
+    ArgKind kind;
+    bool required;
+    std::string_view description;
+    std::string_view rest_name;  ///< the REST parameter's name when it differs; empty: same
+};
+
+struct ToolSpec {
+    std::string_view name;
+    std::string_view title;
+    std::string_view description;
+    std::string_view path;  ///< REST path with {arg} placeholders (docs/api.md)
+    std::vector<ToolArg> args;
+};
+
+std::string_view json_type(ArgType t) {
+    switch (t) {
+        case ArgType::string:
+            return "string";
+        case ArgType::integer:
+            return "integer";
+        case ArgType::number:
+            return "number";
+        case ArgType::boolean:
+            return "boolean";
+        case ArgType::string_array:
+            return "array";
+    }
+    return "string";
+}
+
+/// The tools (issue 7 §4). Each maps onto one REST route of docs/api.md: the MCP answer is the
+/// REST answer, so both surfaces validate and query the same way.
+const std::vector<ToolSpec>& tool_specs() {
+    static const std::vector<ToolSpec> specs{
+        {"search_agents",
+         "Search agents",
+         "Search the ERC-8004 agents of this chain by text, service type, skill, domain, trust "
+         "model, active flag, minimum trust score and verification status. Returns a page of "
+         "agents with their trust scores and a cursor for the next page.",
+         "/api/v1/agents",
+         {
+             {"q", ArgType::string, ArgKind::query, false, "Free text (name, description)", ""},
+             {"service", ArgType::string, ArgKind::query, false,
+              "Service type: A2A, MCP, OASF, ENS, DID, web, ...", ""},
+             {"skill", ArgType::string, ArgKind::query, false, "An OASF skill or A2A skill", ""},
+             {"domain", ArgType::string, ArgKind::query, false, "An OASF domain", ""},
+             {"trust", ArgType::string, ArgKind::query, false,
+              "Supported trust model: reputation, crypto-economic, tee-attestation", ""},
+             {"active", ArgType::boolean, ArgKind::query, false, "Only active (or inactive) agents",
+              ""},
+             {"min_score", ArgType::number, ArgKind::query, false, "Minimum trust score in [0, 1]",
+              ""},
+             {"verified", ArgType::boolean, ArgKind::query, false,
+              "Only agents whose registration verified (or failed)", ""},
+             {"sort", ArgType::string, ArgKind::query, false, "score, -score, agent_id, ...", ""},
+             {"limit", ArgType::integer, ArgKind::query, false, "Page size", ""},
+             {"cursor", ArgType::string, ArgKind::query, false, "The previous page's next cursor",
+              ""},
+         }},
+        {"get_agent",
+         "Get an agent",
+         "One agent: owner, wallet, registration file and services, verification badges "
+         "(domain, agent card, wallet) and its trust score.",
+         "/api/v1/agents/{agent_id}",
+         {{"agent_id", ArgType::string, ArgKind::path, true, "The ERC-8004 agentId (decimal)",
+           ""}}},
+        {"get_reputation",
+         "Get an agent's reputation",
+         "An agent's Sybil-resistant trust score with its 95 % interval, per-tag scores and the "
+         "explanation (which reviewers contributed what, and why some were discounted).",
+         "/api/v1/agents/{agent_id}/reputation",
+         {{"agent_id", ArgType::string, ArgKind::path, true, "The ERC-8004 agentId (decimal)", ""},
+          {"clients", ArgType::string_array, ArgKind::query, false,
+           "Client addresses for the on-chain getSummary mirror", "client"},
+          {"tag1", ArgType::string, ArgKind::query, false, "getSummary tag1 filter", ""},
+          {"tag2", ArgType::string, ArgKind::query, false, "getSummary tag2 filter", ""}}},
+        {"search_tools",
+         "Search tools",
+         "Search the ERC-8257 tools of this chain by tag, pricing protocol or asset, access kind "
+         "and verification status.",
+         "/api/v1/tools",
+         {
+             {"q", ArgType::string, ArgKind::query, false, "Free text (name, description)", ""},
+             {"tag", ArgType::string, ArgKind::query, false, "A manifest tag", ""},
+             {"pricing", ArgType::string, ArgKind::query, false, "Pricing protocol, e.g. x402", ""},
+             {"asset", ArgType::string, ArgKind::query, false, "Payment asset (CAIP-19 or symbol)",
+              ""},
+             {"access", ArgType::string, ArgKind::query, false, "Access kind, e.g. open, token",
+              ""},
+             {"verified", ArgType::boolean, ArgKind::query, false,
+              "Only canonical (or non-canonical) tools", ""},
+             {"limit", ArgType::integer, ArgKind::query, false, "Page size", ""},
+             {"cursor", ArgType::string, ArgKind::query, false, "The previous page's next cursor",
+              ""},
+         }},
+        {"verify_tool",
+         "Verify a tool",
+         "A tool's manifest, pricing, access requirements and its ERC-8257 verification report "
+         "(canonical or the reason code of the failed check).",
+         "/api/v1/tools/{tool_id}",
+         {{"tool_id", ArgType::string, ArgKind::path, true, "The ERC-8257 toolId (decimal)", ""}}},
+        {"trace_run",
+         "Trace a workflow run",
+         "The ERC-8301 evidence chain of one workflow run: tasks, replies, results and proofs, "
+         "with the verdict of the evidence check.",
+         "/api/v1/runs/{run_id}/trace",
+         {{"run_id", ArgType::string, ArgKind::path, true, "The run id (0x-prefixed 32 bytes)",
+           ""}}},
+    };
+    return specs;
+}
+
+Json input_schema(const ToolSpec& spec) {
+    Json properties = Json::object();
+    Json required = Json::array();
+    for (const ToolArg& a : spec.args) {
+        Json p{{"type", json_type(a.type)}, {"description", a.description}};
+        if (a.type == ArgType::string_array) p["items"] = Json{{"type", "string"}};
+        properties[std::string(a.name)] = std::move(p);
+        if (a.required) required.push_back(a.name);
+    }
+    Json schema{{"type", "object"}, {"properties", std::move(properties)}};
+    if (!required.empty()) schema["required"] = std::move(required);
+    schema["additionalProperties"] = false;
+    return schema;
+}
+
+Json tools_list() {
+    Json tools = Json::array();
+    for (const ToolSpec& spec : tool_specs()) {
+        tools.push_back({{"name", spec.name},
+                         {"title", spec.title},
+                         {"description", spec.description},
+                         {"inputSchema", input_schema(spec)},
+                         {"annotations", {{"readOnlyHint", true}, {"openWorldHint", false}}}});
+    }
+    return Json{{"tools", std::move(tools)}};
+}
+
+/// A scalar argument as REST query text, or nullopt when its JSON type is wrong.
+std::optional<std::string> scalar_text(const Json& value, ArgType type) {
+    switch (type) {
+        case ArgType::string:
+            if (value.is_string()) return value.get<std::string>();
+            // Ids are often given as numbers by models: accept non-negative integers too.
+            if (value.is_number_unsigned()) return std::to_string(value.get<uint64_t>());
+            return std::nullopt;
+        case ArgType::integer:
+            if (value.is_number_integer()) return value.dump();
+            return std::nullopt;
+        case ArgType::number:
+            if (value.is_number()) return value.dump();
+            return std::nullopt;
+        case ArgType::boolean:
+            if (value.is_boolean()) return value.get<bool>() ? "true" : "false";
+            return std::nullopt;
+        case ArgType::string_array:
+            return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+/// Percent-encodes a path segment (RFC 3986 unreserved characters stay), so an argument cannot
+/// change the route it lands on.
+std::string encode_segment(std::string_view text) {
+    std::string out;
+    for (char c : text) {
+        const auto u = static_cast<unsigned char>(c);
+        const bool unreserved = (u >= 'A' && u <= 'Z') || (u >= 'a' && u <= 'z') ||
+                                (u >= '0' && u <= '9') || c == '-' || c == '.' || c == '_' ||
+                                c == '~';
+        if (unreserved) {
+            out.push_back(c);
+        } else {
+            out += fmt::format("%{:02X}", u);
+        }
+    }
+    return out;
+}
+
+/// The REST request for a tool call, or the -32602 message when the arguments do not fit the
+/// tool's inputSchema.
+std::expected<HttpRequest, std::string> rest_request(const ToolSpec& spec, const Json& arguments,
+                                                     const HttpRequest& outer) {
+    HttpRequest req;
+    req.method = "GET";
+    req.remote_ip = outer.remote_ip;
+    req.headers.emplace_back("accept", "application/json");
+    std::string path(spec.path);
+    for (const auto& [key, value] : arguments.items()) {
+        bool known = false;
+        for (const ToolArg& a : spec.args) known = known || a.name == key;
+        if (!known) return std::unexpected(fmt::format("unknown argument '{}'", key));
+    }
+    for (const ToolArg& a : spec.args) {
+        const auto it = arguments.find(std::string(a.name));
+        if (it == arguments.end() || it->is_null()) {
+            if (a.required) return std::unexpected(fmt::format("missing argument '{}'", a.name));
+            continue;
+        }
+        const std::string rest_name(a.rest_name.empty() ? a.name : a.rest_name);
+        if (a.type == ArgType::string_array) {
+            if (!it->is_array()) {
+                return std::unexpected(fmt::format("argument '{}' must be an array", a.name));
+            }
+            for (const Json& item : *it) {
+                if (!item.is_string()) {
+                    return std::unexpected(
+                        fmt::format("argument '{}' must be an array of strings", a.name));
+                }
+                req.query.emplace_back(rest_name, item.get<std::string>());
+            }
+            continue;
+        }
+        auto text = scalar_text(*it, a.type);
+        if (!text) {
+            return std::unexpected(
+                fmt::format("argument '{}' must be of type {}", a.name, json_type(a.type)));
+        }
+        if (a.kind == ArgKind::path) {
+            if (text->empty()) return std::unexpected(fmt::format("empty argument '{}'", a.name));
+            const std::string placeholder = fmt::format("{{{}}}", a.name);
+            const size_t at = path.find(placeholder);
+            if (at != std::string::npos)
+                path.replace(at, placeholder.size(), encode_segment(*text));
+        } else {
+            req.query.emplace_back(rest_name, std::move(*text));
+        }
+    }
+    req.path = std::move(path);
+    return req;
+}
+
+struct Session {
+    std::string protocol_version;
+};
+
+}  // namespace
+
+struct McpEndpoint::Impl {
+    RestApi& rest;
+    McpOptions options;
+    std::mutex mutex;
+    std::unordered_map<std::string, Session> sessions;
+    std::deque<std::string> session_order;  ///< creation order, for the kMaxSessions bound
+    std::random_device entropy;
+
+    Impl(RestApi& r, McpOptions o) : rest(r), options(std::move(o)) {}
+
+    /// A new session id: 128 random bits as hex (visible ASCII, as the transport requires).
+    std::string new_session(std::string protocol_version) {
+        std::lock_guard lock(mutex);
+        std::string id;
+        for (int i = 0; i < 4; ++i) id += fmt::format("{:08x}", entropy());
+        sessions.emplace(id, Session{std::move(protocol_version)});
+        session_order.push_back(id);
+        while (session_order.size() > kMaxSessions) {
+            sessions.erase(session_order.front());
+            session_order.pop_front();
+        }
+        return id;
+    }
+
+    std::optional<Session> find_session(const std::string& id) {
+        std::lock_guard lock(mutex);
+        const auto it = sessions.find(id);
+        if (it == sessions.end()) return std::nullopt;
+        return it->second;
+    }
+
+    bool end_session(const std::string& id) {
+        std::lock_guard lock(mutex);
+        if (sessions.erase(id) == 0) return false;
+        std::erase(session_order, id);
+        return true;
+    }
+
+    Json initialize(const Json& id, const Json& params, std::string& session_out) {
+        if (!params.is_object()) {
+            return error_message(id, RpcError::invalid_params, "initialize needs params");
+        }
+        const auto version = params.find("protocolVersion");
+        if (version == params.end() || !version->is_string()) {
+            return error_message(id, RpcError::invalid_params,
+                                 "initialize needs params.protocolVersion");
+        }
+        // MCP §Lifecycle, version negotiation: echo a supported version, else offer our latest.
+        const auto requested = version->get<std::string>();
+        const std::string chosen =
+            supported_protocol(requested) ? requested : std::string(kLatestProtocol);
+        session_out = new_session(chosen);
+        Json server_info{{"name", options.server_name}};
+        server_info["version"] = options.server_version.empty() ? "0" : options.server_version;
+        return result_message(
+            id, Json{{"protocolVersion", chosen},
+                     {"capabilities", {{"tools", {{"listChanged", false}}}}},
+                     {"serverInfo", std::move(server_info)},
+                     {"instructions",
+                      "Credence answers which on-chain AI agents (ERC-8004) and tools (ERC-8257) "
+                      "exist, how far to trust them and why, and what happened in a workflow "
+                      "run (ERC-8301)."}});
+    }
+
+    Json call_tool(const Json& id, const Json& params, const HttpRequest& outer) {
+        if (!params.is_object()) {
+            return error_message(id, RpcError::invalid_params, "tools/call needs params");
+        }
+        const auto name = params.find("name");
+        if (name == params.end() || !name->is_string()) {
+            return error_message(id, RpcError::invalid_params, "tools/call needs params.name");
+        }
+        const ToolSpec* spec = nullptr;
+        for (const ToolSpec& s : tool_specs()) {
+            if (s.name == name->get<std::string>()) spec = &s;
+        }
+        // MCP §Tools, error handling: an unknown tool is a protocol error, not a tool result.
+        if (spec == nullptr) {
+            return error_message(id, RpcError::invalid_params,
+                                 fmt::format("unknown tool '{}'", name->get<std::string>()));
+        }
+        static const Json kNoArguments = Json::object();
+        const auto args_it = params.find("arguments");
+        const bool no_args = args_it == params.end() || args_it->is_null();
+        if (!no_args && !args_it->is_object()) {
+            return error_message(id, RpcError::invalid_params, "arguments must be an object");
+        }
+        auto request = rest_request(*spec, no_args ? kNoArguments : *args_it, outer);
+        if (!request) return error_message(id, RpcError::invalid_params, request.error());
+
+        const HttpResponse answer = rest.handle(*request);
+        // MCP §Tools: a tool's own failure (unknown agent, bad filter) is a result with isError,
+        // so the model sees why; the REST error JSON says it in its words.
+        const bool ok = answer.status >= 200 && answer.status < 300;
+        Json result{{"content", Json::array({{{"type", "text"}, {"text", answer.body}}})}};
+        const Json parsed = Json::parse(answer.body, nullptr, false);
+        if (!parsed.is_discarded()) {
+            // structuredContent is an object; wrap anything else.
+            result["structuredContent"] = parsed.is_object() ? parsed : Json{{"result", parsed}};
+        }
+        result["isError"] = !ok;
+        return result_message(id, std::move(result));
+    }
+
+    /// One JSON-RPC message; nullopt for notifications and responses (nothing to answer).
+    std::optional<Json> dispatch(const Json& message, const HttpRequest& outer,
+                                 const std::optional<Session>& session, std::string& session_out) {
+        if (!message.is_object()) {
+            return error_message(nullptr, RpcError::invalid_request, "a message is an object");
+        }
+        const auto id_it = message.find("id");
+        const bool has_id = id_it != message.end();
+        const Json id = has_id ? *id_it : Json(nullptr);
+        const auto jsonrpc = message.find("jsonrpc");
+        if (jsonrpc == message.end() || *jsonrpc != "2.0") {
+            return error_message(id, RpcError::invalid_request, "jsonrpc must be \"2.0\"");
+        }
+        const auto method_it = message.find("method");
+        if (method_it == message.end()) {
+            // A response to a server request: we send none, so there is nothing to match.
+            if (has_id && (message.contains("result") || message.contains("error"))) {
+                return std::nullopt;
+            }
+            return error_message(id, RpcError::invalid_request, "method is missing");
+        }
+        if (!method_it->is_string()) {
+            return error_message(id, RpcError::invalid_request, "method must be a string");
+        }
+        // MCP §Base protocol: a request id is a string or an integer, never null.
+        if (has_id && !id.is_string() && !id.is_number_integer()) {
+            return error_message(nullptr, RpcError::invalid_request,
+                                 "id must be a string or an integer");
+        }
+        const std::string method = method_it->get<std::string>();
+        const auto params_it = message.find("params");
+        const Json params = params_it == message.end() ? Json::object() : *params_it;
+        if (!params.is_object() && !params.is_array()) {
+            return has_id ? std::optional(error_message(id, RpcError::invalid_request,
+                                                        "params must be an object"))
+                          : std::nullopt;
+        }
+        if (!has_id) return std::nullopt;  // notifications/initialized, cancelled, ...: no answer
+
+        if (method == "initialize") return initialize(id, params, session_out);
+        if (!session) {
+            return error_message(id, RpcError::invalid_request,
+                                 "not initialized: send initialize first");
+        }
+        if (method == "ping") return result_message(id, Json::object());
+        if (method == "tools/list") return result_message(id, tools_list());
+        if (method == "tools/call") return call_tool(id, params, outer);
+        return error_message(id, RpcError::method_not_found,
+                             fmt::format("method '{}' not found", method));
+    }
+
+    HttpResponse post(const HttpRequest& request) {
+        if (const auto* type = request.header("content-type");
+            type != nullptr && type->find("application/json") == std::string::npos) {
+            return http_error(415, "unsupported_media_type", "POST /mcp takes application/json");
+        }
+        const Json body = Json::parse(request.body, nullptr, false);
+        if (body.is_discarded()) {
+            return json_response(
+                400, error_message(nullptr, RpcError::parse_error, "the body is not valid JSON"));
+        }
+        const bool is_initialize =
+            body.is_object() && body.contains("method") && body["method"] == "initialize";
+
+        // Streamable HTTP §Session management: every message after initialize carries the id
+        // the server issued; a missing id is 400, an unknown or ended one 404.
+        std::optional<Session> session;
+        if (!is_initialize) {
+            const auto* id = request.header("mcp-session-id");
+            if (id == nullptr) {
+                return json_response(400, error_message(nullptr, RpcError::invalid_request,
+                                                        "missing Mcp-Session-Id header"));
+            }
+            session = find_session(*id);
+            if (!session) {
+                return json_response(404, error_message(nullptr, RpcError::invalid_request,
+                                                        "unknown or ended session"));
+            }
+            // Streamable HTTP §Protocol version header: an unsupported version is 400.
+            if (const auto* v = request.header("mcp-protocol-version");
+                v != nullptr && !supported_protocol(*v)) {
+                return json_response(
+                    400, error_message(nullptr, RpcError::invalid_request,
+                                       fmt::format("unsupported MCP-Protocol-Version {}", *v)));
+            }
+        }
+
+        std::string new_session_id;
+        if (body.is_array()) {
+            // JSON-RPC batches exist in 2025-03-26 only (2025-06-18 removed them).
+            if (!session || session->protocol_version != "2025-03-26" || body.empty()) {
+                return json_response(400, error_message(nullptr, RpcError::invalid_request,
+                                                        "batches are not supported"));
+            }
+            Json answers = Json::array();
+            for (const Json& m : body) {
+                if (m.is_object() && m.contains("method") && m["method"] == "initialize") {
+                    answers.push_back(error_message(m.value("id", Json(nullptr)),
+                                                    RpcError::invalid_request,
+                                                    "initialize cannot be batched"));
+                    continue;
+                }
+                if (auto a = dispatch(m, request, session, new_session_id)) {
+                    answers.push_back(std::move(*a));
+                }
+            }
+            if (answers.empty()) return accepted();
+            return json_response(200, answers);
+        }
+        auto answer = dispatch(body, request, session, new_session_id);
+        // Streamable HTTP §Sending messages: notifications and responses get 202, no body.
+        if (!answer) return accepted();
+        HttpResponse r = json_response(200, *answer);
+        if (answer->contains("error")) {
+            const int code = (*answer)["error"]["code"].get<int>();
+            if (code == static_cast<int>(RpcError::invalid_request) ||
+                code == static_cast<int>(RpcError::parse_error)) {
+                r.status = 400;
+            }
+        }
+        if (!new_session_id.empty()) r.headers.emplace_back("Mcp-Session-Id", new_session_id);
+        return r;
+    }
+
+    static HttpResponse accepted() {
+        HttpResponse r;
+        r.status = 202;
+        r.content_type.clear();
+        return r;
+    }
+
+    HttpResponse handle(const HttpRequest& request) {
+        if (request.method == "POST") return post(request);
+        if (request.method == "GET") {
+            // Streamable HTTP §Listening for messages: no server-initiated stream here.
+            HttpResponse r = http_error(405, "method_not_allowed",
+                                        "this server offers no SSE stream: POST messages");
+            r.headers.emplace_back("Allow", "POST, DELETE");
+            return r;
+        }
+        if (request.method == "DELETE") {
+            // Streamable HTTP §Session management: DELETE ends the session.
+            const auto* id = request.header("mcp-session-id");
+            if (id == nullptr) {
+                return http_error(400, "missing_session", "missing Mcp-Session-Id header");
+            }
+            if (!end_session(*id)) return http_error(404, "unknown_session", "unknown session");
+            HttpResponse r;
+            r.status = 204;
+            r.content_type.clear();
+            return r;
+        }
+        HttpResponse r = http_error(405, "method_not_allowed", "use POST, GET or DELETE");
+        r.headers.emplace_back("Allow", "POST, GET, DELETE");
+        return r;
+    }
+};
+
+McpEndpoint::McpEndpoint(RestApi& rest, McpOptions options)
+    : impl_(std::make_unique<Impl>(rest, std::move(options))) {}
+
+McpEndpoint::~McpEndpoint() = default;
+
+HttpResponse McpEndpoint::handle(const HttpRequest& request) {
+    try {
+        return impl_->handle(request);
+    } catch (const std::exception& e) {
+        // The boundary: nothing escapes a handler (nlohmann, allocation, ...).
+        return http_error(500, "internal", e.what());
+    }
+}
+
+}  // namespace credence::api
