@@ -7,3 +7,5 @@ shift || true
 # Extra arguments are cache settings for the configure step (scripts/test.sh: -DCREDENCE_BENCH=OFF).
 cmake --preset "$preset" "$@" >/dev/null
 cmake --build --preset "$preset" -j "$(nproc)"
+# The web explorer (web/dist, served by `credence node`): tsc + vite, a few seconds.
+bash scripts/build-web.sh

@@ -1,0 +1,58 @@
+// The explorer's entry point: routes, the page frame (navigation state, document title, focus
+// moved to the new page for screen readers) and the chain status in the header.
+import "./style.css";
+import { get, num, obj, pick } from "./api";
+import { h, mount } from "./dom";
+import { count } from "./format";
+import { agentPage } from "./pages/agent";
+import { agentsPage } from "./pages/agents";
+import { homePage } from "./pages/home";
+import { runPage, runsPage } from "./pages/runs";
+import { toolPage, toolsPage } from "./pages/tools";
+import { route, start } from "./router";
+import { errorBox } from "./ui";
+
+route(/^\/$/, "home", "Home", homePage);
+route(/^\/agents$/, "agents", "Agents", agentsPage);
+route(/^\/agents\/([^/]+)$/, "agents", "Agent", agentPage);
+route(/^\/tools$/, "tools", "Tools", toolsPage);
+route(/^\/tools\/([^/]+)$/, "tools", "Tool", toolPage);
+route(/^\/runs$/, "runs", "Workflow runs", runsPage);
+route(/^\/runs\/([^/]+)$/, "runs", "Workflow run", runPage);
+
+let first = true;
+
+function draw(node: Node, nav: string, title: string): void {
+    const main = document.getElementById("main");
+    if (!main) return;
+    mount(main, node);
+    for (const a of document.querySelectorAll<HTMLAnchorElement>("a[data-nav]")) {
+        if (a.dataset.nav === nav) a.setAttribute("aria-current", "page");
+        else a.removeAttribute("aria-current");
+    }
+    const h1 = main.querySelector("h1");
+    document.title = `${h1?.textContent || title} · Credence`;
+    // Focus the new page (not on first load, where the browser's own start is right).
+    if (!first) main.focus({ preventScroll: true });
+    first = false;
+    window.scrollTo(0, 0);
+}
+
+async function chainStatus(): Promise<void> {
+    const el = document.getElementById("chain");
+    if (!el) return;
+    try {
+        const st = await get("/status");
+        const chain = obj(st.chain);
+        const chainId = pick(st, "chainId") ?? pick(chain, "chainId");
+        const head = num(pick(st, "headBlock", "head") ?? pick(chain, "headBlock", "head"));
+        const cursor = num(pick(st, "indexedBlock", "cursor") ?? pick(chain, "indexedBlock", "cursor"));
+        mount(el, `chain ${String(chainId ?? "?")} · block ${count(cursor ?? head)}`);
+    } catch {
+        mount(el, "node unreachable");
+    }
+}
+
+start(draw, (e) => h("div", null, h("h1", null, "Error"), errorBox(e)));
+void chainStatus();
+setInterval(() => void chainStatus(), 15000);
