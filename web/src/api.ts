@@ -75,10 +75,3 @@ export function num(x: unknown): number | undefined {
     const n = typeof x === "string" && x.trim() !== "" ? Number(x) : x;
     return typeof n === "number" && Number.isFinite(n) ? n : undefined;
 }
-/** The items of a page: {items:[...]} or a named list ({agents:[...]}) or a bare array. */
-export function items(page: J, name: string): unknown[] {
-    if (Array.isArray(page.items)) return page.items;
-    if (Array.isArray(page[name])) return page[name] as unknown[];
-    if (Array.isArray(page.results)) return page.results;
-    return [];
-}

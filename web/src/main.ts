@@ -1,7 +1,7 @@
 // The explorer's entry point: routes, the page frame (navigation state, document title, focus
 // moved to the new page for screen readers) and the chain status in the header.
 import "./style.css";
-import { get, num, obj, pick } from "./api";
+import { get, num } from "./api";
 import { h, mount } from "./dom";
 import { count } from "./format";
 import { agentPage } from "./pages/agent";
@@ -43,11 +43,8 @@ async function chainStatus(): Promise<void> {
     if (!el) return;
     try {
         const st = await get("/status");
-        const chain = obj(st.chain);
-        const chainId = pick(st, "chainId") ?? pick(chain, "chainId");
-        const head = num(pick(st, "headBlock", "head") ?? pick(chain, "headBlock", "head"));
-        const cursor = num(pick(st, "indexedBlock", "cursor") ?? pick(chain, "indexedBlock", "cursor"));
-        mount(el, `chain ${String(chainId ?? "?")} · block ${count(cursor ?? head)}`);
+        const block = num(st.indexed_block_num);
+        mount(el, `chain ${String(st.chain_id ?? "?")} · indexed to block ${block === undefined ? "–" : count(block)}`);
     } catch {
         mount(el, "node unreachable");
     }

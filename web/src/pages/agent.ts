@@ -1,209 +1,217 @@
 // Agent page (issue 7 §5): the registration file and its services, badges for verified domain /
-// agent card / wallet, the reputation chart over time, the trust score with its interval and
-// explanation, the feedback table with responses, and validations.
-import { arr, get, items, num, obj, pick, tryGet, type J } from "../api";
+// agent card / wallet, the trust score with its interval and explanation, the reputation chart
+// over time, the feedback table with responses, and validations (docs/api.md shapes).
+import { arr, get, num, obj, tryGet, type J } from "../api";
 import { chart, type Point } from "../chart";
+import { dataUriJson } from "../datauri";
 import { extLink, h } from "../dom";
 import { count, decimalValue, percent, str, utc } from "../format";
 import { agentReasons, discountReasons, explain } from "../reasons";
 import type { Params } from "../router";
 import { badge, facts, hex, jsonBlock, section, table } from "../ui";
-import { scoreOf, verificationBadge } from "./agents";
+import { verificationBadge } from "./agents";
+
+const kFeedbackPages = 5; // at most 500 rows on the page; the count says how many exist
+
+async function allFeedback(base: string, signal: AbortSignal): Promise<J[]> {
+    const rows: J[] = [];
+    let cursor = "";
+    for (let i = 0; i < kFeedbackPages; ++i) {
+        const page = await get(`${base}/feedback`, { include_revoked: true, limit: 100, cursor }, signal);
+        rows.push(...arr(page.items).map(obj));
+        if (typeof page.next_cursor !== "string") break;
+        cursor = page.next_cursor;
+    }
+    return rows;
+}
 
 export async function agentPage(p: Params, signal: AbortSignal): Promise<Node> {
     const id = p.path[0] ?? "";
     const base = `/agents/${encodeURIComponent(id)}`;
-    const [agent, reputation, feedback, validations, history] = await Promise.all([
-        get(base, {}, signal),
-        tryGet(`${base}/reputation`, {}, signal),
-        tryGet(`${base}/feedback`, { limit: 200 }, signal),
+    const agent = await get(base, {}, signal);
+    const [feedback, validations, history] = await Promise.all([
+        allFeedback(base, signal),
         tryGet(`${base}/validations`, {}, signal),
         tryGet(`${base}/reputation/history`, {}, signal),
     ]);
-    const reg = obj(pick(agent, "registration", "registrationFile", "file"));
-    const name = str(pick(agent, "name") ?? pick(reg, "name")) || `Agent ${id}`;
-    const feedbackRows = arr(feedback ? items(feedback, "feedback") : []).map(obj);
+    const profile = obj(agent.profile);
+    const file = dataUriJson(agent.agent_uri);
+    const name = str(profile.name ?? file?.name) || `Agent ${id}`;
+    const verification = obj(agent.verification);
+    const counts = obj(agent.counts);
     return h(
         "article",
         { "data-agent-id": id },
         h("h1", null, name, " ", h("span", { class: "muted" }, `#${id}`)),
         badges(agent),
-        h("p", null, str(pick(agent, "description") ?? pick(reg, "description"))),
+        h("p", null, str(profile.description ?? file?.description)),
         facts([
-            ["Owner", hex(pick(agent, "owner"), 20)],
-            ["Agent wallet", hex(pick(agent, "agentWallet", "wallet"), 20)],
-            ["agentURI", extLink(pick(agent, "agentURI", "agentUri", "uri"))],
-            ["Registered at block", count(num(pick(agent, "registeredBlockNum", "registeredBlock")))],
-            ["Active", pick(agent, "active") === undefined ? "" : pick(agent, "active") ? "yes" : "no"],
-            ["Registry", hex(pick(agent, "agentRegistry", "registry"), 20)],
+            ["Owner", hex(agent.owner, 20)],
+            ["Agent wallet", agent.wallet ? hex(agent.wallet, 20) : "none"],
+            ["agentURI", agent.agent_uri && !file ? extLink(agent.agent_uri) : file ? "a data: URI (the file is stored on chain)" : ""],
+            ["Registry", h("span", { class: "mono" }, str(agent.agent_registry))],
+            ["Registered at block", count(num(agent.registered_block_num))],
+            ["Active", profile.active === true ? "yes" : profile.active === false ? "no" : ""],
+            ["x402 payments", profile.x402_support === true ? "supported" : ""],
+            ["Registration check", verification.status ? [verificationBadge(verification.status), " ", explain(agentReasons, verification.reason), verification.checked_at ? ` (checked ${utc(verification.checked_at)})` : ""] : "not checked yet"],
         ]),
-        scoreSection(reputation ?? obj(pick(agent, "trust", "reputation"))),
-        chartSection(history, feedbackRows),
-        servicesSection(agent, reg),
-        feedbackSection(feedbackRows),
+        scoreSection(obj(agent.score)),
+        chartSection(history),
+        servicesSection(profile, file),
+        feedbackSection(feedback, num(counts.feedback)),
         validationsSection(validations),
-        section("Registration file", jsonBlock(Object.keys(reg).length ? reg : agent, "The registration file as indexed (JSON)")),
+        section("Registration file", jsonBlock(file ?? (Object.keys(profile).length ? profile : null), file ? "The registration file from its data: URI (JSON)" : "The registration file as last read (JSON)")),
     );
 }
 
 function badges(agent: J): HTMLElement {
-    const b = obj(pick(agent, "badges", "verification"));
-    const flag = (...names: string[]) => pick(b, ...names) ?? pick(agent, ...names);
-    const domains = arr(flag("verifiedDomains"));
-    const domainOk = flag("domainVerified", "verifiedDomain", "domain") === true || domains.length > 0;
-    const cardOk = flag("agentCard", "agentCardVerified", "cardVerified") === true;
-    const walletOk = flag("wallet", "walletVerified", "walletSet") === true || typeof pick(agent, "agentWallet") === "string";
+    const b = obj(agent.badges);
+    const profile = obj(agent.profile);
+    const domains = arr(profile.domains).map(str);
     return h(
         "p",
         { class: "badges", "aria-label": "Verification badges" },
-        verificationBadge(agent),
-        badge(domainOk ? "ok" : "none", domainOk ? `verified domain${domains.length ? `: ${domains.map(str).join(", ")}` : ""}` : "no verified domain"),
-        badge(cardOk ? "ok" : "none", cardOk ? "agent card" : "no agent card"),
-        badge(walletOk ? "ok" : "none", walletOk ? "wallet" : "no wallet"),
+        verificationBadge(obj(agent.verification).status),
+        b.domain_verified === true ? badge("ok", "verified domain", domains.join(", ")) : badge("none", "no verified domain"),
+        b.agent_card === true ? badge("ok", "agent card") : badge("none", "no agent card"),
+        b.wallet === true ? badge("ok", "wallet") : badge("none", "no wallet"),
     );
 }
 
-function scoreSection(rep: J): HTMLElement {
-    const trust = obj(pick(rep, "trust", "score")) ;
-    const t = Object.keys(trust).length ? trust : rep;
-    const score = num(pick(t, "score", "value", "mean")) ?? scoreOf(rep);
-    const interval = obj(pick(t, "interval", "ci"));
-    const low = num(pick(interval, "low", "lower") ?? pick(t, "low", "lower"));
-    const high = num(pick(interval, "high", "upper") ?? pick(t, "high", "upper"));
-    const explanation = obj(pick(rep, "explanation") ?? pick(t, "explanation"));
-    const contributors = arr(pick(explanation, "contributors", "reviewers") ?? pick(rep, "contributors", "reviewers")).map(obj);
-    const tags = arr(pick(t, "tags", "perTag") ?? pick(rep, "tags", "perTag")).map(obj);
+function scoreSection(score: J): HTMLElement {
+    const value = num(score.score);
+    if (value === undefined) return section("Trust score", h("p", { class: "muted", "data-score": "none" }, "No score yet: the trust engine has not scored this agent (no feedback, or not computed yet)."));
+    const explanation = obj(score.explanation);
+    const contributions = arr(explanation.contributions).map(obj);
+    // tags: the trust engine's array of {tag, isRating, score, low, high, evidence, reviews}.
+    const tagsRaw = score.tags;
+    const tags = Array.isArray(tagsRaw) ? tagsRaw.map(obj) : Object.entries(obj(tagsRaw)).map(([tag, t]) => ({ tag, ...obj(t) }));
+    const omitted = num(explanation.omitted) ?? 0;
     return section(
         "Trust score",
-        score === undefined
-            ? h("p", { class: "muted" }, "No score yet: nobody has given feedback.")
-            : h(
-                  "div",
-                  null,
-                  h("p", null, h("span", { class: "score", "data-score": score }, percent(score)), low !== undefined && high !== undefined ? h("span", { class: "muted" }, ` 95 % interval ${percent(low)} – ${percent(high)}`) : null),
-                  facts([
-                      ["Feedback counted", count(num(pick(t, "feedbackCount", "count", "reviews")))],
-                      ["Effective weight", str(pick(t, "effectiveWeight", "weight"))],
-                  ]),
-              ),
+        h(
+            "p",
+            null,
+            h("span", { class: "score", "data-score": value }, percent(value)),
+            h("span", { class: "muted" }, ` 95 % interval ${percent(score.low)} – ${percent(score.high)}`),
+        ),
+        facts([
+            ["Reviews counted", count(num(score.reviews))],
+            ["Effective reviewers", num(score.effective_reviewers)?.toFixed(2) ?? ""],
+            ["Evidence", num(score.evidence)?.toFixed(2) ?? ""],
+            ["Computed", utc(score.computed_at)],
+            ["Covers block", count(num(score.covers_block_num))],
+        ]),
+        h(
+            "p",
+            { class: "muted" },
+            "A Beta reputation over every feedback, each weighted by its reviewer's standing in the review graph and by priors (verified payments, age, spread), decayed over time.",
+        ),
         tags.length
             ? table(
                   "Per-tag scores",
                   [
-                      { head: "Tag", cell: (r) => str(pick(r, "tag")) },
-                      { head: "Kind", cell: (r) => str(pick(r, "kind")) },
-                      { head: "Score / mean", cell: (r) => (str(pick(r, "kind")) === "mean" ? str(pick(r, "mean", "value")) : percent(pick(r, "score", "value"))), num: true },
-                      { head: "Count", cell: (r) => count(num(pick(r, "count"))), num: true },
+                      { head: "Tag", cell: (t) => str(t.tag) },
+                      { head: "Kind", cell: (t) => (t.isRating === false ? "measurement (weighted mean)" : "rating") },
+                      { head: "Score", cell: (t) => (t.isRating === false ? String(num(t.score) ?? "–") : percent(t.score)), num: true },
+                      { head: "Interval", cell: (t) => (t.isRating === false ? "" : `${percent(t.low)} – ${percent(t.high)}`) },
+                      { head: "Reviews", cell: (t) => count(num(t.reviews)), num: true },
                   ],
                   tags,
               )
             : null,
-        contributors.length
-            ? table(
-                  "Explanation: who contributed what, and why some were discounted",
-                  [
-                      { head: "Reviewer", cell: (r) => hex(pick(r, "client", "reviewer", "address")) },
-                      { head: "Share", cell: (r) => percent(pick(r, "share")), num: true },
-                      { head: "Weight", cell: (r) => str(num(pick(r, "weight"))?.toFixed(3)), num: true },
-                      { head: "Feedback", cell: (r) => str(pick(r, "feedbackCount", "count", "reviews")), num: true },
-                      { head: "Discounts", cell: (r) => arr(pick(r, "discounts", "reasons")).map((d) => h("div", null, badge("warn", str(d)), " ", explain(discountReasons, d))) },
-                  ],
-                  contributors,
-              )
-            : null,
+        h("h3", null, "Explanation"),
+        table(
+            "Who contributed what, and why some were discounted (heaviest first)",
+            [
+                { head: "Reviewer", cell: (c) => hex(c.client) },
+                { head: "Rating", cell: (c) => percent(c.rating), num: true },
+                { head: "Weight", cell: (c) => num(c.weight)?.toFixed(3) ?? "", num: true },
+                { head: "Share", cell: (c) => percent(c.share), num: true },
+                { head: "Standing", cell: (c) => num(c.standing)?.toFixed(3) ?? "", num: true },
+                { head: "Discounts", cell: (c) => arr(c.discounts).map((d) => h("div", null, badge("warn", str(d)), " ", explain(discountReasons, d))) },
+            ],
+            contributions,
+            "No contributions recorded.",
+        ),
+        omitted > 0 ? h("p", { class: "muted" }, `${count(omitted)} smaller contributions are not listed.`) : null,
     );
 }
 
-/** Reputation over time: the API's score history when it has one, else the running mean of the
- * feedback values in block order (each point one more feedback). */
-function chartSection(history: J | null, rows: J[]): HTMLElement {
-    const hist = arr(history ? items(history, "history") : []).map(obj);
-    if (hist.length > 0) {
-        const points: Point[] = hist
-            .map((r) => ({ x: num(pick(r, "timestamp", "time", "blockNum", "block")) ?? NaN, y: num(pick(r, "score", "value", "mean")) ?? NaN }))
-            .filter((pt) => Number.isFinite(pt.x) && Number.isFinite(pt.y));
-        const band = hist
-            .map((r): [number, number, number] => [num(pick(r, "timestamp", "time", "blockNum", "block")) ?? NaN, num(pick(r, "low", "lower")) ?? NaN, num(pick(r, "high", "upper")) ?? NaN])
-            .filter((b) => b.every(Number.isFinite));
-        const byTime = hist.some((r) => pick(r, "timestamp", "time") !== undefined);
-        return section(
-            "Reputation over time",
-            chart(points, {
-                title: "Trust score over time",
-                xLabel: (x) => (byTime ? utc(x).slice(0, 16) : `block ${Math.round(x)}`),
-                yLabel: (y) => percent(y),
-                yMin: 0,
-                yMax: 1,
-                band,
-            }),
-        );
-    }
-    const live = rows
-        .filter((r) => pick(r, "revoked") !== true)
-        .map((r) => ({ block: num(pick(r, "blockNum", "block")) ?? 0, t: num(pick(r, "timestamp")), v: num(pick(r, "normalized")) ?? Number(decimalValue(pick(r, "value"), pick(r, "valueDecimals", "decimals"))) }))
-        .filter((r) => Number.isFinite(r.v))
-        .sort((a, b) => a.block - b.block);
-    let sum = 0;
-    const points: Point[] = live.map((r, i) => {
-        sum += r.v;
-        return { x: r.block, y: sum / (i + 1), label: `feedback ${r.v}` };
-    });
+/** Reputation over time: the running average of feedback values (not revoked) at the end of
+ * each block range (GET .../reputation/history), one point per range with feedback. */
+function chartSection(history: J | null): HTMLElement {
+    const rows = arr(history?.points).map(obj);
+    const points: Point[] = rows
+        .map((r) => ({
+            x: num(r.block_num) ?? NaN,
+            y: num(r.cumulative_average) ?? NaN,
+            label: `${count(num(r.cumulative_count))} feedback so far; ${count(num(r.count))} in this range averaging ${round(num(r.average))}`,
+        }))
+        .filter((pt) => Number.isFinite(pt.x) && Number.isFinite(pt.y));
     return section(
         "Reputation over time",
         points.length === 0
-            ? h("p", { class: "muted" }, "No feedback yet, so nothing to chart.")
-            : chart(points, { title: "Average feedback value over time", xLabel: (x) => `block ${Math.round(x)}`, yLabel: (y) => (Math.round(y * 100) / 100).toString() }),
+            ? h("p", { class: "muted", "data-chart": "empty" }, "No feedback yet, so nothing to chart.")
+            : chart(points, {
+                  title: "Average feedback value over time (cumulative, by block)",
+                  xLabel: (x) => `block ${Math.round(x)}`,
+                  yLabel: (y) => round(y),
+              }),
     );
 }
 
-function servicesSection(agent: J, reg: J): HTMLElement {
-    const services = arr(pick(agent, "services") ?? pick(reg, "services", "endpoints")).map(obj);
-    const domains = arr(pick(obj(pick(agent, "verification")), "domains") ?? pick(agent, "domains")).map(obj);
-    const trust = arr(pick(agent, "supportedTrust") ?? pick(reg, "supportedTrust")).map(str);
+function round(x: number | undefined): string {
+    if (x === undefined) return "–";
+    return String(Math.round(x * 100) / 100);
+}
+
+function servicesSection(profile: J, file: J | null): HTMLElement {
+    const services = arr(profile.services ?? file?.services).map(obj);
+    const trust = arr(profile.trust_models ?? file?.supportedTrust).map(str);
+    const skills = arr(profile.skills).map(str);
+    const domains = arr(profile.domains).map(str);
     return section(
         "Services",
         table(
             "Services declared in the registration file",
             [
-                { head: "Type", cell: (s) => badge("none", str(pick(s, "name", "type"))) },
-                { head: "Endpoint", cell: (s) => extLink(pick(s, "endpoint")) },
-                { head: "Version", cell: (s) => str(pick(s, "version")) },
-                { head: "Skills", cell: (s) => arr(pick(s, "skills", "a2aSkills", "mcpTools")).map(str).join(", ") },
+                { head: "Type", cell: (s) => badge("none", str(s.name)) },
+                { head: "Endpoint", cell: (s) => extLink(s.endpoint) },
+                { head: "Version", cell: (s) => str(s.version) },
+                { head: "Skills", cell: (s) => arr(s.skills ?? s.a2aSkills).map(str).join(", ") },
             ],
             services,
             "The registration file declares no service.",
         ),
-        trust.length ? h("p", null, "Supported trust models: ", trust.map((t) => badge("none", t))) : null,
-        domains.length
-            ? table(
-                  "Endpoint domains",
-                  [
-                      { head: "Domain", cell: (d) => str(pick(d, "domain")) },
-                      { head: "Verified", cell: (d) => (pick(d, "verified") === true ? badge("ok", "verified") : badge("bad", "unverified")) },
-                      { head: "Why", cell: (d) => explain(agentReasons, pick(d, "reason")) },
-                  ],
-                  domains,
-              )
-            : null,
+        facts([
+            ["Supported trust models", trust.map((t) => badge("none", t))],
+            ["Skills", skills.join(", ")],
+            ["Verified domains", domains.join(", ")],
+        ]),
     );
 }
 
-function feedbackSection(rows: J[]): HTMLElement {
+function feedbackSection(rows: J[], total: number | undefined): HTMLElement {
     return section(
         "Feedback",
+        total !== undefined && total > rows.length ? h("p", { class: "muted" }, `The first ${rows.length} of ${count(total)}.`) : null,
         table(
-            "Feedback given to this agent, with responses",
+            "Feedback given to this agent (ERC-8004 Reputation Registry), with responses",
             [
-                { head: "Client", cell: (f) => hex(pick(f, "client", "clientAddress")) },
-                { head: "#", cell: (f) => str(pick(f, "feedbackIndex", "index")), num: true },
-                { head: "Value", cell: (f) => h("span", { "data-value": true }, decimalValue(pick(f, "value"), pick(f, "valueDecimals", "decimals"))), num: true },
-                { head: "Tags", cell: (f) => [str(pick(f, "tag1")), str(pick(f, "tag2"))].filter(Boolean).map((t) => badge("none", t)) },
-                { head: "Block", cell: (f) => count(num(pick(f, "blockNum", "block"))), num: true },
-                { head: "Status", cell: (f) => feedbackStatus(f) },
+                { head: "Client", cell: (f) => hex(f.client) },
+                { head: "#", cell: (f) => str(f.feedback_index), num: true },
+                { head: "Value", cell: (f) => h("span", { "data-value": true }, decimalValue(f.value, f.value_decimals)), num: true },
+                { head: "Tags", cell: (f) => [str(f.tag1), str(f.tag2)].filter(Boolean).map((t) => badge("none", t)) },
+                { head: "Block", cell: (f) => count(num(f.block_num)), num: true },
+                { head: "Status", cell: (f) => (f.revoked === true ? badge("bad", "revoked") : badge("ok", "live")) },
+                { head: "File", cell: (f) => (str(f.feedback_uri) ? extLink(f.feedback_uri, /^data:/.test(str(f.feedback_uri)) ? "on chain" : undefined) : "") },
                 {
                     head: "Responses",
                     cell: (f) =>
-                        arr(pick(f, "responses")).map(obj).map((r) => h("div", null, hex(pick(r, "responder")), " ", extLink(pick(r, "responseURI", "responseUri", "uri")))),
+                        arr(f.responses)
+                            .map(obj)
+                            .map((r) => h("div", { class: "response" }, hex(r.responder), " → ", extLink(r.response_uri))),
                 },
             ],
             rows,
@@ -212,29 +220,21 @@ function feedbackSection(rows: J[]): HTMLElement {
     );
 }
 
-function feedbackStatus(f: J): Node[] {
-    const out: Node[] = [];
-    if (pick(f, "revoked") === true) out.push(badge("bad", "revoked"));
-    const v = obj(pick(f, "verification"));
-    if (pick(f, "paymentVerified") === true || pick(v, "paymentVerified") === true) out.push(badge("ok", "payment verified"));
-    const status = str(pick(v, "status"));
-    if (status) out.push(badge(status === "verified" ? "ok" : status === "failed" ? "bad" : "none", status));
-    return out;
-}
-
 function validationsSection(page: J | null): HTMLElement {
-    const rows = arr(page ? items(page, "validations") : []).map(obj);
+    const rows = arr(page?.items).map(obj);
+    const summary = obj(page?.summary);
     return section(
         "Validations",
+        num(summary.count) ? h("p", null, `${count(num(summary.count))} responses, average ${str(summary.average_response)} / 100.`) : null,
         table(
-            "Validation requests for this agent (ERC-8004 Validation Registry)",
+            "Validation requests for this agent (ERC-8004 Validation Registry), oldest first",
             [
-                { head: "Request", cell: (v) => hex(pick(v, "requestHash")) },
-                { head: "Validator", cell: (v) => hex(pick(v, "validator", "validatorAddress")) },
-                { head: "Response", cell: (v) => (num(pick(v, "response")) === undefined ? badge("none", "pending") : `${str(pick(v, "response"))} / 100`), num: true },
-                { head: "Tag", cell: (v) => str(pick(v, "tag", "responseTag")) },
-                { head: "Responses", cell: (v) => count(num(pick(v, "responseCount"))), num: true },
-                { head: "Request file", cell: (v) => extLink(pick(v, "requestURI", "requestUri")) },
+                { head: "Request", cell: (v) => hex(v.request_hash) },
+                { head: "Validator", cell: (v) => hex(v.validator) },
+                { head: "Response", cell: (v) => (num(v.response) === undefined ? badge("none", "pending") : `${str(v.response)} / 100`), num: true },
+                { head: "Tag", cell: (v) => str(v.response_tag) },
+                { head: "Responses", cell: (v) => count(num(v.response_count)), num: true },
+                { head: "Block", cell: (v) => count(num(v.block_num)), num: true },
             ],
             rows,
             "No validation requests.",

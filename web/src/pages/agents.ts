@@ -1,27 +1,25 @@
 // Agents list (issue 7 §5): search and filters (text, service type, minimum score, verification
-// status, active) mapped one to one onto GET /api/v1/agents; the filters live in the page's URL,
-// so a search can be bookmarked and the back button restores it.
-import { arr, get, items, num, obj, pick, type J } from "../api";
+// status, active) mapped one to one onto GET /api/v1/agents (docs/api.md); the filters live in
+// the page's URL, so a search can be bookmarked and the back button restores it.
+import { arr, get, num, obj, type J } from "../api";
 import { h, link } from "../dom";
 import { percent, str } from "../format";
 import { navigate, type Params } from "../router";
-import { badge, hex, table } from "../ui";
+import { badge, hex, table, type Tone } from "../ui";
 
-const kServices = ["", "A2A", "MCP", "OASF", "ENS", "DID", "web", "email"];
+const kServices = ["a2a", "mcp", "oasf", "ens", "did", "web", "email"];
 const kPageSize = 25;
+// The parameters of GET /api/v1/agents this page sets; the API refuses unknown ones.
+const kParams = ["q", "service", "min_score", "verification", "active", "sort", "cursor"] as const;
 
-export function scoreOf(a: J): number | undefined {
-    const t = obj(pick(a, "trust", "score", "trustScore"));
-    return num(pick(t, "score", "value", "mean")) ?? num(pick(a, "score", "trustScore"));
-}
-
-export function verificationBadge(a: J): HTMLElement {
-    const v = obj(pick(a, "verification"));
-    const status = str(pick(v, "status") ?? pick(a, "verificationStatus", "verified"));
-    if (status === "verified" || status === "true") return badge("ok", "verified");
-    if (status === "unverified" || status === "false" || status === "failed") return badge("bad", "unverified");
-    if (status === "unreachable") return badge("warn", "unreachable");
-    return badge("none", "not checked");
+export function verificationBadge(status: unknown): HTMLElement {
+    const tones: Record<string, [Tone, string]> = {
+        verified: ["ok", "verified"],
+        unverified: ["bad", "unverified"],
+        unreachable: ["warn", "unreachable"],
+    };
+    const [tone, text] = tones[str(status)] ?? ["none", "not checked"];
+    return badge(tone, text);
 }
 
 function select(name: string, label: string, value: string, options: Array<[string, string]>): HTMLElement {
@@ -34,58 +32,51 @@ function select(name: string, label: string, value: string, options: Array<[stri
 }
 
 export async function agentsPage(p: Params, signal: AbortSignal): Promise<Node> {
-    const q = p.query;
-    const query = {
-        q: q.get("q") ?? "",
-        service: q.get("service") ?? "",
-        min_score: q.get("min_score") ?? "",
-        verified: q.get("verified") ?? "",
-        active: q.get("active") ?? "",
-        sort: q.get("sort") ?? "",
-        cursor: q.get("cursor") ?? "",
-        limit: kPageSize,
-    };
+    const query: Record<string, string | number> = { limit: kPageSize };
+    for (const k of kParams) query[k] = p.query.get(k) ?? "";
     const page = await get("/agents", query, signal);
-    const rows = arr(items(page, "agents")).map(obj);
-    const next = str(pick(page, "nextCursor", "next_cursor", "cursor"));
+    const rows = arr(page.items).map(obj);
+    const next = typeof page.next_cursor === "string" ? page.next_cursor : "";
+    const v = (k: string) => String(query[k] ?? "");
 
     const form = h(
         "form",
         { class: "filters", role: "search", "aria-label": "Search agents" },
-        h("label", null, "Text", h("input", { type: "search", name: "q", value: query.q, placeholder: "name or description" })),
-        select("service", "Service type", query.service, kServices.map((s) => [s, s || "any"])),
-        h("label", null, "Minimum score", h("input", { type: "number", name: "min_score", min: 0, max: 1, step: 0.05, value: query.min_score, inputmode: "decimal" })),
-        select("verified", "Verification", query.verified, [["", "any"], ["true", "verified"], ["false", "not verified"]]),
-        select("active", "Active", query.active, [["", "any"], ["true", "active"], ["false", "inactive"]]),
-        select("sort", "Sort", query.sort, [["", "default"], ["-score", "score, high first"], ["score", "score, low first"], ["agent_id", "agent id"], ["-agent_id", "newest"]]),
+        h("label", null, "Text", h("input", { type: "search", name: "q", value: v("q"), placeholder: "name, description, skill" })),
+        select("service", "Service type", v("service"), [["", "any"], ...kServices.map((s): [string, string] => [s, s.toUpperCase()])]),
+        h("label", null, "Minimum score", h("input", { type: "number", name: "min_score", min: 0, max: 1, step: 0.05, value: v("min_score"), inputmode: "decimal" })),
+        select("verification", "Verification", v("verification"), [["", "any"], ["verified", "verified"], ["unverified", "unverified"], ["unreachable", "unreachable"], ["none", "not checked"]]),
+        select("active", "Active", v("active"), [["", "any"], ["true", "active"], ["false", "inactive"]]),
+        select("sort", "Sort", v("sort"), [["", "agent id"], ["newest", "newest"], ["score", "score"]]),
         h("button", { type: "submit" }, "Search"),
     );
     form.addEventListener("submit", (event) => {
         event.preventDefault();
-        const data = new FormData(form);
         const out = new URLSearchParams();
-        for (const [k, v] of data.entries()) if (typeof v === "string" && v !== "") out.set(k, v);
+        for (const [k, val] of new FormData(form).entries()) if (typeof val === "string" && val !== "") out.set(k, val);
         navigate(`/agents${out.toString() ? `?${out}` : ""}`);
     });
 
     const nextParams = new URLSearchParams(p.query);
     nextParams.set("cursor", next);
+    const id = (a: J) => str(a.agent_id);
+    const score = (a: J) => num(obj(a.score).score);
     return h(
         "div",
         null,
         h("h1", null, "Agents"),
         form,
-        h("p", { class: "muted", role: "status", "data-result-count": rows.length }, `${rows.length} agent${rows.length === 1 ? "" : "s"} on this page.`),
+        h("p", { class: "muted", role: "status", "data-result-count": rows.length }, `${rows.length} agent${rows.length === 1 ? "" : "s"}${next ? " on this page" : ""}.`),
         table(
             "Agents matching the search",
             [
-                { head: "Id", cell: (a) => link(`/agents/${str(pick(a, "agentId", "id"))}`, str(pick(a, "agentId", "id"))), num: true },
-                { head: "Name", cell: (a) => link(`/agents/${str(pick(a, "agentId", "id"))}`, str(pick(a, "name")) || "(unnamed)") },
-                { head: "Services", cell: (a) => arr(pick(a, "services", "serviceTypes")).map((s) => badge("none", str(pick(obj(s), "name", "type")) || str(s))) },
-                { head: "Score", cell: (a) => percent(scoreOf(a)), num: true },
-                { head: "Verification", cell: (a) => verificationBadge(a) },
-                { head: "Active", cell: (a) => (pick(a, "active") === false ? "no" : pick(a, "active") === true ? "yes" : "") },
-                { head: "Owner", cell: (a) => hex(pick(a, "owner")) },
+                { head: "Id", cell: (a) => link(`/agents/${id(a)}`, id(a)), num: true },
+                { head: "Name", cell: (a) => link(`/agents/${id(a)}`, str(a.name) || "(no registration file read yet)") },
+                { head: "Services", cell: (a) => arr(a.services).map((s) => badge("none", str(s).toUpperCase())) },
+                { head: "Score", cell: (a) => (score(a) === undefined ? "–" : h("span", { title: `95 % interval ${percent(obj(a.score).low)} – ${percent(obj(a.score).high)}` }, percent(score(a)))), num: true },
+                { head: "Verification", cell: (a) => verificationBadge(a.verification) },
+                { head: "Active", cell: (a) => (a.active === true ? "yes" : a.active === false ? "no" : "") },
+                { head: "Owner", cell: (a) => hex(a.owner) },
             ],
             rows,
             "No agent matches.",

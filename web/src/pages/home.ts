@@ -1,21 +1,20 @@
-// Home (issue 7 §5): counts, recent activity, chain status.
-import { arr, get, items, num, obj, pick, tryGet } from "../api";
+// Home (issue 7 §5): counts, recent activity, chain status (GET /api/v1/home).
+import { arr, get, num, obj, type J } from "../api";
 import { h, link } from "../dom";
-import { count, str, utc } from "../format";
+import { count, str } from "../format";
 import type { Params } from "../router";
 import { badge, facts, hex, runLink, section, table } from "../ui";
 
 export async function homePage(_p: Params, signal: AbortSignal): Promise<Node> {
-    const [status, activity] = await Promise.all([
-        get("/status", {}, signal),
-        tryGet("/activity", { limit: 20 }, signal),
-    ]);
-    const counts = obj(pick(status, "counts"));
-    const chain = obj(pick(status, "chain"));
-    const field = (...names: string[]) => pick(status, ...names) ?? pick(chain, ...names);
+    const home = await get("/home", {}, signal);
+    const status = obj(home.status);
+    const counts = obj(status.counts);
+    const registries = obj(status.registries);
+    const node = obj(status.node);
     const card = (label: string, value: unknown, href: string) =>
         h("li", { class: "card" }, h("span", { class: "big", "data-count": label }, count(num(value))), link(href, label));
-    const lag = num(field("lag", "lagBlocks"));
+    const head = num(node.head_block_num ?? node.head_block ?? node.head);
+    const lag = num(node.lag_blocks ?? node.lag);
     return h(
         "div",
         null,
@@ -30,51 +29,50 @@ export async function homePage(_p: Params, signal: AbortSignal): Promise<Node> {
             h(
                 "ul",
                 { class: "cards", role: "list" },
-                card("Agents", pick(counts, "agents"), "/agents"),
-                card("Feedback", pick(counts, "feedback"), "/agents"),
-                card("Validations", pick(counts, "validations", "validationRequests"), "/agents"),
-                card("Tools", pick(counts, "tools"), "/tools"),
-                card("Workflow runs", pick(counts, "runs", "workflowRuns"), "/runs"),
+                card("Agents", counts.agents, "/agents"),
+                card("Feedback", counts.feedback, "/agents?sort=score"),
+                card("Responses", counts.feedback_responses, "/agents"),
+                card("Validations", counts.validations, "/agents"),
+                card("Tools", counts.tools, "/tools"),
+                card("Workflow runs", counts.runs, "/runs"),
             ),
         ),
         section(
             "Chain status",
             facts([
-                ["Chain id", str(field("chainId"))],
-                ["Head block", count(num(field("headBlock", "head")))],
-                ["Indexed to block", count(num(field("indexedBlock", "cursor")))],
-                ["Lag", lag === undefined ? "" : [badge(lag <= 2 ? "ok" : "warn", lag <= 2 ? "in sync" : "catching up"), `${count(lag)} blocks`]],
-                ["Identity registry", hex(field("identityRegistry"), 10)],
-                ["Reputation registry", hex(field("reputationRegistry"), 10)],
-                ["Validation registry", hex(field("validationRegistry"), 10)],
+                ["Chain id", str(status.chain_id)],
+                ["Indexed to block", status.indexed_block_num === null ? "nothing indexed yet" : count(num(status.indexed_block_num))],
+                ["Chain head", head === undefined ? "" : count(head)],
+                ["Lag", lag === undefined ? "" : [badge(lag <= 2 ? "ok" : "warn", lag <= 2 ? "in sync" : "catching up"), ` ${count(lag)} blocks`]],
+                ["Identity registry", hex(registries.identity, 20)],
+                ["Reputation registry", hex(registries.reputation, 20)],
+                ["Validation registry", hex(registries.validation, 20)],
+                ["Tool registries", arr(registries.tools).map((a) => h("div", null, hex(a, 20)))],
+                ["Workflows", arr(registries.workflows).map((a) => h("div", null, hex(a, 20)))],
             ]),
         ),
-        section("Recent activity", activity ? activityTable(items(activity, "activity")) : h("p", { class: "muted" }, "No activity feed on this node.")),
+        section("Recent activity", activityTable(arr(home.recent).map(obj))),
     );
 }
 
-function subject(e: Record<string, unknown>): Node | string {
-    const agentId = str(pick(e, "agentId"));
-    const toolId = str(pick(e, "toolId"));
-    const runId = pick(e, "runId");
-    if (agentId) return link(`/agents/${agentId}`, `agent ${agentId}`);
-    if (toolId) return link(`/tools/${toolId}`, `tool ${toolId}`);
-    if (typeof runId === "string") return runLink(runId) as Node;
+function subject(e: J): Node | string {
+    if (typeof e.agent_id === "string") return link(`/agents/${e.agent_id}`, `agent ${e.agent_id}`);
+    if (typeof e.tool_id === "string") return link(`/tools/${e.tool_id}`, `tool ${e.tool_id}`);
+    if (typeof e.run_id === "string") return runLink(e.run_id) as Node;
     return "";
 }
 
-function activityTable(rows: unknown[]): HTMLElement {
+function activityTable(rows: J[]): HTMLElement {
     return table(
-        "The latest indexed events, newest first",
+        "The 20 latest indexed events, newest first",
         [
-            { head: "Block", cell: (e) => count(num(pick(e, "blockNum", "block"))), num: true },
-            { head: "When", cell: (e) => utc(pick(e, "timestamp", "time")) },
-            { head: "Event", cell: (e) => str(pick(e, "event", "kind", "type")) },
+            { head: "Block", cell: (e) => count(num(e.block_num)), num: true },
+            { head: "Event", cell: (e) => [badge("none", str(e.kind)), str(e.event)] },
             { head: "Subject", cell: (e) => subject(e) },
-            { head: "By", cell: (e) => hex(pick(e, "actor", "from", "client", "owner")) },
-            { head: "Detail", cell: (e) => str(pick(e, "summary", "detail", "value")) },
+            { head: "Client", cell: (e) => hex(e.client) },
+            { head: "Transaction", cell: (e) => hex(e.txn_hash) },
         ],
-        arr(rows).map(obj),
+        rows,
         "No events indexed yet.",
     );
 }

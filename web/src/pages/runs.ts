@@ -1,7 +1,7 @@
 // Workflow runs (issue 7 §5): the list, and a run's evidence chain (ERC-8301) drawn as a graph
 // with the verdict of the evidence check (verify/evidence.hpp, the same document as
 // `credence verify run --json`).
-import { arr, get, items, num, obj, pick, type J } from "../api";
+import { arr, get, num, obj, pick, type J } from "../api";
 import { h, link } from "../dom";
 import { count, shortHex, str, utc } from "../format";
 import { graph, type GraphEdge, type GraphNode } from "../graph";
@@ -17,8 +17,8 @@ function statusBadge(status: string): HTMLElement {
 
 export async function runsPage(p: Params, signal: AbortSignal): Promise<Node> {
     const page = await get("/runs", { cursor: p.query.get("cursor") ?? "", limit: 50 }, signal);
-    const rows = arr(items(page, "runs")).map(obj);
-    const next = str(pick(page, "nextCursor"));
+    const rows = arr(page.items).map(obj);
+    const next = typeof page.next_cursor === "string" ? page.next_cursor : "";
     return h(
         "div",
         null,
@@ -26,11 +26,13 @@ export async function runsPage(p: Params, signal: AbortSignal): Promise<Node> {
         table(
             "ERC-8301 workflow runs, newest first",
             [
-                { head: "Run", cell: (r) => runLink(pick(r, "runId")) },
-                { head: "Workflow", cell: (r) => str(pick(r, "workflowName")) || hex(pick(r, "workflow")) },
-                { head: "Status", cell: (r) => statusBadge(str(pick(r, "status"))) },
-                { head: "Started at block", cell: (r) => count(num(pick(r, "startedBlockNum"))), num: true },
-                { head: "Completed", cell: (r) => utc(pick(r, "completedAt")) },
+                { head: "Run", cell: (r) => runLink(r.run_id) },
+                { head: "Workflow", cell: (r) => hex(r.workflow) },
+                { head: "Status", cell: (r) => statusBadge(str(r.status)) },
+                { head: "Tasks / replies", cell: (r) => `${count(num(r.tasks))} / ${count(num(r.replies))}`, num: true },
+                { head: "Started at block", cell: (r) => count(num(r.started_block_num)), num: true },
+                { head: "Completed", cell: (r) => utc(r.completed_at) },
+                { head: "Evidence", cell: (r) => evidenceBadge(r.verification) },
             ],
             rows,
             "No workflow runs yet.",
@@ -39,10 +41,30 @@ export async function runsPage(p: Params, signal: AbortSignal): Promise<Node> {
     );
 }
 
+function evidenceBadge(v: unknown): HTMLElement {
+    if (v === "verified") return badge("ok", "valid");
+    if (v === "unverified") return badge("bad", "invalid");
+    if (v === "unreachable") return badge("warn", "unreachable");
+    return badge("none", "not checked");
+}
+
 export async function runPage(p: Params, signal: AbortSignal): Promise<Node> {
     const runId = p.path[0] ?? "";
-    const trace = await get(`/runs/${encodeURIComponent(runId)}/trace`, {}, signal);
-    const report = Object.keys(obj(pick(trace, "evidence", "report"))).length ? obj(pick(trace, "evidence", "report")) : trace;
+    const workflow = p.query.get("workflow") ?? "";
+    const run = await get(`/runs/${encodeURIComponent(runId)}`, { workflow }, signal);
+    const report = obj(run.evidence);
+    if (Object.keys(report).length === 0) {
+        return h(
+            "article",
+            { "data-run-id": runId },
+            h("h1", null, "Run ", h("span", { class: "mono" }, shortHex(runId, 8))),
+            h("p", { class: "verdict warn", "data-verdict": "none", role: "status" }, "No evidence report: ", str(run.evidence_error) || "the index lacks the run's tasks and replies."),
+            facts([
+                ["Status", statusBadge(str(run.status))],
+                ["Workflow", hex(run.workflow, 20)],
+            ]),
+        );
+    }
     const tasks = arr(pick(report, "tasks")).map(obj);
     const replies = arr(pick(report, "replies")).map(obj);
     const failures = arr(pick(report, "failures")).map(obj);
@@ -94,7 +116,7 @@ export async function runPage(p: Params, signal: AbortSignal): Promise<Node> {
         ),
         facts([
             ["Run id", h("span", { class: "mono" }, runId)],
-            ["Workflow", str(pick(trace, "workflowName")) || hex(pick(report, "workflow"), 20)],
+            ["Workflow", hex(run.workflow ?? report.workflow, 20)],
             ["Status", statusBadge(str(pick(report, "status")))],
             ["Completed at", utc(pick(report, "completedAt"))],
             ["Final task", hex(pick(report, "finalTaskHash"), 32)],

@@ -1,88 +1,79 @@
 // Tools list and tool page (issue 7 §5): the manifest, pricing, access requirements and the
 // ERC-8257 §7 verification report with its reason code in words. Manifest strings are
 // creator-controlled: text only, https links only, no remote image (ERC-8257 §Rendering
-// Manifest Content).
-import { arr, get, items, num, obj, pick, type J } from "../api";
+// Manifest Content). The manifest is shown when its bytes are on chain (a data: URI); an
+// https manifest is described by the fields the node's last check extracted.
+import { arr, get, num, obj, type J } from "../api";
+import { dataUriJson } from "../datauri";
 import { extLink, h, link } from "../dom";
-import { count, str } from "../format";
+import { count, str, utc } from "../format";
 import { explain, toolReasons } from "../reasons";
 import { navigate, type Params } from "../router";
 import { badge, facts, hex, jsonBlock, section, table } from "../ui";
 
 const kPageSize = 25;
+const kParams = ["q", "tag", "pricing", "asset", "access", "verification", "cursor"] as const;
 
-function verdictOf(t: J): { canonical: boolean | undefined; reason: string } {
-    const v = obj(pick(t, "verification", "report"));
-    const verdict = str(pick(v, "verdict", "status") ?? pick(t, "verdict", "verificationStatus"));
-    const reason = str(pick(v, "reason") ?? pick(t, "reason"));
-    if (verdict === "canonical" || verdict === "verified" || pick(t, "verified") === true) return { canonical: true, reason };
-    if (verdict === "unverified" || verdict === "failed" || pick(t, "verified") === false) return { canonical: false, reason };
-    return { canonical: undefined, reason };
-}
-
-function verdictBadge(t: J): HTMLElement {
-    const v = verdictOf(t);
-    if (v.canonical === true) return badge("ok", "canonical");
-    if (v.canonical === false) return badge("bad", "unverified", explain(toolReasons, v.reason));
+/** ERC-8257 §7: "verified" in the index means canonical (all four checks passed). */
+function verdictBadge(status: unknown, reason: unknown): HTMLElement {
+    const s = str(status);
+    if (s === "verified") return badge("ok", "canonical");
+    if (s === "unverified") return badge("bad", "unverified", explain(toolReasons, reason));
+    if (s === "unreachable") return badge("warn", "unreachable", explain(toolReasons, reason));
     return badge("none", "not checked");
 }
 
-function manifestOf(t: J): J {
-    return obj(pick(t, "manifest"));
-}
-
 export async function toolsPage(p: Params, signal: AbortSignal): Promise<Node> {
-    const q = p.query;
-    const query = {
-        q: q.get("q") ?? "",
-        tag: q.get("tag") ?? "",
-        pricing: q.get("pricing") ?? "",
-        access: q.get("access") ?? "",
-        verified: q.get("verified") ?? "",
-        cursor: q.get("cursor") ?? "",
-        limit: kPageSize,
-    };
+    const query: Record<string, string | number> = { limit: kPageSize };
+    for (const k of kParams) query[k] = p.query.get(k) ?? "";
     const page = await get("/tools", query, signal);
-    const rows = arr(items(page, "tools")).map(obj);
-    const next = str(pick(page, "nextCursor", "next_cursor"));
-    const input = (name: string, label: string, value: string) => h("label", null, label, h("input", { type: "search", name, value }));
+    const rows = arr(page.items).map(obj);
+    const next = typeof page.next_cursor === "string" ? page.next_cursor : "";
+    const v = (k: string) => String(query[k] ?? "");
+    const input = (name: string, label: string) => h("label", null, label, h("input", { type: "search", name, value: v(name) }));
     const form = h(
         "form",
         { class: "filters", role: "search", "aria-label": "Search tools" },
-        input("q", "Text", query.q),
-        input("tag", "Tag", query.tag),
-        input("pricing", "Pricing protocol", query.pricing),
-        input("access", "Access kind", query.access),
+        input("q", "Text"),
+        input("tag", "Tag"),
+        input("pricing", "Pricing protocol"),
+        input("asset", "Asset"),
+        input("access", "Access kind"),
         h(
             "label",
             null,
             "Verification",
-            h("select", { name: "verified" }, [["", "any"], ["true", "canonical"], ["false", "unverified"]].map(([v, t]) => h("option", { value: v, selected: v === query.verified }, t))),
+            h(
+                "select",
+                { name: "verification" },
+                [["", "any"], ["verified", "canonical"], ["unverified", "unverified"], ["unreachable", "unreachable"], ["none", "not checked"]].map(([val, t]) => h("option", { value: val, selected: val === v("verification") }, t)),
+            ),
         ),
         h("button", { type: "submit" }, "Search"),
     );
     form.addEventListener("submit", (event) => {
         event.preventDefault();
         const out = new URLSearchParams();
-        for (const [k, v] of new FormData(form).entries()) if (typeof v === "string" && v !== "") out.set(k, v);
+        for (const [k, val] of new FormData(form).entries()) if (typeof val === "string" && val !== "") out.set(k, val);
         navigate(`/tools${out.toString() ? `?${out}` : ""}`);
     });
     const nextParams = new URLSearchParams(p.query);
     nextParams.set("cursor", next);
-    const idOf = (t: J) => str(pick(t, "toolId", "id"));
+    const href = (t: J) => `/tools/${str(t.tool_id)}`;
     return h(
         "div",
         null,
         h("h1", null, "Tools"),
         form,
         table(
-            "Tools matching the search",
+            "ERC-8257 tools matching the search",
             [
-                { head: "Id", cell: (t) => link(`/tools/${idOf(t)}`, idOf(t)), num: true },
-                { head: "Name", cell: (t) => link(`/tools/${idOf(t)}`, str(pick(t, "name") ?? pick(manifestOf(t), "name")) || "(no manifest)") },
-                { head: "Tags", cell: (t) => arr(pick(t, "tags") ?? pick(manifestOf(t), "tags")).map((x) => badge("none", str(x))) },
-                { head: "Verification", cell: (t) => verdictBadge(t) },
-                { head: "Creator", cell: (t) => hex(pick(t, "creator")) },
+                { head: "Id", cell: (t) => link(href(t), str(t.tool_id)), num: true },
+                { head: "Name", cell: (t) => link(href(t), str(t.name) || "(manifest not read yet)") },
+                { head: "Tags", cell: (t) => arr(t.tags).map((x) => badge("none", str(x))) },
+                { head: "Pricing", cell: (t) => arr(t.pricing_protocols).map(str).join(", ") || "free" },
+                { head: "Verification", cell: (t) => verdictBadge(t.verification, t.reason) },
+                { head: "Creator", cell: (t) => hex(t.creator) },
             ],
             rows,
             "No tool matches.",
@@ -93,120 +84,177 @@ export async function toolsPage(p: Params, signal: AbortSignal): Promise<Node> {
 
 export async function toolPage(p: Params, signal: AbortSignal): Promise<Node> {
     const id = p.path[0] ?? "";
-    const tool = await get(`/tools/${encodeURIComponent(id)}`, {}, signal);
-    const m = manifestOf(tool);
-    const report = obj(pick(tool, "verification", "report"));
-    const v = verdictOf(tool);
-    const name = str(pick(m, "name") ?? pick(tool, "name")) || `Tool ${id}`;
+    const registry = p.query.get("registry") ?? "";
+    const tool = await get(`/tools/${encodeURIComponent(id)}`, { registry }, signal);
+    const manifest = dataUriJson(tool.metadata_uri);
+    const record = obj(tool.verification_record);
+    const name = str(tool.name ?? manifest?.name) || `Tool ${id}`;
+    const version = str(tool.version ?? manifest?.version);
     return h(
         "article",
         { "data-tool-id": id },
         h("h1", null, name, " ", h("span", { class: "muted" }, `#${id}`)),
-        h("p", null, verdictBadge(tool), str(pick(m, "version")) ? badge("none", `v${str(pick(m, "version"))}`) : null),
-        h("p", null, str(pick(m, "description"))),
+        h("p", null, verdictBadge(tool.verification, tool.reason), version ? badge("none", `v${version}`) : null, tool.deregistered === true ? badge("bad", "deregistered") : null),
+        h("p", null, str(tool.description ?? manifest?.description)),
         facts([
-            ["Endpoint", extLink(pick(m, "endpoint"))],
-            ["Creator (on chain)", hex(pick(tool, "creator"), 20)],
-            ["metadataURI", extLink(pick(tool, "metadataURI", "metadataUri"))],
-            ["manifestHash", hex(pick(tool, "manifestHash"), 32)],
-            ["Access predicate", pick(tool, "accessPredicate") ? hex(pick(tool, "accessPredicate"), 20) : ""],
-            ["Registered at block", count(num(pick(tool, "registeredBlockNum")))],
-            ["Deregistered", pick(tool, "deregistered") === true ? "yes" : ""],
+            ["Endpoint", manifest ? extLink(manifest.endpoint) : ""],
+            ["Creator (on chain)", hex(tool.creator, 20)],
+            ["metadataURI", /^data:/i.test(str(tool.metadata_uri)) ? "a data: URI (the manifest is stored on chain)" : extLink(tool.metadata_uri)],
+            ["manifestHash", hex(tool.manifest_hash, 32)],
+            ["Registry", hex(tool.registry, 20)],
+            ["Registered at block", count(num(tool.registered_block_num))],
+            ["Tags", arr(tool.tags ?? manifest?.tags).map((t) => badge("none", str(t)))],
         ]),
-        section("Verification report (ERC-8257 §7)", verificationReport(v, report)),
-        section("Pricing", pricingTable(arr(pick(m, "pricing") ?? pick(tool, "pricing")).map(obj))),
-        section("Access requirements", accessSection(tool, m)),
-        section("Manifest", jsonBlock(m, "The manifest as fetched (JSON)")),
+        section("Verification report (ERC-8257 §7)", verificationReport(tool, record)),
+        section("Pricing", pricingSection(tool, manifest)),
+        section("Access requirements", accessSection(tool, manifest)),
+        section("Manifest", manifest ? jsonBlock(manifest, "The manifest from its data: URI (JSON)") : h("p", { class: "muted" }, "The manifest is served at its metadataURI; this explorer never fetches outside its node.")),
+        section("History", historyTable(arr(tool.history).map(obj))),
     );
 }
 
-function verificationReport(v: { canonical: boolean | undefined; reason: string }, report: J): Node[] {
-    const checks = obj(pick(report, "checks"));
-    const issues = arr(pick(report, "issues")).map(obj);
-    const checkNames: Array<[string, string]> = [
-        ["fetch", "1. Fetch the manifest (no redirects, 1 MiB)"],
-        ["originBinding", "2. Origin binding of metadataURI and endpoint"],
-        ["canonicalBytes", "3. Canonical bytes and manifestHash"],
-        ["creatorBinding", "4. creatorAddress equals the on-chain creator"],
-    ];
-    const verdict =
-        v.canonical === true
-            ? h("p", { class: "verdict ok", "data-verdict": "canonical" }, "Canonical: all four checks passed.")
-            : v.canonical === false
-              ? h("p", { class: "verdict bad", "data-verdict": "unverified" }, "Unverified: ", explain(toolReasons, v.reason || "none"), " ", h("code", null, v.reason))
-              : h("p", { class: "verdict warn", "data-verdict": "unknown" }, "Not verified yet.");
-    const out: Node[] = [verdict];
-    const detail = str(pick(report, "detail"));
-    if (detail) out.push(h("p", { class: "muted" }, detail));
+function verificationReport(tool: J, record: J): Node[] {
+    const report = obj(record.report);
+    const status = str(tool.verification ?? record.status);
+    const reason = str(tool.reason ?? record.reason ?? report.reason);
+    const out: Node[] = [];
+    if (status === "verified") {
+        out.push(h("p", { class: "verdict ok", "data-verdict": "canonical" }, "Canonical: ", explain(toolReasons, "none")));
+    } else if (status === "unverified" || status === "unreachable") {
+        out.push(
+            h(
+                "p",
+                { class: `verdict ${status === "unverified" ? "bad" : "warn"}`, "data-verdict": status, "data-reason": reason },
+                status === "unverified" ? "Unverified: " : "Unreachable: ",
+                h("span", { class: "reason-text" }, explain(toolReasons, reason)),
+                " ",
+                h("code", null, reason),
+            ),
+            h("p", { class: "muted" }, "ERC-8257 §7: an unverified tool must not be invoked on a user's behalf."),
+        );
+    } else {
+        out.push(h("p", { class: "verdict warn", "data-verdict": "none" }, "Not verified yet: the node has not checked this tool."));
+    }
+    const detail = str(record.detail ?? report.detail);
+    if (detail) out.push(h("p", { class: "muted" }, "Detail: ", detail));
+    if (record.checked_at) out.push(h("p", { class: "muted" }, `Checked ${utc(record.checked_at)}.`));
+    const checks = obj(report.checks);
     if (Object.keys(checks).length) {
+        const names: Array<[string, string]> = [
+            ["fetch", "1. Fetch the manifest (no redirects, at most 1 MiB)"],
+            ["originBinding", "2. Origin binding: metadataURI on the endpoint's origin"],
+            ["canonicalBytes", "3. Canonical bytes: keccak256(JCS) equals manifestHash"],
+            ["creatorBinding", "4. Creator binding: creatorAddress equals the on-chain creator"],
+        ];
         out.push(
             table(
-                "The four checks, in the order §7 gives them",
+                "The four checks of ERC-8257 §7, in order",
                 [
                     { head: "Check", cell: (c: [string, string]) => c[1] },
                     {
                         head: "Result",
                         cell: (c: [string, string]) => {
                             const r = str(checks[c[0]]);
-                            return badge(r === "passed" ? "ok" : r === "failed" ? "bad" : "none", r || "not run");
+                            return badge(r === "passed" ? "ok" : r === "failed" ? "bad" : "none", r === "not_run" || !r ? "not run" : r);
                         },
                     },
                 ],
-                checkNames,
+                names,
             ),
         );
     }
+    const issues = arr(report.issues).map(obj);
     if (issues.length) {
         out.push(
             table(
                 "Manifest schema issues",
                 [
-                    { head: "Severity", cell: (i) => badge(str(pick(i, "severity")) === "error" ? "bad" : "warn", str(pick(i, "severity"))) },
-                    { head: "Reason", cell: (i) => h("code", null, str(pick(i, "reason", "code"))) },
-                    { head: "Where", cell: (i) => h("code", null, str(pick(i, "pointer"))) },
-                    { head: "Message", cell: (i) => str(pick(i, "message")) },
+                    { head: "Severity", cell: (i) => badge(str(i.severity) === "error" ? "bad" : "warn", str(i.severity)) },
+                    { head: "Code", cell: (i) => h("code", null, str(i.reason)) },
+                    { head: "Where", cell: (i) => h("code", null, str(i.path)) },
+                    { head: "Message", cell: (i) => str(i.message) },
                 ],
                 issues,
             ),
         );
     }
-    const predicate = obj(pick(report, "predicate"));
-    const risks = arr(pick(predicate, "risks")).map(str);
-    if (risks.length) out.push(h("p", null, "Predicate risks: ", risks.map((r) => badge("warn", r))));
+    const predicate = obj(report.predicate);
+    const risks = arr(predicate.risks).map(str);
+    if (risks.length) out.push(h("p", null, "Access predicate risks (informational): ", risks.map((r) => badge("warn", r))));
+    const tier = str(report.effectiveTier);
+    if (tier) out.push(h("p", null, "Effective trust tier: ", badge("none", tier), report.declaredTier ? ` (declared ${str(report.declaredTier)})` : ""));
     return out;
 }
 
-function pricingTable(rows: J[]): HTMLElement {
-    return table(
-        "Payment options (ERC-8257 §3)",
-        [
-            { head: "Protocol", cell: (r) => str(pick(r, "protocol", "scheme")) },
-            { head: "Amount", cell: (r) => str(pick(r, "amount", "price")), num: true },
-            { head: "Asset", cell: (r) => h("span", { class: "mono" }, str(pick(r, "asset", "currency"))) },
-            { head: "Chain", cell: (r) => str(pick(r, "chainId", "network", "chain")) },
-            { head: "Pay to", cell: (r) => hex(pick(r, "payTo", "recipient")) },
-            { head: "Per", cell: (r) => str(pick(r, "per", "unit", "model")) },
-        ],
-        rows,
-        "Free: the manifest lists no payment option.",
-    );
+function pricingSection(tool: J, manifest: J | null): Node {
+    const entries = arr(manifest?.pricing).map(obj);
+    if (entries.length) {
+        return table(
+            "Payment options, in the creator's order of preference (ERC-8257 §3; amounts in the asset's smallest unit)",
+            [
+                { head: "Protocol", cell: (r) => str(r.protocol) },
+                { head: "Amount", cell: (r) => (str(r.amount) === "0" ? "0 (free through the protocol)" : str(r.amount)), num: true },
+                { head: "Asset (CAIP-19)", cell: (r) => h("span", { class: "mono" }, str(r.asset)) },
+                { head: "Recipient (CAIP-10)", cell: (r) => h("span", { class: "mono" }, str(r.recipient)) },
+            ],
+            entries,
+        );
+    }
+    const protocols = arr(tool.pricing_protocols).map(str);
+    if (protocols.length) {
+        return facts([
+            ["Protocols", protocols.join(", ")],
+            ["Assets", arr(tool.assets).map(str).join(", ")],
+        ]);
+    }
+    return h("p", null, manifest || tool.name ? "Free: the manifest lists no payment option." : "Unknown until the manifest is read.");
 }
 
-function accessSection(tool: J, m: J): Node[] {
-    const access = pick(m, "access") ?? pick(tool, "access", "requirements");
-    const reqs = arr(pick(obj(access), "requirements") ?? access).map(obj);
-    const predicate = str(pick(tool, "accessPredicate"));
+function accessSection(tool: J, manifest: J | null): Node[] {
+    const predicate = str(tool.access_predicate);
     const open = !predicate || /^0x0{40}$/i.test(predicate);
-    return [
-        h("p", null, open ? badge("ok", "open access") : badge("warn", "gated"), open ? "Anyone may call this tool (no access predicate)." : "An on-chain access predicate decides who may call this tool (hasAccess)."),
-        table(
-            "Access requirements the manifest declares (ERC-8257 §4; advisory: hasAccess decides)",
-            [
-                { head: "Kind", cell: (r) => str(pick(r, "kind", "type")) },
-                { head: "Detail", cell: (r) => h("span", { class: "mono" }, JSON.stringify(r)) },
-            ],
-            reqs,
-            "No access requirements declared.",
+    const access = obj(manifest?.access);
+    const reqs = arr(access.requirements).map(obj);
+    const out: Node[] = [
+        h(
+            "p",
+            null,
+            open ? badge("ok", "open access") : badge("warn", "gated"),
+            open ? "No access predicate: anyone may call this tool." : ["An on-chain access predicate decides who may call this tool (hasAccess): ", hex(predicate, 20)],
         ),
     ];
+    if (reqs.length) {
+        out.push(
+            h("p", null, access.logic === "OR" ? "Any one of these suffices:" : "All of these are required:"),
+            table(
+                "Access requirements the manifest declares (ERC-8257 §4; advisory, hasAccess decides)",
+                [
+                    { head: "Requirement", cell: (r) => str(r.label) },
+                    { head: "Kind", cell: (r) => h("code", null, str(r.kind)) },
+                    { head: "Data", cell: (r) => hex(r.data, 10) },
+                    { head: "Links", cell: (r) => Object.entries(obj(r.links)).map(([k, u]) => h("div", null, extLink(u, k))) },
+                ],
+                reqs,
+            ),
+        );
+    } else {
+        const kinds = arr(tool.access_kinds).map(str);
+        if (kinds.length) out.push(h("p", null, "Requirement kinds: ", kinds.map((k) => h("code", null, k, " "))));
+    }
+    return out;
+}
+
+function historyTable(rows: J[]): HTMLElement {
+    return table(
+        "Registry events of this tool",
+        [
+            { head: "Block", cell: (r) => count(num(r.block_num)), num: true },
+            { head: "Event", cell: (r) => str(r.event) },
+            { head: "manifestHash", cell: (r) => hex(r.manifest_hash) },
+            { head: "Access predicate", cell: (r) => hex(r.access_predicate) },
+            { head: "Transaction", cell: (r) => hex(r.txn_hash) },
+        ],
+        rows,
+        "No events.",
+    );
 }
