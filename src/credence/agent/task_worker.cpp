@@ -1,0 +1,633 @@
+#include <credence/agent/task_worker.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <ctime>
+#include <deque>
+#include <unordered_set>
+#include <utility>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include <credence/agent/attestation.hpp>
+#include <credence/agent/runtime.hpp>
+#include <credence/chain/bindings/bft_commit_reveal_workflow.hpp>
+#include <credence/chain/bindings/competitive_bid_workflow.hpp>
+#include <credence/chain/bindings/i_agent_workflow.hpp>
+#include <credence/chain/bindings/single_stage_workflow.hpp>
+#include <credence/chain/operation_journal.hpp>
+#include <credence/chain/txn_sender.hpp>
+#include <credence/core/keccak.hpp>
+
+namespace credence::agent {
+
+std::string_view to_string(TaskOutcome o) noexcept {
+    switch (o) {
+        case TaskOutcome::replied:
+            return "replied";
+        case TaskOutcome::already_replied:
+            return "already_replied";
+        case TaskOutcome::proven:
+            return "proven";
+        case TaskOutcome::declined:
+            return "declined";
+        case TaskOutcome::expired:
+            return "expired";
+        case TaskOutcome::ineligible:
+            return "ineligible";
+        case TaskOutcome::rejected:
+            return "rejected";
+        case TaskOutcome::discarded:
+            return "discarded";
+        case TaskOutcome::not_anchored:
+            return "not_anchored";
+        case TaskOutcome::handler_failed:
+            return "handler_failed";
+        case TaskOutcome::deferred:
+            return "deferred";
+    }
+    return "unknown";
+}
+
+std::filesystem::path worker_journal_path(const std::filesystem::path& state_dir) {
+    return state_dir / "operations.jsonl";
+}
+
+core::Hash32 agent_secret(const core::SecretKey& key) {
+    core::Bytes pre;
+    const std::string_view tag = "credence.agent.secret";
+    pre.insert(pre.end(), tag.begin(), tag.end());
+    pre.insert(pre.end(), key.expose_secret().begin(), key.expose_secret().end());
+    const core::Hash32 h = core::keccak256(pre);
+    std::fill(pre.begin(), pre.end(), uint8_t{0});
+    return h;
+}
+
+namespace {
+
+namespace iw = chain::bindings::i_agent_workflow;
+namespace sw = chain::bindings::single_stage_workflow;
+using detail::fail;
+using Clock = std::chrono::steady_clock;
+
+std::string hex(const core::Hash32& h) { return core::to_hex(h); }
+
+uint64_t low_u64(const core::Uint256& v) { return v.fits_u64() ? v.limbs[0] : UINT64_MAX; }
+
+/// A handler output saved before the operation begins, so a restart replays the same content.
+struct SavedOutput {
+    core::Bytes output;
+    core::Hash32 output_hash{};
+    bool withhold = false;
+};
+
+std::string serialize(const SavedOutput& s) {
+    return nlohmann::json{{"output", core::to_hex(s.output)},
+                          {"outputHash", hex(s.output_hash)},
+                          {"withhold", s.withhold}}
+               .dump() +
+           "\n";
+}
+
+std::optional<SavedOutput> parse_saved(const std::string& text) {
+    try {
+        const auto j = nlohmann::json::parse(text);
+        auto out = core::from_hex(j.at("output").get<std::string>());
+        auto h = core::from_hex_fixed<32>(j.at("outputHash").get<std::string>());
+        if (!out || !h) return std::nullopt;
+        return SavedOutput{std::move(*out), *h, j.at("withhold").get<bool>()};
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+}  // namespace
+
+struct TaskWorker::Impl {
+    chain::RpcClient rpc;
+    core::SecretKey key;
+    std::optional<core::SecretKey> attester_key;
+    core::Address address;
+    std::unique_ptr<Handler> handler;
+    WorkerConfig config;
+    uint64_t chain_id = 0;
+    chain::OperationJournal journal;
+    detail::Cursor cursor;
+    std::optional<chain::TxnSender> sender;
+    // Tasks read but not finished (deferred or failed transiently), in arrival order.
+    std::deque<std::pair<core::Hash32, uint64_t>> queue;  // (task hash, block)
+    std::unordered_set<std::string> done;                 // task hashes finished in this process
+    std::optional<std::pair<core::Address, bool>> proof_policy;
+
+    Impl(chain::RpcClient r, core::SecretKey k, std::optional<core::SecretKey> a,
+         std::unique_ptr<Handler> h, WorkerConfig c)
+        : rpc(std::move(r)),
+          key(std::move(k)),
+          attester_key(std::move(a)),
+          address(core::address_of(key)),
+          handler(std::move(h)),
+          config(std::move(c)),
+          journal(worker_journal_path(config.state_dir)),
+          cursor(config.state_dir / "cursor.json", config.start_block) {}
+
+    chain::TxnSender& txn_sender() {
+        if (!sender) {
+            chain::SenderOptions o;
+            o.chain_id = chain_id;
+            o.confirmations = config.txn_confirmations;
+            o.receipt_timeout = config.receipt_timeout;
+            sender.emplace(rpc, key, o);
+        }
+        return *sender;
+    }
+
+    std::filesystem::path output_path(const core::Hash32& task_hash) const {
+        return config.state_dir / "outputs" / (hex(task_hash).substr(2) + ".json");
+    }
+
+    AgentResult<iw::GetAgentTaskResult> get_task(const core::Hash32& th,
+                                                 std::optional<detail::CallFailure>* revert) {
+        auto data = iw::get_agent_task(th);
+        if (!data) return fail(AgentError::abi, data.error().detail);
+        auto r = detail::call(rpc, config.workflow, *data);
+        if (!r) {
+            if (r.error().reverted && revert != nullptr) {
+                *revert = r.error();
+                return iw::GetAgentTaskResult{};
+            }
+            return fail(AgentError::rpc, "getAgentTask: " + r.error().detail);
+        }
+        auto t = iw::decode_get_agent_task_result(*r);
+        if (!t) return fail(AgentError::abi, "getAgentTask: " + t.error().detail);
+        return std::move(*t);
+    }
+
+    AgentResult<iw::GetAgentReplyResult> get_reply(const core::Hash32& rh) {
+        auto data = iw::get_agent_reply(rh);
+        if (!data) return fail(AgentError::abi, data.error().detail);
+        auto r = detail::call(rpc, config.workflow, *data);
+        if (!r) return fail(AgentError::rpc, "getAgentReply: " + r.error().detail);
+        auto d = iw::decode_get_agent_reply_result(*r);
+        if (!d) return fail(AgentError::abi, "getAgentReply: " + d.error().detail);
+        return std::move(*d);
+    }
+
+    AgentResult<core::Hash32> canonical_reply(const core::Hash32& run_id,
+                                              const core::Hash32& operation_id) {
+        auto data = iw::get_reply_hash_by_operation(run_id, address, operation_id);
+        if (!data) return fail(AgentError::abi, data.error().detail);
+        auto r = detail::call(rpc, config.workflow, *data);
+        if (!r) return fail(AgentError::rpc, "getReplyHashByOperation: " + r.error().detail);
+        auto d = iw::decode_get_reply_hash_by_operation_result(*r);
+        if (!d) return fail(AgentError::abi, "getReplyHashByOperation: " + d.error().detail);
+        return *d;
+    }
+
+    /// isTaskEligible (Credence's AgentWorkflow extension); nullopt when the workflow lacks it.
+    AgentResult<std::optional<bool>> eligible(const core::Hash32& th) {
+        auto data = sw::is_task_eligible(th);
+        if (!data) return fail(AgentError::abi, data.error().detail);
+        auto r = detail::call(rpc, config.workflow, *data);
+        if (!r) {
+            if (r.error().reverted) return std::optional<bool>{};
+            return fail(AgentError::rpc, "isTaskEligible: " + r.error().detail);
+        }
+        auto d = sw::decode_is_task_eligible_result(*r);
+        if (!d) return std::optional<bool>{};
+        return std::optional<bool>{*d};
+    }
+
+    AgentResult<std::pair<core::Address, bool>> verifier() {
+        if (proof_policy) return *proof_policy;
+        auto data = sw::proof_policy();
+        if (!data) return fail(AgentError::abi, data.error().detail);
+        auto r = detail::call(rpc, config.workflow, *data);
+        if (!r) {
+            if (r.error().reverted) {
+                proof_policy = std::pair{core::Address{}, true};
+                return *proof_policy;
+            }
+            return fail(AgentError::rpc, "proofPolicy: " + r.error().detail);
+        }
+        auto d = sw::decode_proof_policy_result(*r);
+        if (!d) return fail(AgentError::abi, "proofPolicy: " + d.error().detail);
+        proof_policy = std::pair{d->verifier, d->agent_verifier_mode};
+        return *proof_policy;
+    }
+
+    AgentResult<void> record(const chain::OperationEntry& e) {
+        if (auto r = journal.record(e); !r)
+            return fail(AgentError::journal,
+                        std::string(chain::to_string(r.error().code)) + ": " + r.error().detail);
+        return {};
+    }
+
+    /// Sends a transaction; a revert (at estimation or mined) is returned as CallFailure in
+    /// `revert`, anything else as an error. `after_submit` runs right after the node accepted it.
+    AgentResult<std::optional<chain::Receipt>> send(
+        core::Bytes data, std::optional<detail::CallFailure>& revert,
+        const std::function<AgentResult<void>(const core::Hash32&)>& after_submit) {
+        chain::TxnRequest req;
+        req.to = config.workflow;
+        req.data = std::move(data);
+        auto& s = txn_sender();
+        auto failed =
+            [&](const chain::SendFailure& f) -> AgentResult<std::optional<chain::Receipt>> {
+            if (f.code == chain::SendError::reverted) {
+                revert = detail::CallFailure{true, detail::revert_error_name(f.revert_data),
+                                             detail::describe_revert(f.revert_data)};
+                if (f.txn_hash) sender.reset();
+                return std::optional<chain::Receipt>{};
+            }
+            sender.reset();  // the managed nonce may be off now: re-read it next time
+            return fail(AgentError::rpc, fmt::format("{}: {}", chain::to_string(f.code), f.detail));
+        };
+        auto signed_txn = s.prepare(req);
+        if (!signed_txn) return failed(signed_txn.error());
+        auto txn_hash = s.submit(*signed_txn);
+        if (!txn_hash) return failed(txn_hash.error());
+        if (after_submit) {
+            if (auto r = after_submit(*txn_hash); !r) return std::unexpected(r.error());
+        }
+        auto receipt = s.wait(*txn_hash);
+        if (!receipt) return failed(receipt.error());
+        return std::optional<chain::Receipt>{std::move(*receipt)};
+    }
+
+    /// Proves `reply_hash` when the stage waits for a proof. Sets report.proof_sent / detail.
+    AgentResult<void> maybe_prove(const core::Hash32& task_hash, const core::Hash32& reply_hash,
+                                  const iw::AgentTask& task, TaskReport& report) {
+        if (config.proof_mode == ProofMode::never) return {};
+        auto reply = get_reply(reply_hash);
+        if (!reply) return std::unexpected(reply.error());
+        if (reply->proven) return {};
+        if (config.proof_mode == ProofMode::auto_) {
+            // A sync stage leaves the task eligible until the proof lets the gate run; an async
+            // gate that moved the FSM (or consumed the task) made it ineligible.
+            auto e = eligible(task_hash);
+            if (!e) return std::unexpected(e.error());
+            if (!e->value_or(false)) return {};
+        }
+        auto policy = verifier();
+        if (!policy) return std::unexpected(policy.error());
+        if (policy->first.is_zero()) {
+            report.detail = "no proof verifier";
+            return {};
+        }
+        // ERC-8301 §onAgentProve step 1: inputHash of prevTaskHashes[0], read from the chain.
+        const AttestationStatement st{policy->second, reply->reply.workflow_run_id,
+                                      reply->reply.replier, task.input_hash,
+                                      reply->reply.output_hash};
+        const core::Hash32 digest = attestation_digest(chain_id, policy->first, st);
+        const core::SecretKey& signer = attester_key ? *attester_key : key;
+        core::Bytes proof = attestation_proof(signer, digest);
+        const std::vector<core::Hash32> hashes{reply_hash};
+        auto data = iw::on_agent_prove(hashes, proof);
+        if (!data) return fail(AgentError::abi, data.error().detail);
+        std::optional<detail::CallFailure> revert;
+        const auto t0 = Clock::now();
+        auto receipt = send(std::move(*data), revert, {});
+        report.chain_time += Clock::now() - t0;
+        if (!receipt) return std::unexpected(receipt.error());
+        if (revert) {
+            report.detail = "onAgentProve reverted: " + revert->detail;
+            return {};
+        }
+        report.proof_sent = true;
+        return {};
+    }
+
+    /// The reply's AgentReplyAnchored hash in the receipt, and whether the gate discarded it.
+    std::pair<std::optional<core::Hash32>, bool> inspect(const chain::Receipt& receipt,
+                                                         const core::Hash32& run_id) const {
+        std::optional<core::Hash32> anchored;
+        bool discarded = false;
+        for (const auto& log : receipt.logs) {
+            if (log.address != config.workflow || log.topics.empty()) continue;
+            if (auto e = iw::decode_agent_reply_anchored_event(log.topics, log.data);
+                e && e->workflow_run_id == run_id && e->replier == address) {
+                anchored = e->reply_hash;
+            }
+        }
+        if (!anchored) return {anchored, false};
+        // ERC-8301 §Gate Logic, silent mode: the workflow tells which anchored reply it dropped
+        // (Credence's workflows: ReplyDiscarded / BidDiscarded(runId, replyHash)).
+        for (const auto& log : receipt.logs) {
+            if (log.address != config.workflow || log.topics.size() < 3) continue;
+            const bool discard_event =
+                log.topics[0] ==
+                    chain::bindings::bft_commit_reveal_workflow::kReplyDiscardedTopic ||
+                log.topics[0] == chain::bindings::competitive_bid_workflow::kBidDiscardedTopic;
+            if (discard_event && log.topics[2] == *anchored) discarded = true;
+        }
+        return {anchored, discarded};
+    }
+
+    static std::optional<uint64_t> reply_timestamp(uint64_t chain_now, uint64_t anchor) {
+        // ERC-8301 §onAgentReply step 4: max(anchor_time) < timestamp <= block.timestamp. Chain
+        // time when it is past the anchor; else anchor + 1 once our clock has left the anchor's
+        // second (the next block a node builds then carries a later timestamp).
+        if (chain_now > anchor) return chain_now;
+        const auto wall = static_cast<uint64_t>(std::time(nullptr));
+        if (wall > anchor) return anchor + 1;
+        return std::nullopt;
+    }
+
+    AgentResult<TaskReport> process(const core::Hash32& task_hash) {
+        const auto started = Clock::now();
+        TaskReport report;
+        report.task_hash = task_hash;
+        auto finish = [&](TaskOutcome o) -> AgentResult<TaskReport> {
+            report.outcome = o;
+            report.total_time = Clock::now() - started;
+            return report;
+        };
+
+        std::optional<detail::CallFailure> unknown;
+        auto got = get_task(task_hash, &unknown);
+        if (!got) return std::unexpected(got.error());
+        if (unknown) {
+            // UnknownTask: a reorg removed it.
+            report.detail = unknown->detail;
+            return finish(TaskOutcome::ineligible);
+        }
+        const iw::AgentTask& task = got->task;
+        report.run_id = task.workflow_run_id;
+        report.stage = static_cast<uint8_t>(task.stage);
+        if (config.stage && task.stage != *config.stage) return finish(TaskOutcome::declined);
+        const uint64_t anchor = low_u64(task.timestamp);
+        const uint64_t expires_at = low_u64(task.expires_at);
+
+        auto saved_text = detail::read_file(output_path(task_hash));
+        if (!saved_text) return std::unexpected(saved_text.error());
+        std::optional<SavedOutput> saved;
+        if (*saved_text) saved = parse_saved(**saved_text);
+
+        auto latest = detail::latest_block(rpc);
+        if (!latest) return std::unexpected(latest.error());
+        if (!saved) {
+            // A task this agent has not started: skip it when it can no longer take a reply.
+            if (expires_at != 0 && latest->timestamp > expires_at)
+                return finish(TaskOutcome::expired);
+            auto e = eligible(task_hash);
+            if (!e) return std::unexpected(e.error());
+            if (e->has_value() && !**e) return finish(TaskOutcome::ineligible);
+        }
+        const auto ts = reply_timestamp(latest->timestamp, anchor);
+        if (!saved && !ts) return finish(TaskOutcome::deferred);
+
+        if (!saved) {
+            HandlerInput in;
+            in.kind = JobKind::task;
+            in.chain_id = chain_id;
+            in.contract = config.workflow;
+            in.agent = address;
+            in.task_hash = task_hash;
+            in.run_id = task.workflow_run_id;
+            in.stage = static_cast<uint8_t>(task.stage);
+            in.task_seq = low_u64(task.task_seq);
+            in.input_hash = task.input_hash;
+            in.input = task.input;
+            in.expires_at = expires_at;
+            for (const auto& rh : task.prev_reply_hashes) {
+                auto r = get_reply(rh);
+                if (!r) return std::unexpected(r.error());
+                in.prev_replies.push_back(
+                    PrevReply{rh, r->reply.replier, r->reply.output_hash, r->reply.output});
+            }
+            const auto h0 = Clock::now();
+            auto out = handler->handle(in);
+            report.handler_time = Clock::now() - h0;
+            if (!out) {
+                report.detail =
+                    fmt::format("{}: {}", to_string(out.error().code), out.error().detail);
+                return finish(TaskOutcome::handler_failed);
+            }
+            if (out->decline) return finish(TaskOutcome::declined);
+            SavedOutput s;
+            s.output_hash = out->output_hash.value_or(core::keccak256(out->output));
+            s.withhold = out->withhold_output;
+            if (!s.withhold) s.output = std::move(out->output);
+            // Durable before the operation begins: a restart must reply with this content.
+            if (auto w = detail::write_file_durably(output_path(task_hash), serialize(s)); !w)
+                return std::unexpected(w.error());
+            saved = std::move(s);
+        }
+
+        // ERC-8301 §Data Envelopes: the operationId is assigned (and journaled, fsynced) before
+        // the first submission and carried unchanged by every retry.
+        const chain::OperationKey op_key{chain_id,    config.workflow, task.workflow_run_id,
+                                         {task_hash}, address,         saved->output_hash};
+        chain::BeginOptions options;
+        options.timestamp = ts.value_or(anchor + 1);
+        auto begun = journal.begin(op_key, options);
+        if (!begun)
+            return fail(AgentError::journal, std::string(chain::to_string(begun.error().code)) +
+                                                 ": " + begun.error().detail);
+        chain::OperationEntry entry = begun->entry;
+        report.operation_id = entry.operation_id;
+
+        // A retry whose first attempt reached the chain is already anchored: never send again.
+        if (begun->reused) {
+            auto canonical = canonical_reply(task.workflow_run_id, entry.operation_id);
+            if (!canonical) return std::unexpected(canonical.error());
+            if (*canonical != core::Hash32{}) {
+                if (entry.status != chain::OperationStatus::mined ||
+                    entry.reply_hash != *canonical) {
+                    entry.status = chain::OperationStatus::mined;
+                    entry.reply_hash = *canonical;
+                    entry.error.reset();
+                    if (auto r = record(entry); !r) return std::unexpected(r.error());
+                }
+                report.reply_hash = *canonical;
+                if (auto p = maybe_prove(task_hash, *canonical, task, report); !p)
+                    return std::unexpected(p.error());
+                return finish(report.proof_sent ? TaskOutcome::proven
+                                                : TaskOutcome::already_replied);
+            }
+            if (latest->timestamp <= anchor &&
+                entry.timestamp > static_cast<uint64_t>(std::time(nullptr)))
+                return finish(TaskOutcome::deferred);
+        }
+
+        iw::AgentReply reply;
+        reply.operation_id = entry.operation_id;
+        reply.output_hash = saved->output_hash;
+        reply.output = saved->output;
+        reply.timestamp = core::Uint256{entry.timestamp};
+        reply.replier = address;
+        reply.prev_task_hashes = {task_hash};
+        reply.workflow_run_id = task.workflow_run_id;
+        auto data = iw::on_agent_reply(reply);
+        if (!data) return fail(AgentError::abi, data.error().detail);
+
+        std::optional<detail::CallFailure> revert;
+        const auto c0 = Clock::now();
+        auto receipt =
+            send(std::move(*data), revert, [&](const core::Hash32& txn_hash) -> AgentResult<void> {
+                // Test hook: die between eth_sendRawTransaction and the receipt, as kill -9 would.
+                if (config.crash_after_send || detail::fault_requested("after-send"))
+                    std::_Exit(75);
+                entry.status = chain::OperationStatus::sent;
+                entry.txn_hash = txn_hash;
+                entry.error.reset();
+                return record(entry);
+            });
+        report.chain_time += Clock::now() - c0;
+        if (!receipt) return std::unexpected(receipt.error());
+        if (revert) {
+            entry.status = chain::OperationStatus::reverted;
+            entry.error = revert->detail;
+            if (auto r = record(entry); !r) return std::unexpected(r.error());
+            report.detail = revert->detail;
+            if (revert->error_name == "InvalidReplyTimestamp") return finish(TaskOutcome::deferred);
+            if (revert->error_name == "TaskExpired") return finish(TaskOutcome::expired);
+            if (revert->error_name == "TaskNotEligible" || revert->error_name == "RunNotPending")
+                return finish(TaskOutcome::ineligible);
+            return finish(TaskOutcome::rejected);
+        }
+        auto [anchored, discarded] = inspect(**receipt, task.workflow_run_id);
+        bool new_reply = anchored.has_value();
+        if (!anchored) {
+            // No AgentReplyAnchored: the contract resolved it as a logical retry, or anchored
+            // nothing at all.
+            auto canonical = canonical_reply(task.workflow_run_id, entry.operation_id);
+            if (!canonical) return std::unexpected(canonical.error());
+            if (*canonical != core::Hash32{}) anchored = *canonical;
+        }
+        if (!anchored) {
+            entry.error = "the transaction anchored no reply";
+            if (auto r = record(entry); !r) return std::unexpected(r.error());
+            return finish(TaskOutcome::not_anchored);
+        }
+        entry.status = chain::OperationStatus::mined;
+        entry.reply_hash = *anchored;
+        entry.block_num = (*receipt)->block_num;
+        if (auto r = record(entry); !r) return std::unexpected(r.error());
+        report.reply_hash = *anchored;
+        if (discarded) {
+            report.detail = "the gate discarded the reply";
+            return finish(TaskOutcome::discarded);
+        }
+        if (auto p = maybe_prove(task_hash, *anchored, task, report); !p)
+            return std::unexpected(p.error());
+        return finish(new_reply ? TaskOutcome::replied : TaskOutcome::already_replied);
+    }
+
+    AgentResult<std::vector<TaskReport>> step() {
+        std::vector<chain::TopicFilter> topics{std::vector<core::Hash32>{iw::kNewAgentTaskTopic}};
+        if (config.stage) {
+            core::Hash32 word{};
+            word[31] = *config.stage;
+            topics.emplace_back(std::nullopt);
+            topics.emplace_back(std::vector<core::Hash32>{word});
+        }
+        auto batch = detail::read_logs(rpc, cursor, config.workflow, topics, config.confirmations,
+                                       config.max_log_range, config.reorg_depth);
+        if (!batch) return std::unexpected(batch.error());
+        if (batch->reorged) done.clear();
+        for (const auto& log : batch->logs) {
+            auto e = iw::decode_new_agent_task_event(log.topics, log.data);
+            if (!e) continue;
+            const bool queued = std::any_of(queue.begin(), queue.end(),
+                                            [&](const auto& q) { return q.first == e->task_hash; });
+            if (!queued && !done.contains(hex(e->task_hash)))
+                queue.emplace_back(e->task_hash, log.block_num);
+        }
+        std::vector<TaskReport> reports;
+        std::deque<std::pair<core::Hash32, uint64_t>> keep;
+        std::optional<AgentFailure> failure;
+        while (!queue.empty()) {
+            auto item = queue.front();
+            queue.pop_front();
+            if (failure) {
+                keep.push_back(item);
+                continue;
+            }
+            auto r = process(item.first);
+            if (!r) {
+                failure = r.error();
+                keep.push_back(item);
+                continue;
+            }
+            if (r->outcome == TaskOutcome::deferred) {
+                keep.push_back(item);
+            } else {
+                done.insert(hex(item.first));
+            }
+            reports.push_back(std::move(*r));
+        }
+        queue = std::move(keep);
+        if (!batch->empty_range) {
+            // Persist only what is finished: a restart re-reads from the oldest unfinished task.
+            uint64_t save_block = batch->to_block;
+            core::Hash32 save_hash = batch->to_hash;
+            for (const auto& q : queue) {
+                if (q.second <= save_block) {
+                    save_block = q.second == 0 ? 0 : q.second - 1;
+                    save_hash = {};
+                }
+            }
+            if (save_hash == core::Hash32{} && save_block != batch->to_block) {
+                auto b = rpc.get_block_by_number(chain::BlockId(save_block));
+                if (b && *b) save_hash = (*b)->hash;
+            }
+            // Queued tasks at or before the saved block are read again next step (deduplicated).
+            if (auto s = cursor.save(save_block, save_hash); !s) return std::unexpected(s.error());
+        }
+        if (failure) return std::unexpected(*failure);
+        return reports;
+    }
+};
+
+TaskWorker::TaskWorker(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+TaskWorker::~TaskWorker() = default;
+
+AgentResult<std::unique_ptr<TaskWorker>> TaskWorker::create(
+    chain::RpcClient rpc, core::SecretKey key, std::optional<core::SecretKey> attester_key,
+    std::unique_ptr<Handler> handler, WorkerConfig config) {
+    if (!handler) return fail(AgentError::config, "no handler");
+    if (config.state_dir.empty()) return fail(AgentError::config, "no state directory");
+    std::error_code ec;
+    std::filesystem::create_directories(config.state_dir / "outputs", ec);
+    if (ec)
+        return fail(AgentError::state,
+                    fmt::format("{}: {}", config.state_dir.string(), ec.message()));
+    auto impl = std::make_unique<Impl>(std::move(rpc), std::move(key), std::move(attester_key),
+                                       std::move(handler), std::move(config));
+    auto id = impl->rpc.chain_id();
+    if (!id) return fail(AgentError::rpc, fmt::format("eth_chainId: {}", id.error().to_string()));
+    impl->chain_id = *id;
+    if (auto r = impl->cursor.load(); !r) return std::unexpected(r.error());
+    return std::unique_ptr<TaskWorker>(new TaskWorker(std::move(impl)));
+}
+
+const core::Address& TaskWorker::address() const noexcept { return impl_->address; }
+
+AgentResult<std::vector<TaskReport>> TaskWorker::step() { return impl_->step(); }
+
+size_t TaskWorker::pending() const noexcept { return impl_->queue.size(); }
+
+uint64_t TaskWorker::cursor_block() const noexcept { return impl_->cursor.block().value_or(0); }
+
+void TaskWorker::run(std::stop_token stop, const std::function<void(const TaskReport&)>& on_report,
+                     const std::function<void(const AgentFailure&)>& on_error) {
+    auto backoff = impl_->config.poll_interval;
+    while (!stop.stop_requested()) {
+        auto r = step();
+        if (r) {
+            backoff = impl_->config.poll_interval;
+            if (on_report)
+                for (const auto& rep : *r) on_report(rep);
+            if (!detail::sleep_for(stop, impl_->config.poll_interval)) break;
+        } else {
+            if (on_error) on_error(r.error());
+            // A lost RPC: back off, doubling up to max_backoff.
+            if (!detail::sleep_for(stop, backoff)) break;
+            backoff = std::min(backoff * 2, impl_->config.max_backoff);
+        }
+    }
+}
+
+}  // namespace credence::agent
