@@ -1,0 +1,456 @@
+#!/usr/bin/env node
+// End-to-end test of the web explorer (issue 7 §5), run by CTest (tests/CMakeLists.txt):
+//   1. starts a real `credence node` (no --rpc: its embedded devnet; --port 0; data in a temp dir)
+//      serving the built explorer (web/dist);
+//   2. seeds real data with the real `credence` CLI: two agents registered from registration
+//      files (stored as data: URIs), feedback from two other accounts with a response, a tool,
+//      and a SingleStageWorkflow run replied to and proven;
+//   3. waits until the node has indexed, verified and scored it (through its REST API);
+//   4. drives Debian's chromium headless with playwright-core: loads every page, searches, opens an
+//      agent, reads its score, sees the reputation chart drawn (an SVG path with points), opens
+//      the tool's verification report (its reason code in words) and the run's evidence graph and
+//      verdict; no page may log an error or ask for anything outside the node's origin.
+// Prints one line per check and "N passed, N failed". Exit 0 when all pass, 1 on any failure,
+// 77 (CTest SKIP_RETURN_CODE) when the node binary has no `node` command. Every process it starts
+// is killed on exit, and the whole run is bounded (kTotalMs).
+import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const kTotalMs = 75_000; // hard bound for the whole test (the target is well under 60 s)
+const kSkip = 77;
+const here = path.dirname(fileURLToPath(import.meta.url));
+const source = process.env.CREDENCE_SOURCE_DIR || path.resolve(here, "../..");
+const bin = process.env.CREDENCE_BIN || path.join(source, "build/release/src/credence/credence");
+const dist = process.env.CREDENCE_WEB_DIST || path.join(source, "web/dist");
+const chromiumPath = process.env.CREDENCE_CHROMIUM || "/usr/bin/chromium";
+// anvil's default development keys (public, devnets only): 0 registers, 1 and 2 review.
+const kKeys = [
+    "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
+    "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d",
+    "0x5de4111afa1a4b94908f83103eb1d1706367c2e68ca870fc3fb9b804cdda202a",
+];
+
+const started = Date.now();
+const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)}s`;
+const log = (...a) => console.log(`[${elapsed()}]`, ...a);
+
+// ─── processes we start, killed on every way out ───
+const children = new Set();
+let scratch = "";
+let browser = null;
+
+function killAll() {
+    for (const child of children) {
+        // The node runs in its own process group (detached), so its anvil goes with it.
+        try {
+            process.kill(-child.pid, "SIGTERM");
+        } catch {}
+    }
+}
+function hardKillAll() {
+    for (const child of children) {
+        try {
+            process.kill(-child.pid, "SIGKILL");
+        } catch {}
+    }
+}
+async function cleanup() {
+    if (browser) {
+        await Promise.race([browser.close().catch(() => {}), sleep(3000)]);
+        browser = null;
+    }
+    killAll();
+    const deadline = Date.now() + 5000;
+    while ([...children].some((c) => c.exitCode === null && c.signalCode === null) && Date.now() < deadline) {
+        await sleep(50);
+    }
+    hardKillAll();
+    if (scratch && !process.env.CREDENCE_KEEP_SCRATCH) fs.rmSync(scratch, { recursive: true, force: true });
+}
+process.on("exit", () => hardKillAll());
+for (const sig of ["SIGINT", "SIGTERM"]) {
+    process.on(sig, async () => {
+        await cleanup();
+        process.exit(1);
+    });
+}
+const watchdog = setTimeout(async () => {
+    console.error(`FAIL: the test did not finish within ${kTotalMs / 1000} s`);
+    await cleanup();
+    process.exit(1);
+}, kTotalMs);
+
+function sleep(ms) {
+    return new Promise((r) => setTimeout(r, ms));
+}
+
+// ─── checks ───
+let passed = 0;
+let failed = 0;
+async function check(name, fn) {
+    const t0 = Date.now();
+    try {
+        await fn();
+        ++passed;
+        log(`PASS ${name} (${Date.now() - t0} ms)`);
+    } catch (e) {
+        ++failed;
+        log(`FAIL ${name}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+}
+function expect(cond, message) {
+    if (!cond) throw new Error(message);
+}
+
+// ─── the CLI ───
+function run(args, { env = {}, timeoutMs = 20_000 } = {}) {
+    return new Promise((resolve, reject) => {
+        const child = spawn(bin, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+        let out = "";
+        let err = "";
+        child.stdout.on("data", (d) => (out += d));
+        child.stderr.on("data", (d) => (err += d));
+        const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+        child.on("error", reject);
+        child.on("close", (code) => {
+            clearTimeout(timer);
+            resolve({ code, out, err });
+        });
+    });
+}
+
+async function cli(args, env) {
+    const r = await run([...args, "--json"], { env });
+    if (r.code !== 0) throw new Error(`credence ${args.join(" ")}: exit ${r.code}: ${r.err.trim()}`);
+    try {
+        return JSON.parse(r.out);
+    } catch {
+        throw new Error(`credence ${args.join(" ")}: not JSON: ${r.out.slice(0, 200)}`);
+    }
+}
+
+// ─── the node ───
+function startNode(args, env) {
+    return new Promise((resolve, reject) => {
+        const child = spawn(bin, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+        children.add(child);
+        let out = "";
+        let err = "";
+        let done = false;
+        const finish = (fn, value) => {
+            if (done) return;
+            done = true;
+            clearTimeout(timer);
+            fn(value);
+        };
+        const timer = setTimeout(() => finish(reject, new Error(`credence node printed no URL within 25 s\nstdout: ${out}\nstderr: ${err}`)), 25_000);
+        child.stdout.on("data", (d) => {
+            out += d;
+            const m = /credence node: serving (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+            if (m) finish(resolve, { child, url: m[1], output: () => out, errors: () => err });
+        });
+        child.stderr.on("data", (d) => {
+            err += d;
+            if (process.env.CREDENCE_E2E_VERBOSE) process.stderr.write(d);
+        });
+        child.on("exit", (code, signal) => finish(reject, new Error(`credence node exited (${code ?? signal}) before serving\nstdout: ${out}\nstderr: ${err}`)));
+    });
+}
+
+async function api(base, route) {
+    const r = await fetch(`${base}/api/v1${route}`);
+    const body = await r.json().catch(() => null);
+    return { status: r.status, body };
+}
+
+/** Polls `probe` (returns a truthy value when ready) every 200 ms up to `ms`. */
+async function waitFor(what, ms, probe) {
+    const deadline = Date.now() + ms;
+    let last = null;
+    while (Date.now() < deadline) {
+        try {
+            const v = await probe();
+            if (v) return v;
+        } catch (e) {
+            last = e;
+        }
+        await sleep(200);
+    }
+    throw new Error(`timed out after ${ms} ms waiting for ${what}${last ? `: ${last.message}` : ""}`);
+}
+
+function registrationFile(name, description, services) {
+    return JSON.stringify(
+        {
+            type: "https://eips.ethereum.org/EIPS/eip-8004#registration-v1",
+            name,
+            description,
+            image: "https://example.com/agent.png",
+            services,
+            x402Support: false,
+            active: true,
+            registrations: [],
+            supportedTrust: ["reputation"],
+        },
+        null,
+        2,
+    );
+}
+
+async function main() {
+    for (const [what, p] of [["credence binary", bin], ["built explorer", path.join(dist, "index.html")], ["chromium", chromiumPath]]) {
+        if (!fs.existsSync(p)) {
+            console.error(`FAIL: no ${what} at ${p}${what === "built explorer" ? " (run scripts/build-web.sh)" : ""}`);
+            process.exit(1);
+        }
+    }
+    const help = await run(["node", "--help"]);
+    if (help.code !== 0) {
+        console.log(`SKIP: ${bin} has no working \`node\` command yet (exit ${help.code}: ${help.err.trim().split("\n")[0]})`);
+        process.exit(kSkip);
+    }
+    const requireFromRoot = createRequire(path.join(source, "package.json"));
+    const { chromium } = requireFromRoot("playwright-core");
+
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), "credence-web-e2e-"));
+    const home = path.join(scratch, "home");
+    fs.mkdirSync(home);
+    const env = { CREDENCE_HOME: home, ETH_RPC_URL: "", CREDENCE_DATABASE: "" };
+
+    // 1. The node: embedded devnet, a free port, its data in the scratch directory.
+    const node = await startNode(NODE_ARGS(scratch), env);
+    const base = node.url;
+    log(`node serving ${base}`);
+    const rpc = await rpcUrl(node, base, home);
+    const chainEnv = { ...env, ETH_RPC_URL: rpc };
+
+    // 2. Seed with the real CLI.
+    const write = (name, text) => {
+        const p = path.join(scratch, name);
+        fs.writeFileSync(p, text);
+        return p;
+    };
+    const alphaName = `Weather Oracle ${process.pid}`;
+    const alpha = await cli(["agent", "register", write("alpha.json", registrationFile(alphaName, "Forecasts for any city, with sources.", [{ name: "MCP", endpoint: "https://mcp.example.com/", version: "2025-06-18" }, { name: "A2A", endpoint: "https://a2a.example.com/.well-known/agent-card.json", version: "0.3.0" }])), "--private-key", kKeys[0]], chainEnv);
+    const beta = await cli(["agent", "register", write("beta.json", registrationFile("Translator", "Translates text between languages.", [{ name: "A2A", endpoint: "https://translate.example.com/.well-known/agent-card.json", version: "0.3.0" }])), "--private-key", kKeys[0]], chainEnv);
+    const agentId = String(alpha.agentId);
+    log(`registered agents ${agentId} and ${beta.agentId}`);
+    // Feedback values are our inputs; the page must show them as given.
+    const given = [
+        ["87.5", kKeys[1], "quality"],
+        ["92", kKeys[2], "quality"],
+        ["95.25", kKeys[1], "quality"],
+    ];
+    for (const [value, key, tag] of given) {
+        await cli(["feedback", "give", agentId, value, "--tag1", tag, "--private-key", key], chainEnv);
+    }
+    const manifest = {
+        type: "https://ercs.ethereum.org/ERCS/erc-8257#tool-manifest-v1",
+        name: "nft-price-oracle",
+        description: "Returns estimated floor price.",
+        endpoint: "https://tools.example.com/nft-price-oracle",
+        inputs: { type: "object", properties: { collection: { type: "string" } } },
+        outputs: { type: "object", properties: { floorPriceEth: { type: "string" } } },
+        version: "1.0.0",
+        tags: ["nft", "pricing"],
+        creatorAddress: "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+    };
+    const tool = await cli(["tool", "register", write("manifest.json", JSON.stringify(manifest, null, 2)), "--private-key", kKeys[0]], chainEnv);
+    const toolId = String(tool.toolId);
+    const wf = ["--workflow", "SingleStageWorkflow"];
+    const runStart = await cli(["workflow", "run", write("in.txt", "summarize: the quick brown fox"), ...wf, "--private-key", kKeys[0]], chainEnv);
+    const runId = runStart.runId;
+    const reply = await cli(["workflow", "reply", runStart.tasks[0].taskHash, "--output-file", write("out.txt", "a quick fox"), ...wf, "--private-key", kKeys[0]], chainEnv);
+    await cli(["workflow", "prove", reply.replyHash, ...wf, "--private-key", kKeys[0]], chainEnv);
+    log(`seeded: tool ${toolId}, run ${runId}`);
+
+    // 3. Wait for the node to index, verify and score it.
+    await waitFor("the agent, its feedback and its score", 25_000, async () => {
+        const a = await api(base, `/agents/${agentId}`);
+        return a.status === 200 && a.body?.counts?.feedback >= given.length && a.body?.score && a.body?.profile ? a.body : null;
+    });
+    await waitFor("the run's evidence", 15_000, async () => {
+        const r = await api(base, `/runs/${runId}`);
+        return r.status === 200 && r.body?.evidence ? r.body : null;
+    });
+    await waitFor("the tool's verification", 15_000, async () => {
+        const t = await api(base, `/tools/${toolId}`);
+        return t.status === 200 && t.body?.verification ? t.body : null;
+    });
+    log("indexed");
+
+    // 4. The browser.
+    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    page.setDefaultTimeout(8000);
+    const problems = [];
+    const origin = new URL(base).origin;
+    await context.route("**/*", (r) => {
+        const u = r.request().url();
+        if (u.startsWith(origin) || u.startsWith("data:")) return r.continue();
+        problems.push(`request outside the node's origin: ${u}`);
+        return r.abort();
+    });
+    page.on("console", (m) => {
+        if (m.type() === "error") problems.push(`console error: ${m.text()}`);
+    });
+    page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+    page.on("response", (r) => {
+        if (r.status() >= 500) problems.push(`HTTP ${r.status()} for ${r.url()}`);
+    });
+
+    await check("home shows counts, chain status and recent activity", async () => {
+        await page.goto(`${base}/`);
+        await page.locator("h1", { hasText: "Credence explorer" }).waitFor();
+        const agents = Number((await page.locator('[data-count="Agents"]').textContent()).replace(/,/g, ""));
+        expect(agents >= 2, `agents count ${agents}, want >= 2`);
+        const runs = Number((await page.locator('[data-count="Workflow runs"]').textContent()).replace(/,/g, ""));
+        expect(runs >= 1, `runs count ${runs}, want >= 1`);
+        const chain = await page.locator("dl.facts").first().textContent();
+        expect(/Chain id\s*31337/.test(chain), `chain status: ${chain}`);
+        const events = await page.locator("section[aria-label='Recent activity'] tbody tr").count();
+        expect(events >= 5, `recent activity rows ${events}, want >= 5`);
+        expect((await page.title()).includes("Credence"), "document title");
+    });
+
+    await check("agents list searches by text and filters by service", async () => {
+        await page.getByRole("link", { name: "Agents", exact: true }).first().click();
+        await page.locator("h1", { hasText: "Agents" }).waitFor();
+        await page.getByLabel("Text").fill(alphaName);
+        await page.getByRole("button", { name: "Search" }).click();
+        await page.waitForURL(/\/agents\?q=/);
+        await page.locator(`[data-result-count="1"]`).waitFor();
+        expect((await page.locator("tbody tr").count()) === 1, "one row for the exact name");
+        expect(await page.getByRole("link", { name: alphaName }).isVisible(), "the agent's link");
+        // A filter that excludes it: the page says so.
+        await page.goto(`${base}/agents?q=${encodeURIComponent(alphaName)}&service=email`);
+        await page.getByText("No agent matches.").waitFor();
+        // Service filter alone: only the agent with an MCP service.
+        await page.goto(`${base}/agents?service=mcp`);
+        await page.locator("[data-result-count]").waitFor();
+        const names = await page.locator("tbody tr td:nth-child(2)").allTextContents();
+        expect(names.includes(alphaName) && !names.includes("Translator"), `service=mcp rows: ${names.join(", ")}`);
+    });
+
+    let shownScore = NaN;
+    await check("agent page shows the score, badges, services and feedback", async () => {
+        await page.goto(`${base}/agents?q=${encodeURIComponent(alphaName)}`);
+        await page.getByRole("link", { name: alphaName }).click();
+        await page.waitForURL(new RegExp(`/agents/${agentId}$`));
+        await page.locator(`article[data-agent-id="${agentId}"]`).waitFor();
+        expect((await page.locator("h1").textContent()).includes(alphaName), "the name in the heading");
+        shownScore = Number(await page.locator(".score").getAttribute("data-score"));
+        expect(shownScore > 0 && shownScore <= 1, `score ${shownScore}`);
+        const text = await page.locator(".score").textContent();
+        expect(/^\d+(\.\d)?%$/.test(text.trim()), `score text "${text}"`);
+        expect((await page.locator("[data-badge]").count()) >= 4, "four badges");
+        expect(await page.getByText("mcp.example.com").first().isVisible(), "the MCP service endpoint");
+        const values = await page.locator("[data-value]").allTextContents();
+        for (const [v] of given) expect(values.includes(v), `feedback value ${v} in ${values.join(", ")}`);
+        const contributors = await page.locator("section[aria-label='Trust score'] tbody tr").count();
+        expect(contributors >= 2, `explanation rows ${contributors}`);
+    });
+
+    await check("the score on the page is the node's score", async () => {
+        const a = await api(base, `/agents/${agentId}`);
+        expect(Math.abs(a.body.score.score - shownScore) < 1e-12, `page ${shownScore} vs API ${a.body.score.score}`);
+    });
+
+    await check("the reputation chart renders an SVG path with points", async () => {
+        const line = page.locator("svg.chart path.line");
+        await line.waitFor();
+        const d = await line.getAttribute("d");
+        const points = (d.match(/[ML]\s*-?[\d.]+\s+-?[\d.]+/g) || []).length;
+        expect(points >= 1 && points === Number(await line.getAttribute("data-points")), `path "${d}"`);
+        expect((await page.locator("svg.chart circle.dot").count()) === points, "one dot per point");
+        const box = await page.locator("svg.chart").boundingBox();
+        expect(box && box.width > 100 && box.height > 40, `chart size ${JSON.stringify(box)}`);
+    });
+
+    await check("a deep link loads (SPA fallback) and an unknown agent is a clear 404", async () => {
+        await page.goto(`${base}/agents/${agentId}`);
+        await page.locator(`article[data-agent-id="${agentId}"]`).waitFor();
+        await page.goto(`${base}/agents/999999999`);
+        await page.locator(".error", { hasText: "Not found" }).waitFor();
+    });
+
+    await check("tools list and tool page: verification report in words", async () => {
+        await page.goto(`${base}/tools`);
+        await page.getByRole("link", { name: "nft-price-oracle" }).click();
+        await page.locator(`article[data-tool-id="${toolId}"]`).waitFor();
+        const verdict = page.locator("[data-verdict]");
+        const state = await verdict.getAttribute("data-verdict");
+        // A data: metadataURI is not https: ERC-8257 §6 makes that a failed check 2.
+        expect(state === "unverified", `verdict ${state}`);
+        const reason = await verdict.getAttribute("data-reason");
+        const words = await verdict.locator(".reason-text").textContent();
+        expect(reason && words.length > 20 && !words.includes("_") && words !== reason, `reason ${reason} in words "${words}"`);
+        expect(await page.getByText("Returns estimated floor price.").isVisible(), "the manifest's description");
+        expect(await page.getByText("open access").isVisible(), "the access section");
+    });
+
+    await check("runs list and run page: the evidence graph and its verdict", async () => {
+        await page.goto(`${base}/runs`);
+        await page.locator(`a[href="/runs/${runId}"]`).click();
+        await page.locator(`article[data-run-id="${runId}"]`).waitFor();
+        const verdict = page.locator("p.verdict");
+        expect((await verdict.getAttribute("data-verdict")) === "valid", `verdict ${await verdict.textContent()}`);
+        expect((await verdict.textContent()).includes("VALID, fully proven"), "verdict text");
+        const nodes = await page.locator("svg.graph g.node").count();
+        const tasks = await page.locator("svg.graph g.node.task").count();
+        const replies = await page.locator("svg.graph g.node.reply").count();
+        const edges = await page.locator("svg.graph path.edge").count();
+        expect(tasks >= 1 && replies >= 1 && edges >= nodes - 1, `graph: ${tasks} tasks, ${replies} replies, ${edges} edges`);
+        expect((await page.locator("svg.graph g.node.failed").count()) === 0, "no failed node");
+    });
+
+    await check("navigation is keyboard reachable and pages are labelled", async () => {
+        await page.goto(`${base}/`);
+        await page.keyboard.press("Tab");
+        expect((await page.evaluate(() => document.activeElement?.textContent)) === "Skip to content", "skip link first");
+        for (const [href, heading] of [["/agents", "Agents"], ["/tools", "Tools"], ["/runs", "Workflow runs"]]) {
+            await page.locator(`nav a[href="${href}"]`).click();
+            await page.locator("h1", { hasText: heading }).waitFor();
+            expect((await page.locator(`nav a[href="${href}"]`).getAttribute("aria-current")) === "page", `aria-current on ${href}`);
+        }
+    });
+
+    await check("no page error, no console error, nothing fetched outside the node", async () => {
+        expect(problems.length === 0, problems.join("; "));
+    });
+}
+
+// The node's arguments (see docs/cli.md, `credence node`).
+function NODE_ARGS(dir) {
+    return ["node", "--port", "0", "--data-dir", path.join(dir, "data"), "--web", dist];
+}
+
+/** The embedded devnet's RPC URL: from the node's output, else $CREDENCE_HOME/devnet.json. */
+async function rpcUrl(node, base, home) {
+    return waitFor("the devnet's RPC URL", 10_000, async () => {
+        const m = /(?:rpc|devnet)[^\n]*?(http:\/\/127\.0\.0\.1:\d+)/i.exec(node.output());
+        if (m && m[1] !== base) return m[1];
+        const f = path.join(home, "devnet.json");
+        if (fs.existsSync(f)) return JSON.parse(fs.readFileSync(f, "utf8")).rpcUrl;
+        return null;
+    });
+}
+
+let exitCode = 1;
+try {
+    await main();
+    exitCode = failed === 0 && passed > 0 ? 0 : 1;
+} catch (e) {
+    console.error(`FAIL: ${e instanceof Error ? e.stack : String(e)}`);
+    ++failed;
+}
+console.log(`${passed} passed, ${failed} failed`);
+log("done");
+clearTimeout(watchdog);
+await cleanup();
+process.exit(exitCode);

@@ -1,0 +1,178 @@
+#!/usr/bin/env node
+// Unit tests of the explorer's pure modules (web/src: format, chart and graph layout, data: URI
+// decoding, safe links, reason codes), run by CTest with Node's test runner. The TypeScript
+// sources are bundled for Node with rolldown (Vite's bundler, already a dependency), so the code
+// under test is the code the browser runs. Expected values come from the specs' examples and
+// from geometry, never from our own output.
+//
+// The reason tables are checked against the C++ enums they describe: every ToolReason
+// (verify/tool_verifier.hpp, ERC-8257 §7), EvidenceReason (verify/evidence.hpp, ERC-8301) and
+// Discount (trust/score.hpp) must have a sentence, so a new code cannot reach the page as a bare
+// identifier.
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { test, after } from "node:test";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { createRequire } from "node:module";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const source = process.env.CREDENCE_SOURCE_DIR || path.resolve(here, "../..");
+const src = path.join(source, "web/src");
+const require = createRequire(path.join(source, "package.json"));
+const { build } = await import(pathToFileURL(require.resolve("rolldown")).href);
+
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "credence-web-units-"));
+after(() => fs.rmSync(scratch, { recursive: true, force: true }));
+const entry = path.join(scratch, "entry.ts");
+fs.writeFileSync(
+    entry,
+    ["format", "chart", "graph", "datauri", "dom", "reasons"]
+        .map((m) => `export * from ${JSON.stringify(path.join(src, `${m}.ts`))};`)
+        .join("\n"),
+);
+const bundle = await build({ input: entry, platform: "node", write: false, output: { format: "esm" }, logLevel: "silent" });
+const out = path.join(scratch, "bundle.mjs");
+fs.writeFileSync(out, bundle.output[0].code);
+const web = await import(pathToFileURL(out).href);
+
+test("decimalValue: ERC-8004 value/valueDecimals as exact decimals", () => {
+    // ERC-8004 §Giving Feedback examples: 9977 with 2 decimals is 99.77; -32 with 1 is -3.2.
+    assert.equal(web.decimalValue("9977", 2), "99.77");
+    assert.equal(web.decimalValue("-32", 1), "-3.2");
+    assert.equal(web.decimalValue("1", 18), "0.000000000000000001");
+    assert.equal(web.decimalValue("100", 2), "1");
+    assert.equal(web.decimalValue("875", 1), "87.5");
+    assert.equal(web.decimalValue("-5", 0), "-5");
+    assert.equal(web.decimalValue("0", 3), "0");
+    // int128 extremes stay exact (a JS number would round them).
+    assert.equal(web.decimalValue("170141183460469231731687303715884105727", 18), "170141183460469231731.687303715884105727");
+    assert.equal(web.decimalValue("not a number", 2), "not a number");
+});
+
+test("shortHex and utc", () => {
+    assert.equal(web.shortHex("0x" + "ab".repeat(32), 4), "0xabab…abab");
+    assert.equal(web.shortHex("0x12", 4), "0x12");
+    assert.equal(web.utc(0), "");
+    assert.equal(web.utc(1700000000), "2023-11-14 22:13:20 UTC");
+});
+
+test("chartLayout: points inside the plot, in x order, extremes on the edges", () => {
+    const points = [
+        { x: 30, y: 0.5 },
+        { x: 10, y: 0.2 },
+        { x: 20, y: 0.9 },
+    ];
+    const L = web.chartLayout(points, { title: "t", xLabel: String, yLabel: String, width: 400, height: 200 });
+    assert.equal(L.dots.length, 3);
+    assert.deepEqual(L.dots.map((d) => d.point.x), [10, 20, 30]);
+    assert.match(L.path, /^M[\d.]+ [\d.]+ L[\d.]+ [\d.]+ L[\d.]+ [\d.]+$/);
+    const xs = L.dots.map((d) => d.cx);
+    assert.ok(xs[0] < xs[1] && xs[1] < xs[2]);
+    // Left pad 56, right pad 16, top 12, bottom 32 (chart.ts kPad).
+    assert.equal(xs[0], 56);
+    assert.equal(xs[2], 400 - 16);
+    const ys = L.dots.map((d) => d.cy);
+    assert.equal(Math.min(...ys), 12); // the highest value at the top
+    assert.equal(Math.max(...ys), 200 - 32); // the lowest at the bottom
+    // A fixed y range maps 0.5 halfway.
+    const F = web.chartLayout([{ x: 1, y: 0.5 }, { x: 2, y: 0.5 }], { title: "t", xLabel: String, yLabel: String, yMin: 0, yMax: 1, width: 400, height: 200 });
+    assert.equal(F.dots[0].cy, 12 + (200 - 12 - 32) / 2);
+});
+
+test("chartLayout: one point and no point still lay out", () => {
+    const one = web.chartLayout([{ x: 5, y: 3 }], { title: "t", xLabel: String, yLabel: String });
+    assert.equal(one.dots.length, 1);
+    assert.ok(Number.isFinite(one.dots[0].cx) && Number.isFinite(one.dots[0].cy));
+    const none = web.chartLayout([], { title: "t", xLabel: String, yLabel: String });
+    assert.equal(none.path, "");
+});
+
+test("graphLayout: an ERC-8301 chain task -> reply -> task is laid out left to right", () => {
+    const nodes = [
+        { id: "t2", kind: "task", title: "final", subtitle: "", status: "ok" },
+        { id: "r1", kind: "reply", title: "reply", subtitle: "", status: "ok" },
+        { id: "t1", kind: "task", title: "task", subtitle: "", status: "ok" },
+    ];
+    const edges = [
+        { from: "t1", to: "r1" },
+        { from: "r1", to: "t2" },
+        { from: "r1", to: "missing" }, // a link to a node not in the trace is dropped
+    ];
+    const L = web.graphLayout(nodes, edges);
+    const at = Object.fromEntries(L.nodes.map((n) => [n.id, n]));
+    assert.deepEqual([at.t1.layer, at.r1.layer, at.t2.layer], [0, 1, 2]);
+    assert.ok(at.t1.x < at.r1.x && at.r1.x < at.t2.x);
+    assert.equal(L.edges.length, 2);
+    assert.ok(L.width >= at.t2.x + 176);
+});
+
+test("graphLayout: a parallel stage fans out and joins; a cycle terminates", () => {
+    const n = (id, kind) => ({ id, kind, title: id, subtitle: "", status: "ok" });
+    const fan = web.graphLayout(
+        [n("t0", "task"), n("ra", "reply"), n("rb", "reply"), n("t1", "task")],
+        [
+            { from: "t0", to: "ra" },
+            { from: "t0", to: "rb" },
+            { from: "ra", to: "t1" },
+            { from: "rb", to: "t1" },
+        ],
+    );
+    const at = Object.fromEntries(fan.nodes.map((x) => [x.id, x]));
+    assert.equal(at.ra.layer, 1);
+    assert.equal(at.rb.layer, 1);
+    assert.notEqual(at.ra.y, at.rb.y);
+    assert.equal(at.t1.layer, 2);
+    const cyc = web.graphLayout([n("a", "task"), n("b", "reply")], [{ from: "a", to: "b" }, { from: "b", to: "a" }]);
+    assert.equal(cyc.nodes.length, 2);
+});
+
+test("dataUriJson: base64 and percent-encoded JSON; anything else is null", () => {
+    const doc = { name: "Wéather", n: 1 };
+    const b64 = Buffer.from(JSON.stringify(doc), "utf8").toString("base64");
+    assert.deepEqual(web.dataUriJson(`data:application/json;base64,${b64}`), doc);
+    assert.deepEqual(web.dataUriJson(`data:application/json,${encodeURIComponent(JSON.stringify(doc))}`), doc);
+    assert.equal(web.dataUriJson("https://example.com/a.json"), null);
+    assert.equal(web.dataUriJson("data:application/json;base64,!!!"), null);
+    assert.equal(web.dataUriJson(`data:application/json;base64,${Buffer.from([0xff, 0xfe]).toString("base64")}`), null);
+    assert.equal(web.dataUriJson(`data:application/json,${encodeURIComponent("[1,2]")}`), null);
+});
+
+test("safeHref: only https becomes a link (ERC-8257 §Rendering Manifest Content)", () => {
+    assert.equal(web.safeHref("https://tools.example.com/x"), "https://tools.example.com/x");
+    for (const bad of ["javascript:alert(1)", "JaVaScRiPt:alert(1)", "http://example.com/", "file:///etc/passwd", "data:text/html,<script>", "blob:https://x/1", "vbscript:x", "/relative", 42, null]) {
+        assert.equal(web.safeHref(bad), null, String(bad));
+    }
+});
+
+function enumValues(file, name) {
+    const text = fs.readFileSync(path.join(source, file), "utf8");
+    const m = new RegExp(`enum class ${name}[^{]*\\{([\\s\\S]*?)\\};`).exec(text);
+    assert.ok(m, `enum ${name} in ${file}`);
+    const body = m[1].replace(/\/\/[^\n]*/g, "");
+    return body
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean);
+}
+
+test("every ERC-8257 tool reason code has a sentence", () => {
+    const codes = enumValues("src/credence/verify/tool_verifier.hpp", "ToolReason");
+    assert.ok(codes.length >= 25, `found ${codes.length} codes`);
+    for (const c of codes) {
+        assert.ok(web.toolReasons[c], `toolReasons lacks ${c}`);
+        assert.ok(web.toolReasons[c].endsWith("."), `toolReasons.${c} is a sentence`);
+    }
+});
+
+test("every ERC-8301 evidence reason and trust discount has words", () => {
+    for (const c of enumValues("src/credence/verify/evidence.hpp", "EvidenceReason")) {
+        assert.ok(web.evidenceReasons[c], `evidenceReasons lacks ${c}`);
+    }
+    for (const c of enumValues("src/credence/trust/score.hpp", "Discount")) {
+        assert.ok(web.discountReasons[c], `discountReasons lacks ${c}`);
+    }
+    assert.equal(web.explain(web.toolReasons, "some_new_code"), "some new code");
+    assert.equal(web.explain(web.toolReasons, ""), "");
+});
