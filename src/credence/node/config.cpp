@@ -1,0 +1,347 @@
+#include <credence/node/config.hpp>
+
+#include <cmath>
+#include <exception>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <map>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include <credence/core/address.hpp>
+
+namespace credence::node {
+namespace {
+
+using Result = std::expected<void, std::string>;
+
+/// Reads one TOML value into a field; the error names the key ("http.port: ...").
+class Reader {
+public:
+    Reader(std::string_view origin, std::string key) : origin_(origin), key_(std::move(key)) {}
+
+    [[nodiscard]] std::string fail(std::string_view what) const {
+        return fmt::format("{}: {}: {}", origin_, key_, what);
+    }
+
+    Result string(const toml::node& n, std::string& out) const {
+        const auto v = n.value<std::string>();
+        if (!n.is_string() || !v) return std::unexpected(fail("must be a string"));
+        out = *v;
+        return {};
+    }
+    Result path(const toml::node& n, std::filesystem::path& out) const {
+        std::string s;
+        if (auto r = string(n, s); !r) return r;
+        out = s;
+        return {};
+    }
+    Result boolean(const toml::node& n, bool& out) const {
+        if (!n.is_boolean()) return std::unexpected(fail("must be true or false"));
+        out = *n.value<bool>();
+        return {};
+    }
+    template <typename T>
+    Result integer(const toml::node& n, T& out, int64_t low, int64_t high) const {
+        if (!n.is_integer()) {
+            return std::unexpected(fail(fmt::format("must be an integer in {}..{}", low, high)));
+        }
+        const int64_t v = *n.value<int64_t>();
+        if (v < low || v > high) {
+            return std::unexpected(fail(fmt::format("must be an integer in {}..{}", low, high)));
+        }
+        out = static_cast<T>(v);
+        return {};
+    }
+    template <typename T>
+    Result optional_integer(const toml::node& n, std::optional<T>& out, int64_t low,
+                            int64_t high) const {
+        T v{};
+        if (auto r = integer(n, v, low, high); !r) return r;
+        out = v;
+        return {};
+    }
+    Result number(const toml::node& n, double& out, double low, double high) const {
+        if (!n.is_number()) return std::unexpected(fail("must be a number"));
+        const double v =
+            n.is_integer() ? static_cast<double>(*n.value<int64_t>()) : *n.value<double>();
+        if (!std::isfinite(v) || v < low || v > high) {
+            return std::unexpected(fail(fmt::format("must be a number in {}..{}", low, high)));
+        }
+        out = v;
+        return {};
+    }
+    Result strings(const toml::node& n, std::vector<std::string>& out) const {
+        const auto* array = n.as_array();
+        if (array == nullptr) return std::unexpected(fail("must be an array of strings"));
+        out.clear();
+        for (const auto& item : *array) {
+            const auto v = item.value<std::string>();
+            if (!item.is_string() || !v) {
+                return std::unexpected(fail("must be an array of strings"));
+            }
+            out.push_back(*v);
+        }
+        return {};
+    }
+
+private:
+    std::string_view origin_;
+    std::string key_;
+};
+
+using FieldSetter = std::function<Result(const Reader&, const toml::node&)>;
+using Fields = std::map<std::string, FieldSetter, std::less<>>;
+
+constexpr int64_t kMaxInt = std::numeric_limits<int64_t>::max();
+constexpr int64_t kMaxUint32 = std::numeric_limits<uint32_t>::max();
+
+Fields chain_fields(ChainConfig& c) {
+    return {
+        {"rpc", [&c](const Reader& r, const toml::node& n) { return r.string(n, c.rpc); }},
+        {"chain_id",
+         [&c](const Reader& r, const toml::node& n) {
+             return r.optional_integer(n, c.chain_id, 1, kMaxInt);
+         }},
+        {"deployment",
+         [&c](const Reader& r, const toml::node& n) { return r.string(n, c.deployment); }},
+        {"finality_depth",
+         [&c](const Reader& r, const toml::node& n) {
+             return r.optional_integer(n, c.finality_depth, 0, 1'000'000);
+         }},
+        {"seconds_per_block",
+         [&c](const Reader& r, const toml::node& n) {
+             double v = 0;
+             if (auto res = r.number(n, v, 0.001, 86'400); !res) return res;
+             c.seconds_per_block = v;
+             return Result{};
+         }},
+        {"poll_ms", [&c](const Reader& r,
+                         const toml::node& n) { return r.integer(n, c.poll_ms, 10, 600'000); }},
+        {"devnet_port",
+         [&c](const Reader& r, const toml::node& n) {
+             return r.integer(n, c.devnet_port, 0, 65'535);
+         }},
+        {"devnet_state",
+         [&c](const Reader& r, const toml::node& n) { return r.string(n, c.devnet_state); }},
+    };
+}
+
+Fields database_fields(DatabaseConfig& d) {
+    return {
+        {"location",
+         [&d](const Reader& r, const toml::node& n) { return r.string(n, d.location); }},
+        {"data_dir", [&d](const Reader& r, const toml::node& n) { return r.path(n, d.data_dir); }},
+    };
+}
+
+Fields http_fields(HttpConfig& h) {
+    return {
+        {"bind", [&h](const Reader& r, const toml::node& n) { return r.string(n, h.bind); }},
+        {"port",
+         [&h](const Reader& r, const toml::node& n) { return r.integer(n, h.port, 0, 65'535); }},
+        {"static_dir",
+         [&h](const Reader& r, const toml::node& n) { return r.path(n, h.static_dir); }},
+        {"max_body_bytes",
+         [&h](const Reader& r, const toml::node& n) {
+             return r.integer(n, h.max_body_bytes, 1, int64_t{1} << 30);
+         }},
+        {"rate_limit_per_second",
+         [&h](const Reader& r, const toml::node& n) {
+             return r.number(n, h.rate_limit_per_second, 0.001, 1e9);
+         }},
+        {"rate_limit_burst",
+         [&h](const Reader& r, const toml::node& n) {
+             return r.number(n, h.rate_limit_burst, 1, 1e9);
+         }},
+        {"threads",
+         [&h](const Reader& r, const toml::node& n) { return r.integer(n, h.threads, 1, 1024); }},
+    };
+}
+
+Fields trust_fields(TrustEngineConfig& t) {
+    return {
+        {"trusted", [&t](const Reader& r, const toml::node& n) { return r.strings(n, t.trusted); }},
+        {"full_interval_seconds",
+         [&t](const Reader& r, const toml::node& n) {
+             return r.integer(n, t.full_interval_seconds, 1, kMaxUint32);
+         }},
+        {"incremental_interval_ms",
+         [&t](const Reader& r, const toml::node& n) {
+             return r.integer(n, t.incremental_interval_ms, 10, kMaxUint32);
+         }},
+        {"half_life_days",
+         [&t](const Reader& r, const toml::node& n) {
+             return r.number(n, t.half_life_days, 0.001, 36'500);
+         }},
+    };
+}
+
+Fields verify_fields(VerifyConfig& v) {
+    return {
+        {"enabled", [&v](const Reader& r, const toml::node& n) { return r.boolean(n, v.enabled); }},
+        {"max_age_seconds",
+         [&v](const Reader& r, const toml::node& n) {
+             return r.integer(n, v.max_age_seconds, 0, kMaxInt);
+         }},
+        {"interval_seconds",
+         [&v](const Reader& r, const toml::node& n) {
+             return r.integer(n, v.interval_seconds, 1, kMaxUint32);
+         }},
+        {"batch",
+         [&v](const Reader& r, const toml::node& n) { return r.integer(n, v.batch, 1, 10'000); }},
+    };
+}
+
+Fields fetch_fields(FetchConfig& f) {
+    return {
+        {"allow_http",
+         [&f](const Reader& r, const toml::node& n) { return r.boolean(n, f.allow_http); }},
+        {"ca_file", [&f](const Reader& r, const toml::node& n) { return r.string(n, f.ca_file); }},
+        {"allow_hosts",
+         [&f](const Reader& r, const toml::node& n) { return r.strings(n, f.allow_hosts); }},
+        {"connect_to",
+         [&f](const Reader& r, const toml::node& n) { return r.strings(n, f.connect_to); }},
+        {"ipfs_gateways",
+         [&f](const Reader& r, const toml::node& n) { return r.strings(n, f.ipfs_gateways); }},
+    };
+}
+
+Result apply_table(const toml::node& node, std::string_view table, std::string_view origin,
+                   const Fields& fields) {
+    const auto* t = node.as_table();
+    if (t == nullptr) return std::unexpected(fmt::format("{}: {}: must be a table", origin, table));
+    for (const auto& [key, value] : *t) {
+        const std::string full = fmt::format("{}.{}", table, key.str());
+        const auto it = fields.find(key.str());
+        if (it == fields.end())
+            return std::unexpected(fmt::format("{}: {}: unknown key", origin, full));
+        if (auto r = it->second(Reader(origin, full), value); !r) return r;
+    }
+    return {};
+}
+
+// [[registries]] kind = "reputation", address = "0x...", start_block = 0, name = "..."
+Result apply_registries(const toml::node& node, std::string_view origin,
+                        std::vector<index::RegistrySource>& out) {
+    const auto* array = node.as_array();
+    if (array == nullptr) {
+        return std::unexpected(
+            fmt::format("{}: registries: must be an array of tables ([[registries]])", origin));
+    }
+    out.clear();
+    size_t i = 0;
+    for (const auto& item : *array) {
+        const std::string prefix = fmt::format("registries[{}]", i++);
+        const auto* t = item.as_table();
+        if (t == nullptr)
+            return std::unexpected(fmt::format("{}: {}: must be a table", origin, prefix));
+        index::RegistrySource source;
+        std::string kind, address;
+        const Fields fields{
+            {"kind", [&kind](const Reader& r, const toml::node& n) { return r.string(n, kind); }},
+            {"address",
+             [&address](const Reader& r, const toml::node& n) { return r.string(n, address); }},
+            {"start_block",
+             [&source](const Reader& r, const toml::node& n) {
+                 return r.integer(n, source.start_block, 0, kMaxInt);
+             }},
+            {"name",
+             [&source](const Reader& r, const toml::node& n) { return r.string(n, source.name); }},
+        };
+        if (auto r = apply_table(item, prefix, origin, fields); !r) return r;
+        const auto parsed_kind = index::parse_contract_kind(kind);
+        if (!parsed_kind) {
+            return std::unexpected(fmt::format(
+                "{}: {}.kind: must be identity, reputation, validation, tool, workflow or verifier",
+                origin, prefix));
+        }
+        source.kind = *parsed_kind;
+        const auto parsed_address = core::Address::from_hex(address);
+        if (!parsed_address) {
+            return std::unexpected(fmt::format(
+                "{}: {}.address: must be a 0x-prefixed 20-byte address", origin, prefix));
+        }
+        source.address = *parsed_address;
+        if (source.name.empty()) source.name = std::string(index::to_string(source.kind));
+        out.push_back(std::move(source));
+    }
+    return {};
+}
+
+}  // namespace
+
+std::expected<void, std::string> apply_node_config(std::string_view toml_text,
+                                                   std::string_view origin, NodeConfig& config) {
+    toml::table root;
+    try {
+        root = toml::parse(toml_text, origin);
+    } catch (const toml::parse_error& e) {
+        const auto& where = e.source().begin;
+        return std::unexpected(
+            fmt::format("{}:{}:{}: {}", origin, where.line, where.column, e.description()));
+    } catch (const std::exception& e) {
+        return std::unexpected(fmt::format("{}: {}", origin, e.what()));
+    }
+    for (const auto& [key, value] : root) {
+        const std::string_view k = key.str();
+        Result r;
+        if (k == "chain") {
+            r = apply_table(value, k, origin, chain_fields(config.chain));
+        } else if (k == "database") {
+            r = apply_table(value, k, origin, database_fields(config.database));
+        } else if (k == "http") {
+            r = apply_table(value, k, origin, http_fields(config.http));
+        } else if (k == "trust") {
+            r = apply_table(value, k, origin, trust_fields(config.trust));
+        } else if (k == "verify") {
+            r = apply_table(value, k, origin, verify_fields(config.verify));
+        } else if (k == "fetch") {
+            r = apply_table(value, k, origin, fetch_fields(config.fetch));
+        } else if (k == "registries") {
+            r = apply_registries(value, origin, config.registries);
+        } else {
+            r = std::unexpected(fmt::format("{}: {}: unknown table", origin, k));
+        }
+        if (!r) return r;
+    }
+    return {};
+}
+
+std::expected<NodeConfig, std::string> load_node_config(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return std::unexpected(fmt::format("cannot read config file {}", path.string()));
+    std::stringstream text;
+    text << in.rdbuf();
+    NodeConfig config;
+    if (auto r = apply_node_config(text.str(), path.filename().string(), config); !r) {
+        return std::unexpected(r.error());
+    }
+    return config;
+}
+
+std::expected<void, std::string> validate(const NodeConfig& config) {
+    for (const auto& t : config.trust.trusted) {
+        if (!core::Address::from_hex(t)) {
+            return std::unexpected(
+                fmt::format("trust.trusted: '{}' is not a 0x-prefixed 20-byte address", t));
+        }
+    }
+    if (config.http.bind.empty()) return std::unexpected("http.bind: must not be empty");
+    if (!config.fetch.ca_file.empty() && !std::filesystem::exists(config.fetch.ca_file)) {
+        return std::unexpected(fmt::format("fetch.ca_file: no such file {}", config.fetch.ca_file));
+    }
+    if (!config.http.static_dir.empty() && !std::filesystem::is_directory(config.http.static_dir)) {
+        return std::unexpected(
+            fmt::format("http.static_dir: no such directory {}", config.http.static_dir.string()));
+    }
+    if (config.http.rate_limit_burst < 1) {
+        return std::unexpected("http.rate_limit_burst: must be at least 1");
+    }
+    return {};
+}
+
+}  // namespace credence::node

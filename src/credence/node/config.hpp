@@ -1,0 +1,109 @@
+// The configuration of `credence node` (issue 7 §1): a TOML file (toml++) merged with command-line
+// flags, flags winning. docs/node.md is the reference of every key.
+//
+//   [chain]     rpc, chain_id, deployment, finality_depth, seconds_per_block, poll_ms,
+//               devnet_port, devnet_state
+//   [database]  location (SQLite path or postgresql:// URL), data_dir
+//   [[registries]] kind, address, start_block, name
+//   [http]      bind, port, static_dir, max_body_bytes, rate_limit_per_second, rate_limit_burst,
+//               threads
+//   [trust]     trusted, full_interval_seconds, incremental_interval_ms, half_life_days
+//   [verify]    enabled, max_age_seconds, interval_seconds, batch
+//   [fetch]     allow_http, ca_file, allow_hosts, connect_to, ipfs_gateways
+//
+// Errors: load_node_config() returns one line naming the file and the key ("node.toml:
+// http.port: must be an integer in 0..65535"); unknown keys and tables are errors too, so a typo
+// never silently falls back to a default.
+// Thread-safety: plain values. Ownership: values.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <expected>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <credence/index/sources.hpp>
+
+namespace credence::node {
+
+struct ChainConfig {
+    /// The node's JSON-RPC URL; empty: start the embedded devnet (anvil with every contract).
+    std::string rpc;
+    std::optional<uint64_t> chain_id;  ///< checked against eth_chainId; devnet: its chain id
+    std::string deployment;            ///< deployment file; empty: the chain's default file
+    std::optional<uint64_t> finality_depth;  ///< empty: index::default_finality_depth
+    std::optional<double> seconds_per_block;  ///< trust time estimates; empty: 12 (1 on devnet)
+    unsigned poll_ms = 1000;                  ///< indexer poll interval once caught up
+    uint16_t devnet_port = 0;                 ///< embedded devnet port; 0: any free port
+    std::string devnet_state;                 ///< embedded devnet --state directory; empty: none
+};
+
+struct DatabaseConfig {
+    /// SQLite file or postgresql:// URL; empty: <data_dir>/index.sqlite.
+    std::string location;
+    /// Empty: $CREDENCE_HOME (chain::credence_home()).
+    std::filesystem::path data_dir;
+};
+
+struct HttpConfig {
+    std::string bind = "127.0.0.1";
+    uint16_t port = 8004;
+    std::filesystem::path static_dir;
+    size_t max_body_bytes = 64 * 1024;
+    double rate_limit_per_second = 50;
+    double rate_limit_burst = 100;
+    unsigned threads = 8;
+};
+
+struct TrustEngineConfig {
+    std::vector<std::string> trusted;  ///< addresses of the trusted seed set
+    unsigned full_interval_seconds = 300;
+    unsigned incremental_interval_ms = 1000;
+    double half_life_days = 90;
+};
+
+struct VerifyConfig {
+    bool enabled = true;
+    int64_t max_age_seconds = 86'400;
+    unsigned interval_seconds = 30;
+    size_t batch = 16;
+};
+
+struct FetchConfig {
+    bool allow_http = false;
+    std::string ca_file;
+    std::vector<std::string> allow_hosts;
+    std::vector<std::string> connect_to;
+    std::vector<std::string> ipfs_gateways;
+};
+
+struct NodeConfig {
+    ChainConfig chain;
+    DatabaseConfig database;
+    /// Registries to index; empty: the deployment's contracts plus the chain's deployed ERC-8004
+    /// registries (as `credence index` picks them).
+    std::vector<index::RegistrySource> registries;
+    HttpConfig http;
+    TrustEngineConfig trust;
+    VerifyConfig verify;
+    FetchConfig fetch;
+};
+
+/// Reads a TOML document into `config` (keys absent from the text keep their value). `origin`
+/// names the source in errors (the file name).
+[[nodiscard]] std::expected<void, std::string> apply_node_config(std::string_view toml_text,
+                                                                 std::string_view origin,
+                                                                 NodeConfig& config);
+
+/// Loads a TOML file over the defaults.
+[[nodiscard]] std::expected<NodeConfig, std::string> load_node_config(
+    const std::filesystem::path& path);
+
+/// Checks the merged configuration (after the flags): one line naming the key when wrong.
+[[nodiscard]] std::expected<void, std::string> validate(const NodeConfig& config);
+
+}  // namespace credence::node
