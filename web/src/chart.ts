@@ -98,8 +98,9 @@ export function chart(points: Point[], opt: ChartOptions): HTMLElement {
             s("line", { class: "grid", x1: kPad.left, x2: L.width - kPad.right, y1: t.y, y2: t.y }),
             s("text", { class: "tick", x: kPad.left - 6, y: t.y + 4, "text-anchor": "end" }, t.text),
         ]),
-        L.xTicks.map((t) =>
-            s("text", { class: "tick", x: t.x, y: L.height - 10, "text-anchor": "middle" }, t.text),
+        // The outer ticks align inwards so their labels stay inside the view box.
+        L.xTicks.map((t, i) =>
+            s("text", { class: "tick", x: t.x, y: L.height - 10, "text-anchor": i === 0 ? "start" : i === L.xTicks.length - 1 ? "end" : "middle" }, t.text),
         ),
         L.band ? s("path", { class: "band", d: L.band }) : null,
         s("path", { class: "line", d: L.path, "data-points": L.dots.length }),
