@@ -6,6 +6,8 @@
 #include <tuple>
 #include <variant>
 
+#include <credence/index/row.hpp>
+
 namespace credence::trust {
 namespace {
 
@@ -21,13 +23,11 @@ DbValue blob(const core::Address& a) { return core::Bytes(a.bytes.begin(), a.byt
 // Byte strings as map keys (std::string: GCC 12 warns falsely on vector<uint8_t> ordering).
 std::string key_of(const core::Bytes& b) { return {b.begin(), b.end()}; }
 
-index::DbError unreadable(std::string_view what) {
-    return index::DbError{index::DbErrorKind::sql, "trust: unreadable " + std::string(what)};
-}
+index::DbError unreadable(std::string_view what) { return index::unreadable("trust", what); }
 
-const core::Bytes* blob_at(const DbRow& row, size_t i) { return std::get_if<core::Bytes>(&row[i]); }
-const int64_t* int_at(const DbRow& row, size_t i) { return std::get_if<int64_t>(&row[i]); }
-const std::string* text_at(const DbRow& row, size_t i) { return std::get_if<std::string>(&row[i]); }
+using index::blob_at;
+using index::int_at;
+using index::text_at;
 
 std::optional<core::Address> address_at(const DbRow& row, size_t i) {
     const core::Bytes* b = blob_at(row, i);

@@ -4,6 +4,8 @@
 #include <array>
 #include <variant>
 
+#include <credence/index/row.hpp>
+
 namespace credence::trust {
 namespace {
 
@@ -22,17 +24,11 @@ bool listed(std::span<const core::Address> list, const core::Address& a) {
     return std::find(list.begin(), list.end(), a) != list.end();
 }
 
-const std::string* text_at(const index::DbRow& row, size_t i) {
-    return std::get_if<std::string>(&row[i]);
-}
-const int64_t* int_at(const index::DbRow& row, size_t i) { return std::get_if<int64_t>(&row[i]); }
-const core::Bytes* blob_at(const index::DbRow& row, size_t i) {
-    return std::get_if<core::Bytes>(&row[i]);
-}
+using index::blob_at;
+using index::int_at;
+using index::text_at;
 
-index::DbError unreadable(std::string_view what) {
-    return index::DbError{index::DbErrorKind::sql, "trust: unreadable " + std::string(what)};
-}
+index::DbError unreadable(std::string_view what) { return index::unreadable("trust", what); }
 
 }  // namespace
 

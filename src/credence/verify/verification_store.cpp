@@ -6,14 +6,19 @@
 #include <utility>
 #include <variant>
 
+#include <credence/index/row.hpp>
+
 namespace credence::verify {
 namespace {
 
+using index::blob_at;
 using index::DbError;
 using index::DbErrorKind;
 using index::DbResult;
 using index::DbRow;
 using index::DbValue;
+using index::int_at;
+using index::text_at;
 
 constexpr std::array<std::string_view, 5> kKindNames{"agent", "tool", "feedback", "validation",
                                                      "run"};
@@ -95,21 +100,7 @@ DbValue as_int(uint64_t v) {
 
 DbValue as_blob(core::ByteView v) { return core::Bytes(v.begin(), v.end()); }
 
-DbError unreadable(std::string_view what) {
-    return DbError{DbErrorKind::sql, "verifications: unreadable " + std::string(what)};
-}
-
-const std::string* text_at(const DbRow& row, size_t i) {
-    return i < row.size() ? std::get_if<std::string>(&row[i]) : nullptr;
-}
-
-const core::Bytes* blob_at(const DbRow& row, size_t i) {
-    return i < row.size() ? std::get_if<core::Bytes>(&row[i]) : nullptr;
-}
-
-const int64_t* int_at(const DbRow& row, size_t i) {
-    return i < row.size() ? std::get_if<int64_t>(&row[i]) : nullptr;
-}
+DbError unreadable(std::string_view what) { return index::unreadable("verifications", what); }
 
 std::string_view due_sql(SubjectKind kind) {
     switch (kind) {
