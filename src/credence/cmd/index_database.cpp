@@ -18,11 +18,14 @@ std::string default_index_database() {
     return (chain::credence_home() / "index.sqlite").string();
 }
 
-std::unique_ptr<index::Database> open_index_database(const std::string& location) {
+std::unique_ptr<index::Database> open_index_database(const std::string& location, IndexOpen mode) {
     const std::string where = location.empty() ? default_index_database() : location;
     const bool is_postgres = where.starts_with("postgres://") || where.starts_with("postgresql://");
     if (!is_postgres) {
         const std::filesystem::path path = where.starts_with("sqlite:") ? where.substr(7) : where;
+        if (mode == IndexOpen::existing && !std::filesystem::exists(path)) {
+            throw CliError(fmt::format("database: no index at {}", path.string()));
+        }
         std::error_code ec;  // open_database reports a directory that could not be made
         if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
     }

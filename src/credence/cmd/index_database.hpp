@@ -14,8 +14,14 @@ namespace credence::cmd {
 /// $CREDENCE_DATABASE, else $CREDENCE_HOME/index.sqlite.
 [[nodiscard]] std::string default_index_database();
 
-/// Opens `location` (default_index_database() when empty), creating a SQLite file's directory.
-[[nodiscard]] std::unique_ptr<index::Database> open_index_database(const std::string& location);
+/// Whether opening may create a new, empty SQLite index.
+enum class IndexOpen { create, existing };
+
+/// Opens `location` (default_index_database() when empty): with IndexOpen::create, a missing
+/// SQLite file is created with its directory; with IndexOpen::existing (commands that only read
+/// the index) a missing file is an error rather than a new empty index.
+[[nodiscard]] std::unique_ptr<index::Database> open_index_database(
+    const std::string& location, IndexOpen mode = IndexOpen::create);
 
 /// The --database help text, the same for every command.
 inline constexpr const char* kDatabaseHelp =

@@ -30,6 +30,7 @@
 #include <credence/cmd/args.hpp>
 #include <credence/cmd/chain_context.hpp>
 #include <credence/cmd/commands.hpp>
+#include <credence/cmd/index_database.hpp>
 #include <credence/cmd/verify.hpp>
 #include <credence/verify/registration_verifier.hpp>
 #include <credence/verify/resolver.hpp>
@@ -125,19 +126,6 @@ void run_verify_agent(const VerifyAgentArgs& a) {
     out.flush();
 }
 
-std::string default_database() {
-    if (const char* env = std::getenv("CREDENCE_DATABASE"); env != nullptr && *env != '\0')
-        return env;
-    return (chain::credence_home() / "index.sqlite").string();
-}
-
-std::unique_ptr<index::Database> open_index(const std::string& location) {
-    const std::string where = location.empty() ? default_database() : location;
-    auto db = index::open_database(where);
-    if (!db) throw CliError(fmt::format("database: {}", db.error().to_string()));
-    return std::move(*db);
-}
-
 void print_resolved(const ResolveArgs& a, const std::vector<verify::ResolvedAgent>& agents) {
     Output out(a.json);
     if (a.json) {
@@ -171,7 +159,7 @@ verify::IndexFilter filter_of(const ResolveArgs& a) {
 
 void run_resolve_address(const ResolveArgs& a) {
     const core::Address address = parse_address_arg("address", a.key);
-    auto db = open_index(a.database);
+    auto db = open_index_database(a.database);
     auto found = verify::resolve_by_address(*db, address, filter_of(a));
     if (!found) throw CliError(fmt::format("database: {}", found.error().to_string()));
     print_resolved(a, *found);
@@ -181,7 +169,7 @@ void run_resolve_domain(const ResolveArgs& a) {
     if (!verify::normalize_domain(a.key)) {
         throw CliError(fmt::format("domain: \"{}\" is not a DNS name", a.key));
     }
-    auto db = open_index(a.database);
+    auto db = open_index_database(a.database);
     const auto fetcher = make_fetcher(a.fetch);
     auto found = verify::resolve_domain_live(*db, *fetcher, a.key, filter_of(a));
     if (!found) throw CliError(fmt::format("database: {}", found.error().to_string()));

@@ -27,6 +27,7 @@
 #include <credence/cmd/args.hpp>
 #include <credence/cmd/chain_context.hpp>
 #include <credence/cmd/commands.hpp>
+#include <credence/cmd/index_database.hpp>
 #include <credence/cmd/verify.hpp>
 #include <credence/cmd/workflow.hpp>
 #include <credence/index/database.hpp>
@@ -45,29 +46,6 @@ struct VerifyRunArgs {
     uint64_t from_block = 0;
 };
 
-std::string default_index() {
-    if (const char* env = std::getenv("CREDENCE_DATABASE"); env != nullptr && *env != '\0') {
-        return env;
-    }
-    return (chain::credence_home() / "index.sqlite").string();
-}
-
-std::unique_ptr<index::Database> open_index(const std::string& location) {
-    const bool is_postgres =
-        location.starts_with("postgres://") || location.starts_with("postgresql://");
-    if (!is_postgres) {
-        // Reading only: a missing file is an error, not a new empty index.
-        const std::filesystem::path path =
-            location.starts_with("sqlite:") ? location.substr(7) : location;
-        if (!std::filesystem::exists(path)) {
-            throw CliError(fmt::format("database: no index at {}", path.string()));
-        }
-    }
-    auto db = index::open_database(location);
-    if (!db) throw CliError(fmt::format("database: {}", db.error().to_string()));
-    return std::move(*db);
-}
-
 void run_verify(VerifyRunArgs& a) {
     const core::Hash32 run_id = parse_hash_arg("run id", a.run_id);
     const bool offline = a.offline || !a.database.empty();
@@ -75,7 +53,7 @@ void run_verify(VerifyRunArgs& a) {
     std::unique_ptr<index::Database> db;
     std::unique_ptr<verify::EvidenceSource> source;
     if (offline) {
-        db = open_index(a.database.empty() ? default_index() : a.database);
+        db = open_index_database(a.database, IndexOpen::existing);
         std::optional<core::Address> workflow;
         if (!a.workflow.empty()) {
             ctx = std::make_unique<ChainContext>(a.chain);
