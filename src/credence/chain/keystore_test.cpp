@@ -40,7 +40,7 @@ std::string cast_path() {
 fs::path data_dir() {
     if (const char* src = std::getenv("CREDENCE_SOURCE_DIR"))  // NOLINT(concurrency-mt-unsafe)
         return fs::path(src) / "tests/data/keystore";
-    return fs::path(__FILE__).parent_path() / "../../../tests/data/keystore";
+    return fs::path(CREDENCE_TEST_SOURCE_DIR) / "tests/data/keystore";
 }
 
 std::string read_file(const fs::path& p) {

@@ -75,16 +75,12 @@ console.log(JSON.stringify(out))
 // The reference document from node, or null when node or the npm packages are missing.
 const nlohmann::json& reference() {
     static const nlohmann::json doc = [] {
-        // The checkout holding node_modules: $CREDENCE_SOURCE_DIR, else this file's checkout
-        // (src/credence/verify/ is three levels down), since CTest's environment for
-        // gtest_discover_tests carries only the first variable of a list.
+        // The checkout holding node_modules: $CREDENCE_SOURCE_DIR, else the checkout this test
+        // was built from.
         const char* env = std::getenv("CREDENCE_SOURCE_DIR");
-        const std::filesystem::path source = env != nullptr ? std::filesystem::path(env)
-                                                            : std::filesystem::path(__FILE__)
-                                                                  .parent_path()
-                                                                  .parent_path()
-                                                                  .parent_path()
-                                                                  .parent_path();
+        const std::filesystem::path source = env != nullptr
+                                                 ? std::filesystem::path(env)
+                                                 : std::filesystem::path(CREDENCE_TEST_SOURCE_DIR);
         const auto script = source / "node_modules" / ".credence_cid_test.mjs";
         if (!std::filesystem::exists(source / "node_modules" / "multiformats"))
             return nlohmann::json();
