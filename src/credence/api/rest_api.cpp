@@ -1,21 +1,299 @@
-// RestApi: routing, parameter validation and the JSON answers over the index (docs/api.md).
+// RestApi: the route table, the connection pool, metrics and the error boundary. The handlers
+// live in rest_agents.cpp and rest_catalog.cpp; shapes are documented in docs/api.md.
 #include <credence/api/rest_api.hpp>
 
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <string_view>
 #include <utility>
+
+#include <fmt/format.h>
+
+#include <credence/api/detail/rest_common.hpp>
 
 namespace credence::api {
 
-struct RestApi::Impl {
-    RestApiOptions options;
+namespace {
+
+using detail::ApiError;
+using detail::ApiResult;
+using detail::Ctx;
+using detail::Json;
+
+enum class RouteKind { plain, with_node_status };
+
+struct Route {
+    std::string_view pattern;  ///< "/api/v1/agents/{}" ({} captures one segment)
+    std::string_view name;     ///< the metrics label: the pattern with named placeholders
+    ApiResult<Json> (*handler)(Ctx&) = nullptr;
+    ApiResult<Json> (*status_handler)(Ctx&, const Json&) = nullptr;
 };
 
-RestApi::RestApi(RestApiOptions options)
-    : impl_(std::make_unique<Impl>(Impl{std::move(options)})) {}
+constexpr std::array kRoutes{
+    Route{"/api/v1/status", "/api/v1/status", nullptr, &detail::chain_status},
+    Route{"/api/v1/home", "/api/v1/home", nullptr, &detail::home},
+    Route{"/api/v1/agents", "/api/v1/agents", &detail::list_agents, nullptr},
+    Route{"/api/v1/agents/{}", "/api/v1/agents/{agent_id}", &detail::get_agent, nullptr},
+    Route{"/api/v1/agents/{}/feedback", "/api/v1/agents/{agent_id}/feedback",
+          &detail::list_feedback, nullptr},
+    Route{"/api/v1/agents/{}/reputation", "/api/v1/agents/{agent_id}/reputation",
+          &detail::get_reputation, nullptr},
+    Route{"/api/v1/agents/{}/reputation/history", "/api/v1/agents/{agent_id}/reputation/history",
+          &detail::get_reputation_history, nullptr},
+    Route{"/api/v1/agents/{}/validations", "/api/v1/agents/{agent_id}/validations",
+          &detail::list_validations, nullptr},
+    Route{"/api/v1/tools", "/api/v1/tools", &detail::list_tools, nullptr},
+    Route{"/api/v1/tools/{}", "/api/v1/tools/{tool_id}", &detail::get_tool, nullptr},
+    Route{"/api/v1/runs", "/api/v1/runs", &detail::list_runs, nullptr},
+    Route{"/api/v1/runs/{}", "/api/v1/runs/{run_id}", &detail::get_run, nullptr},
+    Route{"/api/v1/resolve/address/{}", "/api/v1/resolve/address/{address}",
+          &detail::resolve_address, nullptr},
+    Route{"/api/v1/resolve/domain/{}", "/api/v1/resolve/domain/{domain}", &detail::resolve_domain,
+          nullptr},
+};
+
+std::vector<std::string_view> split_path(std::string_view path) {
+    std::vector<std::string_view> out;
+    size_t start = 1;
+    while (start <= path.size()) {
+        const size_t slash = path.find('/', start);
+        const size_t end = slash == std::string_view::npos ? path.size() : slash;
+        out.push_back(path.substr(start, end - start));
+        if (slash == std::string_view::npos) break;
+        start = slash + 1;
+    }
+    return out;
+}
+
+/// The route matching `path`, with its captures; nullptr when none.
+const Route* match(std::string_view path, std::vector<std::string>& captures) {
+    if (path.empty() || path.front() != '/') return nullptr;
+    const auto segments = split_path(path);
+    for (const Route& route : kRoutes) {
+        const auto pattern = split_path(route.pattern);
+        if (pattern.size() != segments.size()) continue;
+        captures.clear();
+        bool ok = true;
+        for (size_t i = 0; i < pattern.size() && ok; ++i) {
+            if (pattern[i] == "{}") {
+                ok = !segments[i].empty();
+                captures.emplace_back(segments[i]);
+            } else {
+                ok = pattern[i] == segments[i];
+            }
+        }
+        if (ok) return &route;
+    }
+    return nullptr;
+}
+
+std::string dump(const Json& json) {
+    // Stored texts (names from registration files) may hold bad UTF-8: replace, never throw.
+    return json.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+HttpResponse error_response(const ApiError& error) {
+    HttpResponse response;
+    response.status = error.status;
+    response.body = dump(Json{{"error", error.message}, {"code", error.code}});
+    return response;
+}
+
+/// Latency summary over a window of recent requests, and request counts by route and status.
+class Metrics {
+public:
+    void record(std::string_view route, int status, double seconds) {
+        const std::lock_guard lock(mutex_);
+        ++counts_[{std::string(route), status}];
+        window_[next_ % window_.size()] = seconds;
+        ++next_;
+        sum_ += seconds;
+        ++count_;
+    }
+
+    [[nodiscard]] std::string text() const {
+        std::string out;
+        const std::lock_guard lock(mutex_);
+        out += "# HELP credence_http_requests_total HTTP requests by route and status.\n";
+        out += "# TYPE credence_http_requests_total counter\n";
+        for (const auto& [key, value] : counts_) {
+            out += fmt::format("credence_http_requests_total{{route=\"{}\",status=\"{}\"}} {}\n",
+                               key.first, key.second, value);
+        }
+        out += "# HELP credence_http_request_duration_seconds Request latency (recent window).\n";
+        out += "# TYPE credence_http_request_duration_seconds summary\n";
+        const size_t filled = std::min<size_t>(next_, window_.size());
+        std::vector<double> sorted(window_.begin(),
+                                   window_.begin() + static_cast<std::ptrdiff_t>(filled));
+        std::ranges::sort(sorted);
+        for (const double q : {0.5, 0.9, 0.99}) {
+            double value = 0;
+            if (!sorted.empty()) {
+                const auto rank = static_cast<size_t>(q * static_cast<double>(sorted.size() - 1));
+                value = sorted[rank];
+            }
+            out += fmt::format("credence_http_request_duration_seconds{{quantile=\"{}\"}} {:.6f}\n",
+                               q, value);
+        }
+        out += fmt::format("credence_http_request_duration_seconds_sum {:.6f}\n", sum_);
+        out += fmt::format("credence_http_request_duration_seconds_count {}\n", count_);
+        return out;
+    }
+
+private:
+    mutable std::mutex mutex_;
+    std::map<std::pair<std::string, int>, uint64_t> counts_;
+    std::array<double, 4096> window_{};
+    uint64_t next_ = 0;
+    double sum_ = 0;
+    uint64_t count_ = 0;
+};
+
+}  // namespace
+
+struct RestApi::Impl {
+    RestApiOptions options;
+    Metrics metrics;
+    std::mutex pool_mutex;
+    std::vector<std::unique_ptr<index::Database>> pool;
+
+    /// A connection from the pool (opened on demand: one per concurrent request at most).
+    index::DbResult<std::unique_ptr<index::Database>> acquire() {
+        {
+            const std::lock_guard lock(pool_mutex);
+            if (!pool.empty()) {
+                auto db = std::move(pool.back());
+                pool.pop_back();
+                return db;
+            }
+        }
+        if (!options.open_database) {
+            return std::unexpected(index::DbError{index::DbErrorKind::open, "no database"});
+        }
+        return options.open_database();
+    }
+
+    void release(std::unique_ptr<index::Database> db) {
+        if (!db) return;
+        if (db->in_transaction()) (void)db->rollback();
+        const std::lock_guard lock(pool_mutex);
+        pool.push_back(std::move(db));
+    }
+
+    Json node_status() const {
+        if (!options.node_status) return nullptr;
+        try {
+            return Json::parse(options.node_status().dump());
+        } catch (const std::exception&) {
+            return nullptr;
+        }
+    }
+
+    HttpResponse healthz() {
+        auto db = acquire();
+        Json body;
+        int status = 200;
+        if (db) {
+            auto probe = (*db)->query("SELECT 1");
+            if (probe) {
+                body = Json{{"status", "ok"}, {"database", "ok"}};
+            } else {
+                status = 503;
+                body = Json{{"status", "unavailable"},
+                            {"database", probe.error().to_string()},
+                            {"error", "database unavailable"},
+                            {"code", "unavailable"}};
+                if (probe.error().kind == index::DbErrorKind::connection) (*db).reset();
+            }
+            release(std::move(*db));
+        } else {
+            status = 503;
+            body = Json{{"status", "unavailable"},
+                        {"database", db.error().to_string()},
+                        {"error", "database unavailable"},
+                        {"code", "unavailable"}};
+        }
+        Json node = node_status();
+        if (!node.is_null()) body["node"] = std::move(node);
+        return {status, "application/json", dump(body), {}};
+    }
+
+    HttpResponse route(const HttpRequest& request, std::string& route_name) {
+        if (request.path == "/healthz") {
+            route_name = "/healthz";
+            return healthz();
+        }
+        if (request.path == "/metrics") {
+            route_name = "/metrics";
+            std::string text = metrics.text();
+            if (options.node_metrics) {
+                try {
+                    text += options.node_metrics();
+                } catch (const std::exception&) {
+                    // A failing metrics source must not hide the HTTP metrics.
+                }
+            }
+            return {200, "text/plain; version=0.0.4", std::move(text), {}};
+        }
+        if (request.path == "/openapi.json") {
+            route_name = "/openapi.json";
+            return {200, "application/json", dump(detail::openapi_document()), {}};
+        }
+        std::vector<std::string> captures;
+        const Route* found = match(request.path, captures);
+        if (found == nullptr) {
+            route_name = "other";
+            return error_response(detail::not_found("no such route"));
+        }
+        route_name = found->name;
+        auto db = acquire();
+        if (!db) return error_response(detail::unavailable(db.error()));
+        Ctx ctx{options.scope, **db, request, std::move(captures)};
+        ApiResult<Json> result = found->handler != nullptr
+                                     ? found->handler(ctx)
+                                     : found->status_handler(ctx, node_status());
+        bool keep = true;
+        if (!result && result.error().status == 503) {
+            // A lost connection is not returned to the pool; the next request opens a new one.
+            keep = false;
+        }
+        if (keep) release(std::move(*db));
+        if (!result) return error_response(result.error());
+        return {200, "application/json", dump(*result), {}};
+    }
+};
+
+RestApi::RestApi(RestApiOptions options) : impl_(std::make_unique<Impl>()) {
+    impl_->options = std::move(options);
+}
+
 RestApi::~RestApi() = default;
 
 HttpResponse RestApi::handle(const HttpRequest& request) {
-    if (request.path == "/healthz") return {200, "application/json", R"({"status":"ok"})", {}};
-    return {404, "application/json", R"({"error":"no such route","code":"not_found"})", {}};
+    const auto start = std::chrono::steady_clock::now();
+    std::string route_name = "other";
+    HttpResponse response;
+    try {
+        if (request.method != "GET" && request.method != "HEAD") {
+            response = error_response(
+                ApiError{405, "method_not_allowed", fmt::format("{} is not allowed", "method")});
+            response.headers.emplace_back("Allow", "GET, HEAD");
+        } else {
+            response = impl_->route(request, route_name);
+        }
+    } catch (const std::exception& e) {
+        // Nothing escapes a handler; an unexpected throw is reported as unavailable (and logged
+        // by the caller's metrics as a 503 of its route).
+        response = error_response(ApiError{503, "unavailable", e.what()});
+    }
+    if (request.method == "HEAD") response.body.clear();
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    impl_->metrics.record(route_name, response.status, seconds);
+    return response;
 }
 
 }  // namespace credence::api

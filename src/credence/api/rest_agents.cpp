@@ -1,0 +1,610 @@
+// The /api/v1/agents routes (issue 7 §3 Agents; docs/api.md): search, detail, feedback with
+// ERC-8004 readAllFeedback filters, the getSummary mirror, reputation history, validations.
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <set>
+
+#include <fmt/format.h>
+
+#include <credence/api/detail/rest_common.hpp>
+#include <credence/core/caip.hpp>
+#include <credence/core/uint256.hpp>
+#include <credence/trust/summary.hpp>
+#include <credence/verify/verification_store.hpp>
+
+namespace credence::api::detail {
+
+namespace {
+
+using index::DbRow;
+using index::DbValue;
+
+/// The score used to order agents without one (below every real score).
+constexpr double kNoScore = -1e300;
+
+ApiResult<core::Bytes> agent_id_capture(const Ctx& ctx) {
+    return parse_uint256_id(ctx.captures.at(0), "agent_id");
+}
+
+DbValue chain(const Ctx& ctx) { return static_cast<int64_t>(ctx.scope.chain_id); }
+
+std::string format_double(double value) { return fmt::format("{:.17g}", value); }
+
+/// 404 unless the identity registry holds `agent_id`.
+ApiResult<DbRow> load_agent_row(Ctx& ctx, const core::Bytes& agent_id) {
+    const std::array<DbValue, 3> params{chain(ctx), blob(ctx.scope.identity_registry),
+                                        DbValue(agent_id)};
+    auto rows = ctx.db.query(
+        "SELECT owner, agent_uri, wallet, approved, registered_block_num, registered_txn_hash, "
+        "updated_block_num FROM agents WHERE chain_id = $1 AND registry = $2 AND agent_id = $3",
+        params);
+    if (!rows) return std::unexpected(unavailable(rows.error()));
+    if (rows->empty()) return std::unexpected(not_found("no such agent"));
+    return std::move(rows->front());
+}
+
+Json score_json(const DbRow& row, size_t at) {
+    // score, low, high, evidence, effective_reviewers, reviews, tags, explanation, computed_at,
+    // covers_block_num
+    if (!as_real(row[at])) return nullptr;
+    return Json{{"score", real_or_null(row[at])},
+                {"low", real_or_null(row[at + 1])},
+                {"high", real_or_null(row[at + 2])},
+                {"evidence", real_or_null(row[at + 3])},
+                {"effective_reviewers", real_or_null(row[at + 4])},
+                {"reviews", int_or_null(row[at + 5])},
+                {"tags", stored_json(as_text(row[at + 6]).value_or("{}"))},
+                {"explanation", stored_json(as_text(row[at + 7]).value_or("{}"))},
+                {"computed_at", int_or_null(row[at + 8])},
+                {"covers_block_num", int_or_null(row[at + 9])}};
+}
+
+ApiResult<Json> load_score(Ctx& ctx, const core::Bytes& agent_id) {
+    const std::array<DbValue, 3> params{chain(ctx), blob(ctx.scope.identity_registry),
+                                        DbValue(agent_id)};
+    auto rows = ctx.db.query(
+        "SELECT score, low, high, evidence, effective_reviewers, reviews, tags, explanation, "
+        "computed_at, covers_block_num FROM agent_scores "
+        "WHERE chain_id = $1 AND registry = $2 AND agent_id = $3",
+        params);
+    if (!rows) return std::unexpected(unavailable(rows.error()));
+    if (rows->empty()) return Json(nullptr);
+    return score_json(rows->front(), 0);
+}
+
+Json verification_json(const verify::VerificationRecord& record) {
+    return Json{{"status", std::string(verify::to_string(record.status))},
+                {"reason", record.reason},
+                {"detail", record.detail},
+                {"checked_at", record.checked_at},
+                {"covers_block_num", record.covers_block_num},
+                {"report", stored_json(record.report_json)}};
+}
+
+}  // namespace
+
+ApiResult<Json> list_agents(Ctx& ctx) {
+    const HttpRequest& request = ctx.request;
+    if (auto ok = check_params(
+            request, {"q", "service", "skill", "domain", "trust_model", "active", "min_score",
+                      "verification", "owner", "sort", "limit", "cursor"});
+        !ok) {
+        return std::unexpected(ok.error());
+    }
+    auto limit = limit_param(request);
+    if (!limit) return std::unexpected(limit.error());
+    std::vector<DbValue> params{chain(ctx), blob(ctx.scope.identity_registry),
+                                blob(core::Address{})};
+    std::string where = "a.chain_id = $1 AND a.registry = $2";
+    const auto add = [&](std::string_view clause, DbValue value) {
+        params.push_back(std::move(value));
+        where += fmt::format(" AND {}", fmt::format(fmt::runtime(clause), params.size()));
+    };
+    // Comma-wrapped list filters on the agent profile (index/schema.cpp migration 3).
+    const std::array<std::pair<std::string_view, std::string_view>, 5> lists{{
+        {"q", "p.search_text"},
+        {"service", "p.service_names"},
+        {"skill", "p.skills"},
+        {"domain", "p.domains"},
+        {"trust_model", "p.trust_models"},
+    }};
+    for (const auto& [name, column] : lists) {
+        auto value = text_param(request, name);
+        if (!value) return std::unexpected(value.error());
+        if (!*value || (*value)->empty()) continue;
+        add(fmt::format("{} LIKE ${{}} ESCAPE '\\'", column), like_pattern(**value, name == "q"));
+    }
+    auto active = bool_param(request, "active");
+    if (!active) return std::unexpected(active.error());
+    if (*active) add("p.active = ${}", int64_t{**active ? 1 : 0});
+    auto min_score = number_param(request, "min_score");
+    if (!min_score) return std::unexpected(min_score.error());
+    if (*min_score) add("s.score >= ${}", **min_score);
+    if (const std::string* owner = request.param("owner")) {
+        auto address = parse_address(*owner, "owner");
+        if (!address) return std::unexpected(address.error());
+        add("a.owner = ${}", blob(*address));
+    }
+    if (const std::string* status = request.param("verification")) {
+        if (*status == "none") {
+            where += " AND v.status IS NULL";
+        } else if (verify::verification_status_from_string(*status)) {
+            add("v.status = ${}", *status);
+        } else {
+            return std::unexpected(
+                bad_parameter("verification must be verified, unverified, unreachable or none"));
+        }
+    }
+    const std::string* sort_param = request.param("sort");
+    const std::string sort = sort_param == nullptr ? "id" : *sort_param;
+    std::string order;
+    const std::string score_expr = fmt::format("COALESCE(s.score, {:.17g})", kNoScore);
+    size_t cursor_parts = 1;
+    if (sort == "id") {
+        order = "a.agent_id ASC";
+    } else if (sort == "newest") {
+        order = "a.agent_id DESC";
+    } else if (sort == "score") {
+        order = fmt::format("{} DESC, a.agent_id ASC", score_expr);
+        cursor_parts = 2;
+    } else {
+        return std::unexpected(bad_parameter("sort must be id, newest or score"));
+    }
+    const std::string cursor_route = "agents-" + sort;
+    if (const std::string* cursor = request.param("cursor")) {
+        auto parts = decode_cursor(*cursor, cursor_route, cursor_parts);
+        if (!parts) return std::unexpected(parts.error());
+        auto last_id = core::from_hex(parts->back());
+        if (!last_id || last_id->size() != 32) {
+            return std::unexpected(ApiError{400, "bad_cursor", "bad cursor"});
+        }
+        if (sort == "id") {
+            add("a.agent_id > ${}", *last_id);
+        } else if (sort == "newest") {
+            add("a.agent_id < ${}", *last_id);
+        } else {
+            double last_score = 0;
+            const std::string& text = parts->front();
+            const auto [ptr, ec] =
+                std::from_chars(text.data(), text.data() + text.size(), last_score);
+            if (ec != std::errc{} || ptr != text.data() + text.size()) {
+                return std::unexpected(ApiError{400, "bad_cursor", "bad cursor"});
+            }
+            params.emplace_back(last_score);
+            params.emplace_back(*last_id);
+            where += fmt::format(" AND ({0} < ${1} OR ({0} = ${1} AND a.agent_id > ${2}))",
+                                 score_expr, params.size() - 1, params.size());
+        }
+    }
+    params.emplace_back(static_cast<int64_t>(*limit + 1));
+    const std::string sql = fmt::format(
+        "SELECT a.agent_id, a.owner, a.wallet, a.agent_uri, a.registered_block_num, p.name, "
+        "p.description, p.image, p.active, p.service_names, v.status, s.score, s.low, s.high, "
+        "s.reviews FROM agents a "
+        "LEFT JOIN agent_profiles p ON p.chain_id = a.chain_id AND p.registry = a.registry AND "
+        "p.agent_id = a.agent_id "
+        "LEFT JOIN agent_scores s ON s.chain_id = a.chain_id AND s.registry = a.registry AND "
+        "s.agent_id = a.agent_id "
+        "LEFT JOIN verifications v ON v.chain_id = a.chain_id AND v.subject_kind = 'agent' AND "
+        "v.contract = a.registry AND v.subject_id = a.agent_id AND v.client = $3 AND "
+        "v.feedback_index = 0 "
+        "WHERE {} ORDER BY {} LIMIT ${}",
+        where, order, params.size());
+    auto rows = ctx.db.query(sql, params);
+    if (!rows) return std::unexpected(unavailable(rows.error()));
+    Json items = Json::array();
+    const size_t shown = std::min(rows->size(), *limit);
+    for (size_t i = 0; i < shown; ++i) {
+        const DbRow& row = (*rows)[i];
+        Json score = nullptr;
+        if (as_real(row[11])) {
+            score = Json{{"score", real_or_null(row[11])},
+                         {"low", real_or_null(row[12])},
+                         {"high", real_or_null(row[13])},
+                         {"reviews", int_or_null(row[14])}};
+        }
+        const auto active_flag = as_int(row[8]);
+        items.push_back(Json{
+            {"agent_id", uint256_or_null(row[0])},
+            {"owner", address_or_null(row[1])},
+            {"wallet", address_or_null(row[2])},
+            {"agent_uri", text_or_null(row[3])},
+            {"registered_block_num", int_or_null(row[4])},
+            {"name", text_or_null(row[5])},
+            {"description", text_or_null(row[6])},
+            {"image", text_or_null(row[7])},
+            {"active", active_flag ? Json(*active_flag != 0) : Json(nullptr)},
+            {"services", comma_list(as_text(row[9]).value_or(""))},
+            {"verification", text_or_null(row[10])},
+            {"score", std::move(score)},
+        });
+    }
+    Json next = nullptr;
+    if (rows->size() > *limit && shown > 0) {
+        const DbRow& last = (*rows)[shown - 1];
+        std::vector<std::string> parts;
+        if (sort == "score") parts.push_back(format_double(as_real(last[11]).value_or(kNoScore)));
+        parts.push_back(core::to_hex(as_bytes(last[0]), false));
+        next = encode_cursor(cursor_route, parts);
+    }
+    return Json{{"items", std::move(items)}, {"next_cursor", std::move(next)}};
+}
+
+ApiResult<Json> get_agent(Ctx& ctx) {
+    if (auto ok = check_params(ctx.request, {}); !ok) return std::unexpected(ok.error());
+    auto agent_id = agent_id_capture(ctx);
+    if (!agent_id) return std::unexpected(agent_id.error());
+    auto row = load_agent_row(ctx, *agent_id);
+    if (!row) return std::unexpected(row.error());
+    const std::array<DbValue, 3> key{chain(ctx), blob(ctx.scope.identity_registry),
+                                     DbValue(*agent_id)};
+    const std::string id_dec = uint256_or_null(DbValue(*agent_id)).get<std::string>();
+
+    Json out{{"agent_id", id_dec},
+             {"agent_registry", fmt::format("eip155:{}:{}", ctx.scope.chain_id,
+                                            ctx.scope.identity_registry.to_checksum_hex())},
+             {"owner", address_or_null((*row)[0])},
+             {"wallet", address_or_null((*row)[2])},
+             {"approved", address_or_null((*row)[3])},
+             {"agent_uri", text_or_null((*row)[1])},
+             {"registered_block_num", int_or_null((*row)[4])},
+             {"registered_txn_hash", hex_or_null((*row)[5])},
+             {"updated_block_num", int_or_null((*row)[6])}};
+
+    auto metadata = ctx.db.query(
+        "SELECT metadata_key, metadata_value, block_num FROM agent_metadata "
+        "WHERE chain_id = $1 AND registry = $2 AND agent_id = $3 ORDER BY metadata_key",
+        key);
+    if (!metadata) return std::unexpected(unavailable(metadata.error()));
+    Json meta = Json::array();
+    for (const DbRow& m : *metadata) {
+        const core::Bytes value = as_bytes(m[1]);
+        const std::string text(value.begin(), value.end());
+        meta.push_back(Json{{"key", text_or_null(m[0])},
+                            {"value", core::to_hex(value)},
+                            {"text", is_valid_utf8(text) ? Json(text) : Json(nullptr)},
+                            {"block_num", int_or_null(m[2])}});
+    }
+    out["metadata"] = std::move(meta);
+
+    auto profile = ctx.db.query(
+        "SELECT name, description, image, active, x402_support, services, service_names, skills, "
+        "domains, trust_models, status, checked_at FROM agent_profiles "
+        "WHERE chain_id = $1 AND registry = $2 AND agent_id = $3",
+        key);
+    if (!profile) return std::unexpected(unavailable(profile.error()));
+    if (profile->empty()) {
+        out["profile"] = nullptr;
+    } else {
+        const DbRow& p = profile->front();
+        const auto flag = [](const DbValue& v) {
+            auto i = as_int(v);
+            return i ? Json(*i != 0) : Json(nullptr);
+        };
+        out["profile"] = Json{{"name", text_or_null(p[0])},
+                              {"description", text_or_null(p[1])},
+                              {"image", text_or_null(p[2])},
+                              {"active", flag(p[3])},
+                              {"x402_support", flag(p[4])},
+                              {"services", stored_json(as_text(p[5]).value_or("[]"))},
+                              {"service_names", comma_list(as_text(p[6]).value_or(""))},
+                              {"skills", comma_list(as_text(p[7]).value_or(""))},
+                              {"domains", comma_list(as_text(p[8]).value_or(""))},
+                              {"trust_models", comma_list(as_text(p[9]).value_or(""))},
+                              {"status", text_or_null(p[10])},
+                              {"checked_at", int_or_null(p[11])}};
+    }
+
+    verify::Subject subject{
+        verify::SubjectKind::agent, ctx.scope.identity_registry, *agent_id, {}, 0};
+    auto record = verify::load_verification(ctx.db, ctx.scope.chain_id, subject);
+    if (!record) return std::unexpected(unavailable(record.error()));
+    const uint64_t flags = *record ? (*record)->flags : 0;
+    const auto wallet = as_bytes((*row)[2]);
+    const bool has_wallet =
+        wallet.size() == 20 && std::ranges::any_of(wallet, [](uint8_t b) { return b != 0; });
+    // ERC-8004 §Identity Registry: agentWallet is set only with a signature of that wallet, so
+    // a stored wallet is a proven one.
+    out["badges"] = Json{{"domain_verified", (flags & verify::kFlagDomainVerified) != 0},
+                         {"agent_card", (flags & verify::kFlagAgentCard) != 0},
+                         {"wallet", has_wallet}};
+    out["verification"] = *record ? verification_json(**record) : Json(nullptr);
+
+    auto score = load_score(ctx, *agent_id);
+    if (!score) return std::unexpected(score.error());
+    out["score"] = std::move(*score);
+
+    const std::array<DbValue, 3> rep_key{chain(ctx), blob(ctx.scope.reputation_registry),
+                                         DbValue(*agent_id)};
+    auto feedback_counts = ctx.db.query(
+        "SELECT COUNT(*), COALESCE(SUM(revoked), 0) FROM feedback "
+        "WHERE chain_id = $1 AND registry = $2 AND agent_id = $3",
+        rep_key);
+    if (!feedback_counts) return std::unexpected(unavailable(feedback_counts.error()));
+    auto responses = ctx.db.query(
+        "SELECT COUNT(*) FROM feedback_responses "
+        "WHERE chain_id = $1 AND registry = $2 AND agent_id = $3",
+        rep_key);
+    if (!responses) return std::unexpected(unavailable(responses.error()));
+    const std::array<DbValue, 3> val_key{chain(ctx), blob(ctx.scope.validation_registry),
+                                         DbValue(*agent_id)};
+    auto validations = ctx.db.query(
+        "SELECT COUNT(*) FROM validation_requests "
+        "WHERE chain_id = $1 AND registry = $2 AND agent_id = $3",
+        val_key);
+    if (!validations) return std::unexpected(unavailable(validations.error()));
+    out["counts"] = Json{{"feedback", as_int(feedback_counts->front()[0]).value_or(0)},
+                         {"revoked", as_int(feedback_counts->front()[1]).value_or(0)},
+                         {"responses", as_int(responses->front()[0]).value_or(0)},
+                         {"validations", as_int(validations->front()[0]).value_or(0)}};
+    return out;
+}
+
+ApiResult<Json> list_feedback(Ctx& ctx) {
+    const HttpRequest& request = ctx.request;
+    if (auto ok =
+            check_params(request, {"client", "tag1", "tag2", "include_revoked", "limit", "cursor"});
+        !ok) {
+        return std::unexpected(ok.error());
+    }
+    auto agent_id = agent_id_capture(ctx);
+    if (!agent_id) return std::unexpected(agent_id.error());
+    auto limit = limit_param(request);
+    if (!limit) return std::unexpected(limit.error());
+    auto clients = address_list(request, "client");
+    if (!clients) return std::unexpected(clients.error());
+    auto tag1 = text_param(request, "tag1");
+    if (!tag1) return std::unexpected(tag1.error());
+    auto tag2 = text_param(request, "tag2");
+    if (!tag2) return std::unexpected(tag2.error());
+    auto include_revoked = bool_param(request, "include_revoked");
+    if (!include_revoked) return std::unexpected(include_revoked.error());
+    if (auto agent = load_agent_row(ctx, *agent_id); !agent) {
+        return std::unexpected(agent.error());
+    }
+
+    std::vector<DbValue> params{chain(ctx), blob(ctx.scope.reputation_registry), *agent_id};
+    std::string where = "chain_id = $1 AND registry = $2 AND agent_id = $3";
+    if (!clients->empty()) {
+        where += " AND client IN " + placeholders(params.size() + 1, clients->size());
+        for (const auto& client : *clients) params.push_back(blob(client));
+    }
+    // ERC-8004 readAllFeedback: an empty tag does not filter; a non-empty one must be equal.
+    for (const auto& [column, tag] : {std::pair{"tag1", &*tag1}, std::pair{"tag2", &*tag2}}) {
+        if (*tag && !(*tag)->empty()) {
+            params.emplace_back(**tag);
+            where += fmt::format(" AND {} = ${}", column, params.size());
+        }
+    }
+    if (!include_revoked->value_or(false)) where += " AND revoked = 0";
+    if (const std::string* cursor = request.param("cursor")) {
+        auto parts = decode_cursor(*cursor, "feedback", 2);
+        if (!parts) return std::unexpected(parts.error());
+        int64_t block_num = 0;
+        int64_t log_index = 0;
+        const auto parse = [](const std::string& s, int64_t& v) {
+            const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+            return ec == std::errc{} && ptr == s.data() + s.size();
+        };
+        if (!parse((*parts)[0], block_num) || !parse((*parts)[1], log_index)) {
+            return std::unexpected(ApiError{400, "bad_cursor", "bad cursor"});
+        }
+        params.emplace_back(block_num);
+        params.emplace_back(log_index);
+        where += fmt::format(" AND (block_num > ${0} OR (block_num = ${0} AND log_index > ${1}))",
+                             params.size() - 1, params.size());
+    }
+    params.emplace_back(static_cast<int64_t>(*limit + 1));
+    auto rows = ctx.db.query(
+        fmt::format("SELECT client, feedback_index, value, value_decimals, normalized, tag1, tag2, "
+                    "endpoint, feedback_uri, feedback_hash, revoked, block_num, log_index, "
+                    "txn_hash FROM feedback WHERE {} ORDER BY block_num, log_index LIMIT ${}",
+                    where, params.size()),
+        params);
+    if (!rows) return std::unexpected(unavailable(rows.error()));
+    Json items = Json::array();
+    const size_t shown = std::min(rows->size(), *limit);
+    for (size_t i = 0; i < shown; ++i) {
+        const DbRow& f = (*rows)[i];
+        const std::array<DbValue, 5> response_key{chain(ctx), blob(ctx.scope.reputation_registry),
+                                                  *agent_id, f[0], f[1]};
+        auto responses = ctx.db.query(
+            "SELECT responder, response_uri, response_hash, block_num, log_index, txn_hash "
+            "FROM feedback_responses WHERE chain_id = $1 AND registry = $2 AND agent_id = $3 AND "
+            "client = $4 AND feedback_index = $5 ORDER BY block_num, log_index",
+            response_key);
+        if (!responses) return std::unexpected(unavailable(responses.error()));
+        Json answers = Json::array();
+        for (const DbRow& r : *responses) {
+            answers.push_back(Json{{"responder", address_or_null(r[0])},
+                                   {"response_uri", text_or_null(r[1])},
+                                   {"response_hash", hex_or_null(r[2])},
+                                   {"block_num", int_or_null(r[3])},
+                                   {"log_index", int_or_null(r[4])},
+                                   {"txn_hash", hex_or_null(r[5])}});
+        }
+        items.push_back(Json{{"client", address_or_null(f[0])},
+                             {"feedback_index", int_or_null(f[1])},
+                             {"value", text_or_null(f[2])},
+                             {"value_decimals", int_or_null(f[3])},
+                             {"normalized", real_or_null(f[4])},
+                             {"tag1", text_or_null(f[5])},
+                             {"tag2", text_or_null(f[6])},
+                             {"endpoint", text_or_null(f[7])},
+                             {"feedback_uri", text_or_null(f[8])},
+                             {"feedback_hash", hex_or_null(f[9])},
+                             {"revoked", as_int(f[10]).value_or(0) != 0},
+                             {"block_num", int_or_null(f[11])},
+                             {"log_index", int_or_null(f[12])},
+                             {"txn_hash", hex_or_null(f[13])},
+                             {"responses", std::move(answers)}});
+    }
+    Json next = nullptr;
+    if (rows->size() > *limit && shown > 0) {
+        const DbRow& last = (*rows)[shown - 1];
+        const std::array<std::string, 2> parts{std::to_string(as_int(last[11]).value_or(0)),
+                                               std::to_string(as_int(last[12]).value_or(0))};
+        next = encode_cursor("feedback", parts);
+    }
+    return Json{{"agent_id", uint256_or_null(DbValue(*agent_id))},
+                {"items", std::move(items)},
+                {"next_cursor", std::move(next)}};
+}
+
+ApiResult<Json> get_reputation(Ctx& ctx) {
+    const HttpRequest& request = ctx.request;
+    if (auto ok = check_params(request, {"client", "tag1", "tag2"}); !ok) {
+        return std::unexpected(ok.error());
+    }
+    auto agent_id = agent_id_capture(ctx);
+    if (!agent_id) return std::unexpected(agent_id.error());
+    auto clients = address_list(request, "client");
+    if (!clients) return std::unexpected(clients.error());
+    auto tag1 = text_param(request, "tag1");
+    if (!tag1) return std::unexpected(tag1.error());
+    auto tag2 = text_param(request, "tag2");
+    if (!tag2) return std::unexpected(tag2.error());
+    if (auto agent = load_agent_row(ctx, *agent_id); !agent) {
+        return std::unexpected(agent.error());
+    }
+    auto feedback =
+        trust::load_feedback(ctx.db, ctx.scope.chain_id, ctx.scope.reputation_registry, *agent_id);
+    if (!feedback) return std::unexpected(unavailable(feedback.error()));
+    // ERC-8004 §Reputation Registry getSummary, mirrored exactly (trust/summary.hpp).
+    auto summary =
+        trust::reputation_summary(*feedback, *clients, tag1->value_or(""), tag2->value_or(""));
+    Json out{{"agent_id", uint256_or_null(DbValue(*agent_id))}};
+    if (summary) {
+        out["summary"] = Json{{"count", summary->count},
+                              {"summary_value", summary->summary_value.to_dec()},
+                              {"summary_value_decimals", summary->summary_value_decimals}};
+        out["summary_error"] = nullptr;
+    } else {
+        out["summary"] = nullptr;
+        out["summary_error"] = std::string(trust::to_string(summary.error().code));
+    }
+    Json client_list = Json::array();
+    for (const auto& c : *clients) client_list.push_back(c.to_checksum_hex());
+    out["clients"] = std::move(client_list);
+    out["tag1"] = tag1->value_or("");
+    out["tag2"] = tag2->value_or("");
+    auto score = load_score(ctx, *agent_id);
+    if (!score) return std::unexpected(score.error());
+    out["score"] = std::move(*score);
+    std::set<core::Address> distinct;
+    uint64_t revoked = 0;
+    for (const auto& entry : *feedback) {
+        distinct.insert(entry.client);
+        if (entry.revoked) ++revoked;
+    }
+    out["feedback"] =
+        Json{{"count", feedback->size()}, {"revoked", revoked}, {"clients", distinct.size()}};
+    return out;
+}
+
+ApiResult<Json> get_reputation_history(Ctx& ctx) {
+    if (auto ok = check_params(ctx.request, {"buckets"}); !ok) return std::unexpected(ok.error());
+    auto agent_id = agent_id_capture(ctx);
+    if (!agent_id) return std::unexpected(agent_id.error());
+    auto buckets = int_param(ctx.request, "buckets", 1, 500, 50);
+    if (!buckets) return std::unexpected(buckets.error());
+    if (auto agent = load_agent_row(ctx, *agent_id); !agent) {
+        return std::unexpected(agent.error());
+    }
+    const std::array<DbValue, 3> key{chain(ctx), blob(ctx.scope.reputation_registry),
+                                     DbValue(*agent_id)};
+    auto rows = ctx.db.query(
+        "SELECT block_num, normalized FROM feedback WHERE chain_id = $1 AND registry = $2 AND "
+        "agent_id = $3 AND revoked = 0 ORDER BY block_num, log_index",
+        key);
+    if (!rows) return std::unexpected(unavailable(rows.error()));
+    Json out{{"agent_id", uint256_or_null(DbValue(*agent_id))}};
+    Json points = Json::array();
+    if (rows->empty()) {
+        out["from_block_num"] = nullptr;
+        out["to_block_num"] = nullptr;
+        out["bucket_blocks"] = nullptr;
+        out["points"] = std::move(points);
+        return out;
+    }
+    const int64_t first = as_int(rows->front()[0]).value_or(0);
+    const int64_t last = as_int(rows->back()[0]).value_or(0);
+    const int64_t span = last - first + 1;
+    const int64_t width = std::max<int64_t>(1, (span + *buckets - 1) / *buckets);
+    int64_t cumulative_count = 0;
+    double cumulative_sum = 0;
+    size_t i = 0;
+    while (i < rows->size()) {
+        const int64_t bucket = (as_int((*rows)[i][0]).value_or(0) - first) / width;
+        int64_t count = 0;
+        double sum = 0;
+        while (i < rows->size() && (as_int((*rows)[i][0]).value_or(0) - first) / width == bucket) {
+            ++count;
+            sum += as_real((*rows)[i][1]).value_or(0);
+            ++i;
+        }
+        cumulative_count += count;
+        cumulative_sum += sum;
+        points.push_back(
+            Json{{"block_num", first + (bucket + 1) * width - 1},
+                 {"count", count},
+                 {"average", sum / static_cast<double>(count)},
+                 {"cumulative_count", cumulative_count},
+                 {"cumulative_average", cumulative_sum / static_cast<double>(cumulative_count)}});
+    }
+    out["from_block_num"] = first;
+    out["to_block_num"] = last;
+    out["bucket_blocks"] = width;
+    out["points"] = std::move(points);
+    return out;
+}
+
+ApiResult<Json> list_validations(Ctx& ctx) {
+    if (auto ok = check_params(ctx.request, {"validator", "tag"}); !ok) {
+        return std::unexpected(ok.error());
+    }
+    auto agent_id = agent_id_capture(ctx);
+    if (!agent_id) return std::unexpected(agent_id.error());
+    auto validators = address_list(ctx.request, "validator");
+    if (!validators) return std::unexpected(validators.error());
+    auto tag = text_param(ctx.request, "tag");
+    if (!tag) return std::unexpected(tag.error());
+    if (auto agent = load_agent_row(ctx, *agent_id); !agent) {
+        return std::unexpected(agent.error());
+    }
+    const std::array<DbValue, 3> key{chain(ctx), blob(ctx.scope.validation_registry),
+                                     DbValue(*agent_id)};
+    auto rows = ctx.db.query(
+        "SELECT request_hash, validator, request_uri, block_num, txn_hash, response, "
+        "response_uri, response_hash, response_tag, response_block_num, response_count "
+        "FROM validation_requests WHERE chain_id = $1 AND registry = $2 AND agent_id = $3 "
+        "ORDER BY COALESCE(block_num, response_block_num), request_hash LIMIT 500",
+        key);
+    if (!rows) return std::unexpected(unavailable(rows.error()));
+    auto entries = trust::load_validations(ctx.db, ctx.scope.chain_id,
+                                           ctx.scope.validation_registry, *agent_id);
+    if (!entries) return std::unexpected(unavailable(entries.error()));
+    // ValidationRegistry.getSummary(agentId, validatorAddresses, tag) (trust/summary.hpp).
+    const auto summary = trust::validation_summary(*entries, *validators, tag->value_or(""));
+    Json items = Json::array();
+    for (const DbRow& r : *rows) {
+        items.push_back(Json{{"request_hash", hex_or_null(r[0])},
+                             {"validator", address_or_null(r[1])},
+                             {"request_uri", text_or_null(r[2])},
+                             {"block_num", int_or_null(r[3])},
+                             {"txn_hash", hex_or_null(r[4])},
+                             {"response", int_or_null(r[5])},
+                             {"response_uri", text_or_null(r[6])},
+                             {"response_hash", hex_or_null(r[7])},
+                             {"response_tag", text_or_null(r[8])},
+                             {"response_block_num", int_or_null(r[9])},
+                             {"response_count", int_or_null(r[10])}});
+    }
+    return Json{
+        {"agent_id", uint256_or_null(DbValue(*agent_id))},
+        {"summary", Json{{"count", summary.count}, {"average_response", summary.average_response}}},
+        {"items", std::move(items)}};
+}
+
+}  // namespace credence::api::detail

@@ -1,0 +1,540 @@
+// The tool, workflow-run, resolver and operations routes (issue 7 §3; docs/api.md).
+#include <algorithm>
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include <credence/api/detail/rest_common.hpp>
+#include <credence/chain/bindings/i_agent_workflow.hpp>
+#include <credence/chain/bindings/identity_registry.hpp>
+#include <credence/chain/bindings/reputation_registry.hpp>
+#include <credence/chain/bindings/tool_registry.hpp>
+#include <credence/chain/bindings/validation_registry.hpp>
+#include <credence/core/uint256.hpp>
+#include <credence/index/sources.hpp>
+#include <credence/verify/evidence.hpp>
+#include <credence/verify/evidence_source.hpp>
+#include <credence/verify/resolver.hpp>
+#include <credence/verify/verification_store.hpp>
+
+namespace credence::api::detail {
+
+namespace {
+
+using index::DbRow;
+using index::DbValue;
+
+DbValue chain(const Ctx& ctx) { return static_cast<int64_t>(ctx.scope.chain_id); }
+
+bool parse_int(const std::string& s, int64_t& v) {
+    const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    return !s.empty() && ec == std::errc{} && ptr == s.data() + s.size();
+}
+
+/// " AND <column> IN (...)" over `addresses`, or "" when the list is empty (any contract).
+std::string in_clause(std::string_view column, std::span<const core::Address> addresses,
+                      std::vector<DbValue>& params) {
+    if (addresses.empty()) return {};
+    std::string out =
+        fmt::format(" AND {} IN {}", column, placeholders(params.size() + 1, addresses.size()));
+    for (const auto& a : addresses) params.push_back(blob(a));
+    return out;
+}
+
+Json verification_json(const verify::VerificationRecord& record) {
+    return Json{{"status", std::string(verify::to_string(record.status))},
+                {"reason", record.reason},
+                {"detail", record.detail},
+                {"checked_at", record.checked_at},
+                {"covers_block_num", record.covers_block_num},
+                {"report", stored_json(record.report_json)}};
+}
+
+constexpr std::string_view kToolColumns =
+    "SELECT t.registry, t.tool_id, t.creator, t.metadata_uri, t.manifest_hash, "
+    "t.access_predicate, t.deregistered, t.registered_block_num, p.name, p.description, "
+    "p.version, p.tags, p.pricing_protocols, p.assets, p.access_kinds, v.status, v.reason "
+    "FROM tools t "
+    "LEFT JOIN tool_profiles p ON p.chain_id = t.chain_id AND p.registry = t.registry AND "
+    "p.tool_id = t.tool_id "
+    "LEFT JOIN verifications v ON v.chain_id = t.chain_id AND v.subject_kind = 'tool' AND "
+    "v.contract = t.registry AND v.subject_id = t.tool_id AND v.client = $2 AND "
+    "v.feedback_index = 0 ";
+
+Json tool_json(const DbRow& r) {
+    const auto list = [&](size_t i) { return comma_list(as_text(r[i]).value_or("")); };
+    return Json{{"registry", address_or_null(r[0])},
+                {"tool_id", uint256_or_null(r[1])},
+                {"creator", address_or_null(r[2])},
+                {"metadata_uri", text_or_null(r[3])},
+                {"manifest_hash", hex_or_null(r[4])},
+                {"access_predicate", address_or_null(r[5])},
+                {"deregistered", as_int(r[6]).value_or(0) != 0},
+                {"registered_block_num", int_or_null(r[7])},
+                {"name", text_or_null(r[8])},
+                {"description", text_or_null(r[9])},
+                {"version", text_or_null(r[10])},
+                {"tags", list(11)},
+                {"pricing_protocols", list(12)},
+                {"assets", list(13)},
+                {"access_kinds", list(14)},
+                {"verification", text_or_null(r[15])},
+                {"reason", text_or_null(r[16])}};
+}
+
+constexpr std::string_view kRunColumns =
+    "SELECT r.workflow, r.run_id, r.status, r.final_task_hash, r.completed_at, "
+    "r.started_block_num, r.completed_block_num, "
+    "(SELECT COUNT(*) FROM workflow_tasks t WHERE t.chain_id = r.chain_id AND "
+    "t.workflow = r.workflow AND t.run_id = r.run_id), "
+    "(SELECT COUNT(*) FROM workflow_replies y WHERE y.chain_id = r.chain_id AND "
+    "y.workflow = r.workflow AND y.run_id = r.run_id), v.status "
+    "FROM workflow_runs r "
+    "LEFT JOIN verifications v ON v.chain_id = r.chain_id AND v.subject_kind = 'run' AND "
+    "v.contract = r.workflow AND v.subject_id = r.run_id AND v.client = $2 AND "
+    "v.feedback_index = 0 ";
+
+Json run_json(const DbRow& r) {
+    return Json{
+        {"workflow", address_or_null(r[0])},
+        {"run_id", hex_or_null(r[1])},
+        {"status", verify::run_status_name(static_cast<uint64_t>(as_int(r[2]).value_or(0)))},
+        {"final_task_hash", hex_or_null(r[3])},
+        {"completed_at", int_or_null(r[4])},
+        {"started_block_num", int_or_null(r[5])},
+        {"completed_block_num", int_or_null(r[6])},
+        {"tasks", int_or_null(r[7])},
+        {"replies", int_or_null(r[8])},
+        {"verification", text_or_null(r[9])}};
+}
+
+}  // namespace
+
+ApiResult<Json> list_tools(Ctx& ctx) {
+    const HttpRequest& request = ctx.request;
+    if (auto ok = check_params(request, {"q", "tag", "pricing", "asset", "access", "verification",
+                                         "include_deregistered", "limit", "cursor"});
+        !ok) {
+        return std::unexpected(ok.error());
+    }
+    auto limit = limit_param(request);
+    if (!limit) return std::unexpected(limit.error());
+    std::vector<DbValue> params{chain(ctx), blob(core::Address{})};
+    std::string where = "t.chain_id = $1";
+    where += in_clause("t.registry", ctx.scope.tool_registries, params);
+    // Comma-wrapped lists of the tool profile (index/schema.cpp migration 3).
+    const std::array<std::pair<std::string_view, std::string_view>, 5> lists{{
+        {"q", "p.search_text"},
+        {"tag", "p.tags"},
+        {"pricing", "p.pricing_protocols"},
+        {"asset", "p.assets"},
+        {"access", "p.access_kinds"},
+    }};
+    for (const auto& [name, column] : lists) {
+        auto value = text_param(request, name);
+        if (!value) return std::unexpected(value.error());
+        if (!*value || (*value)->empty()) continue;
+        params.emplace_back(like_pattern(**value, name == "q"));
+        where += fmt::format(" AND {} LIKE ${} ESCAPE '\\'", column, params.size());
+    }
+    auto include_deregistered = bool_param(request, "include_deregistered");
+    if (!include_deregistered) return std::unexpected(include_deregistered.error());
+    if (!include_deregistered->value_or(false)) where += " AND t.deregistered = 0";
+    if (const std::string* status = request.param("verification")) {
+        if (*status == "none") {
+            where += " AND v.status IS NULL";
+        } else if (verify::verification_status_from_string(*status)) {
+            params.emplace_back(*status);
+            where += fmt::format(" AND v.status = ${}", params.size());
+        } else {
+            return std::unexpected(
+                bad_parameter("verification must be verified, unverified, unreachable or none"));
+        }
+    }
+    if (const std::string* cursor = request.param("cursor")) {
+        auto parts = decode_cursor(*cursor, "tools", 2);
+        if (!parts) return std::unexpected(parts.error());
+        auto registry = core::from_hex((*parts)[0]);
+        auto tool_id = core::from_hex((*parts)[1]);
+        if (!registry || registry->size() != 20 || !tool_id || tool_id->size() != 32) {
+            return std::unexpected(ApiError{400, "bad_cursor", "bad cursor"});
+        }
+        params.emplace_back(std::move(*registry));
+        params.emplace_back(std::move(*tool_id));
+        where += fmt::format(" AND (t.registry > ${0} OR (t.registry = ${0} AND t.tool_id > ${1}))",
+                             params.size() - 1, params.size());
+    }
+    params.emplace_back(static_cast<int64_t>(*limit + 1));
+    auto rows = ctx.db.query(fmt::format("{} WHERE {} ORDER BY t.registry, t.tool_id LIMIT ${}",
+                                         kToolColumns, where, params.size()),
+                             params);
+    if (!rows) return std::unexpected(unavailable(rows.error()));
+    Json items = Json::array();
+    const size_t shown = std::min(rows->size(), *limit);
+    for (size_t i = 0; i < shown; ++i) items.push_back(tool_json((*rows)[i]));
+    Json next = nullptr;
+    if (rows->size() > *limit && shown > 0) {
+        const DbRow& last = (*rows)[shown - 1];
+        const std::array<std::string, 2> parts{core::to_hex(as_bytes(last[0]), false),
+                                               core::to_hex(as_bytes(last[1]), false)};
+        next = encode_cursor("tools", parts);
+    }
+    return Json{{"items", std::move(items)}, {"next_cursor", std::move(next)}};
+}
+
+ApiResult<Json> get_tool(Ctx& ctx) {
+    if (auto ok = check_params(ctx.request, {"registry"}); !ok) return std::unexpected(ok.error());
+    auto tool_id = parse_uint256_id(ctx.captures.at(0), "tool_id");
+    if (!tool_id) return std::unexpected(tool_id.error());
+    std::vector<DbValue> params{chain(ctx), blob(core::Address{}), *tool_id};
+    std::string where = "t.chain_id = $1 AND t.tool_id = $3";
+    if (const std::string* registry = ctx.request.param("registry")) {
+        auto address = parse_address(*registry, "registry");
+        if (!address) return std::unexpected(address.error());
+        params.push_back(blob(*address));
+        where += fmt::format(" AND t.registry = ${}", params.size());
+    } else {
+        where += in_clause("t.registry", ctx.scope.tool_registries, params);
+    }
+    auto rows = ctx.db.query(
+        fmt::format("{} WHERE {} ORDER BY t.registry LIMIT 2", kToolColumns, where), params);
+    if (!rows) return std::unexpected(unavailable(rows.error()));
+    if (rows->empty()) return std::unexpected(not_found("no such tool"));
+    if (rows->size() > 1) {
+        return std::unexpected(
+            bad_parameter("several tool registries hold this tool_id: pass registry"));
+    }
+    const DbRow& row = rows->front();
+    Json out = tool_json(row);
+    const core::Bytes registry_bytes = as_bytes(row[0]);
+    auto registry = core::Address::from_bytes(registry_bytes);
+    if (!registry) return std::unexpected(not_found("no such tool"));
+    verify::Subject subject{verify::SubjectKind::tool, *registry, *tool_id, {}, 0};
+    auto record = verify::load_verification(ctx.db, ctx.scope.chain_id, subject);
+    if (!record) return std::unexpected(unavailable(record.error()));
+    out["verification_record"] = *record ? verification_json(**record) : Json(nullptr);
+    const std::array<DbValue, 3> key{chain(ctx), blob(*registry), *tool_id};
+    auto history = ctx.db.query(
+        "SELECT event, block_num, log_index, txn_hash, metadata_uri, manifest_hash, "
+        "access_predicate FROM tool_history WHERE chain_id = $1 AND registry = $2 AND "
+        "tool_id = $3 ORDER BY block_num, log_index LIMIT 500",
+        key);
+    if (!history) return std::unexpected(unavailable(history.error()));
+    Json events = Json::array();
+    for (const DbRow& h : *history) {
+        events.push_back(Json{{"event", text_or_null(h[0])},
+                              {"block_num", int_or_null(h[1])},
+                              {"log_index", int_or_null(h[2])},
+                              {"txn_hash", hex_or_null(h[3])},
+                              {"metadata_uri", text_or_null(h[4])},
+                              {"manifest_hash", hex_or_null(h[5])},
+                              {"access_predicate", address_or_null(h[6])}});
+    }
+    out["history"] = std::move(events);
+    return out;
+}
+
+ApiResult<Json> list_runs(Ctx& ctx) {
+    const HttpRequest& request = ctx.request;
+    if (auto ok = check_params(request, {"workflow", "status", "limit", "cursor"}); !ok) {
+        return std::unexpected(ok.error());
+    }
+    auto limit = limit_param(request);
+    if (!limit) return std::unexpected(limit.error());
+    std::vector<DbValue> params{chain(ctx), blob(core::Address{})};
+    std::string where = "r.chain_id = $1";
+    if (const std::string* workflow = request.param("workflow")) {
+        auto address = parse_address(*workflow, "workflow");
+        if (!address) return std::unexpected(address.error());
+        params.push_back(blob(*address));
+        where += fmt::format(" AND r.workflow = ${}", params.size());
+    } else {
+        where += in_clause("r.workflow", ctx.scope.workflows, params);
+    }
+    if (const std::string* status = request.param("status")) {
+        // ERC-8301 RunStatus: 0 Pending, 1 Success, 2 Failed.
+        const std::string lower = ascii_lower(*status);
+        int64_t value = -1;
+        if (lower == "pending") value = 0;
+        if (lower == "success") value = 1;
+        if (lower == "failed") value = 2;
+        if (value < 0)
+            return std::unexpected(bad_parameter("status must be pending, success or failed"));
+        params.emplace_back(value);
+        where += fmt::format(" AND r.status = ${}", params.size());
+    }
+    const std::string started = "COALESCE(r.started_block_num, 0)";
+    if (const std::string* cursor = request.param("cursor")) {
+        auto parts = decode_cursor(*cursor, "runs", 3);
+        if (!parts) return std::unexpected(parts.error());
+        int64_t block = 0;
+        auto workflow = core::from_hex((*parts)[1]);
+        auto run_id = core::from_hex((*parts)[2]);
+        if (!parse_int((*parts)[0], block) || !workflow || workflow->size() != 20 || !run_id ||
+            run_id->size() != 32) {
+            return std::unexpected(ApiError{400, "bad_cursor", "bad cursor"});
+        }
+        params.emplace_back(block);
+        params.emplace_back(std::move(*workflow));
+        params.emplace_back(std::move(*run_id));
+        const size_t n = params.size();
+        where += fmt::format(
+            " AND ({0} < ${1} OR ({0} = ${1} AND (r.workflow > ${2} OR (r.workflow = ${2} AND "
+            "r.run_id > ${3}))))",
+            started, n - 2, n - 1, n);
+    }
+    params.emplace_back(static_cast<int64_t>(*limit + 1));
+    auto rows =
+        ctx.db.query(fmt::format("{} WHERE {} ORDER BY {} DESC, r.workflow, r.run_id LIMIT ${}",
+                                 kRunColumns, where, started, params.size()),
+                     params);
+    if (!rows) return std::unexpected(unavailable(rows.error()));
+    Json items = Json::array();
+    const size_t shown = std::min(rows->size(), *limit);
+    for (size_t i = 0; i < shown; ++i) items.push_back(run_json((*rows)[i]));
+    Json next = nullptr;
+    if (rows->size() > *limit && shown > 0) {
+        const DbRow& last = (*rows)[shown - 1];
+        const std::array<std::string, 3> parts{std::to_string(as_int(last[5]).value_or(0)),
+                                               core::to_hex(as_bytes(last[0]), false),
+                                               core::to_hex(as_bytes(last[1]), false)};
+        next = encode_cursor("runs", parts);
+    }
+    return Json{{"items", std::move(items)}, {"next_cursor", std::move(next)}};
+}
+
+ApiResult<Json> get_run(Ctx& ctx) {
+    if (auto ok = check_params(ctx.request, {"workflow"}); !ok) return std::unexpected(ok.error());
+    auto run_id = parse_hash32(ctx.captures.at(0), "run_id");
+    if (!run_id) return std::unexpected(run_id.error());
+    std::vector<DbValue> params{chain(ctx), blob(core::Address{}), *run_id};
+    std::string where = "r.chain_id = $1 AND r.run_id = $3";
+    if (const std::string* workflow = ctx.request.param("workflow")) {
+        auto address = parse_address(*workflow, "workflow");
+        if (!address) return std::unexpected(address.error());
+        params.push_back(blob(*address));
+        where += fmt::format(" AND r.workflow = ${}", params.size());
+    } else {
+        where += in_clause("r.workflow", ctx.scope.workflows, params);
+    }
+    auto rows = ctx.db.query(
+        fmt::format("{} WHERE {} ORDER BY r.workflow LIMIT 2", kRunColumns, where), params);
+    if (!rows) return std::unexpected(unavailable(rows.error()));
+    if (rows->empty()) return std::unexpected(not_found("no such run"));
+    if (rows->size() > 1) {
+        return std::unexpected(bad_parameter("several workflows hold this run_id: pass workflow"));
+    }
+    Json out = run_json(rows->front());
+    auto workflow = core::Address::from_bytes(as_bytes(rows->front()[0]));
+    if (!workflow) return std::unexpected(not_found("no such run"));
+    core::Hash32 run_hash{};
+    std::ranges::copy(*run_id, run_hash.begin());
+    // ERC-8301 evidence chain, verified offline from the index (verify/evidence.hpp).
+    auto source =
+        verify::make_index_evidence_source(ctx.db, run_hash, ctx.scope.chain_id, *workflow);
+    if (!source) {
+        if (source.error().kind == verify::SourceErrorKind::rpc) {
+            return std::unexpected(
+                ApiError{503, "unavailable", fmt::format("index: {}", source.error().message)});
+        }
+        out["evidence"] = nullptr;
+        out["evidence_error"] = source.error().message;
+        return out;
+    }
+    auto report = verify::verify_run(**source, run_hash);
+    if (!report) {
+        out["evidence"] = nullptr;
+        out["evidence_error"] = report.error().to_string();
+        return out;
+    }
+    out["evidence"] =
+        Json::parse(verify::to_json(*report).dump(-1, ' ', false, Json::error_handler_t::replace));
+    out["evidence_error"] = nullptr;
+    return out;
+}
+
+ApiResult<Json> resolve_address(Ctx& ctx) {
+    if (auto ok = check_params(ctx.request, {}); !ok) return std::unexpected(ok.error());
+    auto address = parse_address(ctx.captures.at(0), "address");
+    if (!address) return std::unexpected(address.error());
+    // Erc-8004 first draft §Public Resolvers, ResolveByAddress (verify/resolver.hpp).
+    verify::IndexFilter filter{ctx.scope.chain_id, ctx.scope.identity_registry};
+    auto found = verify::resolve_by_address(ctx.db, *address, filter);
+    if (!found) return std::unexpected(unavailable(found.error()));
+    Json items = Json::array();
+    for (const auto& agent : *found) items.push_back(agent.to_json());
+    return Json{{"items", std::move(items)}};
+}
+
+ApiResult<Json> resolve_domain(Ctx& ctx) {
+    if (auto ok = check_params(ctx.request, {}); !ok) return std::unexpected(ok.error());
+    const std::string& text = ctx.captures.at(0);
+    if (text.size() > 253 || !is_valid_utf8(text)) {
+        return std::unexpected(bad_parameter("domain is not a DNS name"));
+    }
+    auto domain = verify::normalize_domain(text);
+    if (!domain) return std::unexpected(bad_parameter("domain is not a DNS name"));
+    // ERC-8004 first draft §Public Resolvers, ResolveByDomain, over stored results: a domain is
+    // the agent's only when its latest check verified it (agent_profiles.domains).
+    const std::array<DbValue, 3> params{chain(ctx), blob(ctx.scope.identity_registry),
+                                        like_pattern(*domain, false)};
+    auto rows = ctx.db.query(
+        "SELECT a.agent_id, a.owner, a.wallet, a.agent_uri, p.domains FROM agent_profiles p "
+        "JOIN agents a ON a.chain_id = p.chain_id AND a.registry = p.registry AND "
+        "a.agent_id = p.agent_id WHERE p.chain_id = $1 AND p.registry = $2 AND "
+        "p.domains LIKE $3 ESCAPE '\\' AND a.owner IS NOT NULL ORDER BY a.agent_id LIMIT 1000",
+        params);
+    if (!rows) return std::unexpected(unavailable(rows.error()));
+    Json items = Json::array();
+    for (const DbRow& r : *rows) {
+        verify::ResolvedAgent resolved;
+        resolved.agent.chain_id = ctx.scope.chain_id;
+        resolved.agent.identity_registry = ctx.scope.identity_registry;
+        auto id = core::Uint256::from_be_bytes(as_bytes(r[0]));
+        auto owner = core::Address::from_bytes(as_bytes(r[1]));
+        if (!id || !owner) continue;
+        resolved.agent.agent_id = *id;
+        resolved.agent.owner = *owner;
+        if (auto wallet = core::Address::from_bytes(as_bytes(r[2])))
+            resolved.agent.wallet = *wallet;
+        resolved.agent.agent_uri = as_text(r[3]).value_or("");
+        for (const auto& d : comma_list(as_text(r[4]).value_or(""))) {
+            resolved.domains.push_back(d.get<std::string>());
+        }
+        resolved.matched_by.push_back(verify::ResolveMatch::domain);
+        items.push_back(resolved.to_json());
+    }
+    return Json{{"items", std::move(items)}};
+}
+
+ApiResult<Json> chain_status(Ctx& ctx, const Json& node_status) {
+    if (auto ok = check_params(ctx.request, {}); !ok) return std::unexpected(ok.error());
+    const std::array<DbValue, 1> chain_param{chain(ctx)};
+    auto cursor = ctx.db.query("SELECT block_num FROM cursors WHERE chain_id = $1", chain_param);
+    if (!cursor) return std::unexpected(unavailable(cursor.error()));
+    Json out{
+        {"chain_id", ctx.scope.chain_id},
+        {"indexed_block_num", cursor->empty() ? Json(nullptr) : int_or_null(cursor->front()[0])}};
+    Json tools = Json::array();
+    for (const auto& a : ctx.scope.tool_registries) tools.push_back(a.to_checksum_hex());
+    Json workflows = Json::array();
+    for (const auto& a : ctx.scope.workflows) workflows.push_back(a.to_checksum_hex());
+    out["registries"] = Json{{"identity", ctx.scope.identity_registry.to_checksum_hex()},
+                             {"reputation", ctx.scope.reputation_registry.to_checksum_hex()},
+                             {"validation", ctx.scope.validation_registry.to_checksum_hex()},
+                             {"tools", std::move(tools)},
+                             {"workflows", std::move(workflows)}};
+    struct Count {
+        std::string_view name;
+        std::string_view table;
+        const core::Address* registry;
+    };
+    const std::array<Count, 6> counts{{
+        {"agents", "agents", &ctx.scope.identity_registry},
+        {"feedback", "feedback", &ctx.scope.reputation_registry},
+        {"feedback_responses", "feedback_responses", &ctx.scope.reputation_registry},
+        {"validations", "validation_requests", &ctx.scope.validation_registry},
+        {"tools", "tools", nullptr},
+        {"runs", "workflow_runs", nullptr},
+    }};
+    Json count_json = Json::object();
+    for (const auto& c : counts) {
+        std::vector<DbValue> params{chain(ctx)};
+        std::string sql = fmt::format("SELECT COUNT(*) FROM {} WHERE chain_id = $1", c.table);
+        if (c.registry != nullptr) {
+            params.push_back(blob(*c.registry));
+            sql += " AND registry = $2";
+        }
+        auto rows = ctx.db.query(sql, params);
+        if (!rows) return std::unexpected(unavailable(rows.error()));
+        count_json[std::string(c.name)] = as_int(rows->front()[0]).value_or(0);
+    }
+    out["counts"] = std::move(count_json);
+    if (!node_status.is_null()) out["node"] = node_status;
+    return out;
+}
+
+ApiResult<Json> home(Ctx& ctx, const Json& node_status) {
+    auto status = chain_status(ctx, node_status);
+    if (!status) return std::unexpected(status.error());
+    namespace b = chain::bindings;
+    struct EventName {
+        const core::Hash32* topic;
+        std::string_view name;
+    };
+    const std::array<EventName, 19> names{{
+        {&b::identity_registry::kRegisteredTopic, "Registered"},
+        {&b::identity_registry::kUriUpdatedTopic, "URIUpdated"},
+        {&b::identity_registry::kMetadataSetTopic, "MetadataSet"},
+        {&b::identity_registry::kTransferTopic, "Transfer"},
+        {&b::identity_registry::kApprovalTopic, "Approval"},
+        {&b::identity_registry::kApprovalForAllTopic, "ApprovalForAll"},
+        {&b::reputation_registry::kNewFeedbackTopic, "NewFeedback"},
+        {&b::reputation_registry::kFeedbackRevokedTopic, "FeedbackRevoked"},
+        {&b::reputation_registry::kResponseAppendedTopic, "ResponseAppended"},
+        {&b::validation_registry::kValidationRequestTopic, "ValidationRequest"},
+        {&b::validation_registry::kValidationResponseTopic, "ValidationResponse"},
+        {&b::tool_registry::kToolRegisteredTopic, "ToolRegistered"},
+        {&b::tool_registry::kToolMetadataUpdatedTopic, "ToolMetadataUpdated"},
+        {&b::tool_registry::kAccessPredicateUpdatedTopic, "AccessPredicateUpdated"},
+        {&b::tool_registry::kToolDeregisteredTopic, "ToolDeregistered"},
+        {&b::i_agent_workflow::kNewAgentTaskTopic, "NewAgentTask"},
+        {&b::i_agent_workflow::kAgentReplyAnchoredTopic, "AgentReplyAnchored"},
+        {&b::i_agent_workflow::kWorkflowCompletedTopic, "WorkflowCompleted"},
+        {&b::identity_registry::kEip712DomainChangedTopic, "EIP712DomainChanged"},
+    }};
+    const std::array<DbValue, 1> chain_param{chain(ctx)};
+    // raw_logs' key (chain_id, block_num, log_index) makes the latest logs an index scan.
+    auto rows = ctx.db.query(
+        "SELECT block_num, log_index, txn_hash, address, kind, topic0, entity FROM raw_logs "
+        "WHERE chain_id = $1 ORDER BY block_num DESC, log_index DESC LIMIT 20",
+        chain_param);
+    if (!rows) return std::unexpected(unavailable(rows.error()));
+    Json recent = Json::array();
+    for (const DbRow& r : *rows) {
+        const core::Bytes topic0 = as_bytes(r[5]);
+        std::string event = "unknown";
+        for (const auto& n : names) {
+            if (topic0.size() == 32 && std::ranges::equal(topic0, *n.topic)) {
+                event = std::string(n.name);
+                break;
+            }
+        }
+        const auto kind = static_cast<index::ContractKind>(as_int(r[4]).value_or(0));
+        Json item{{"kind", ""},
+                  {"event", event},
+                  {"block_num", int_or_null(r[0])},
+                  {"log_index", int_or_null(r[1])},
+                  {"txn_hash", hex_or_null(r[2])},
+                  {"address", address_or_null(r[3])}};
+        switch (kind) {
+            case index::ContractKind::identity_registry:
+                item["kind"] = "agent";
+                item["agent_id"] = uint256_or_null(r[6]);
+                break;
+            case index::ContractKind::reputation_registry:
+                item["kind"] = "feedback";
+                item["agent_id"] = uint256_or_null(r[6]);
+                break;
+            case index::ContractKind::validation_registry:
+                item["kind"] = "validation";
+                item["request_hash"] = hex_or_null(r[6]);
+                break;
+            case index::ContractKind::tool_registry:
+                item["kind"] = "tool";
+                item["tool_id"] = uint256_or_null(r[6]);
+                break;
+            case index::ContractKind::workflow:
+                item["kind"] = "run";
+                item["run_id"] = hex_or_null(r[6]);
+                break;
+            default:
+                item["kind"] = std::string(index::to_string(kind));
+                break;
+        }
+        recent.push_back(std::move(item));
+    }
+    return Json{{"status", std::move(*status)}, {"recent", std::move(recent)}};
+}
+
+}  // namespace credence::api::detail
