@@ -176,3 +176,39 @@ test("every ERC-8301 evidence reason and trust discount has words", () => {
     assert.equal(web.explain(web.toolReasons, "some_new_code"), "some new code");
     assert.equal(web.explain(web.toolReasons, ""), "");
 });
+
+test("randomized: decoders never throw; decimalValue agrees with BigInt arithmetic", () => {
+    // A small deterministic PRNG (xorshift32), so a failure reproduces.
+    let state = 0x9e3779b9;
+    const rnd = () => {
+        state ^= state << 13;
+        state ^= state >>> 17;
+        state ^= state << 5;
+        return (state >>> 0) / 2 ** 32;
+    };
+    const alphabet = "data:application/json;base64,%{}[]\"\\:,0123456789abcdefABCDEF+/=é\u0000\n-";
+    for (let i = 0; i < 5000; ++i) {
+        let s = rnd() < 0.5 ? "data:application/json;base64," : "";
+        const n = Math.floor(rnd() * 40);
+        for (let k = 0; k < n; ++k) s += alphabet[Math.floor(rnd() * alphabet.length)];
+        const v = web.dataUriJson(s);
+        assert.ok(v === null || typeof v === "object");
+        assert.ok(web.safeHref(s) === null || web.safeHref(s).startsWith("https:"));
+        assert.equal(typeof web.decimalValue(s, Math.floor(rnd() * 20)), "string");
+    }
+    for (let i = 0; i < 5000; ++i) {
+        // Random int128 values (up to 38 digits) and decimals 0..18 (ERC-8004 §Giving Feedback).
+        const digits = 1 + Math.floor(rnd() * 38);
+        let text = String(1 + Math.floor(rnd() * 9));
+        for (let k = 1; k < digits; ++k) text += String(Math.floor(rnd() * 10));
+        const value = (rnd() < 0.5 ? -1n : 1n) * BigInt(text);
+        const d = Math.floor(rnd() * 19);
+        const scale = 10n ** BigInt(d);
+        const abs = value < 0n ? -value : value;
+        let frac = (abs % scale).toString().padStart(d, "0").replace(/0+$/, "");
+        if (d === 0) frac = "";
+        const body = `${abs / scale}${frac ? `.${frac}` : ""}`;
+        const want = value < 0n && body !== "0" ? `-${body}` : body;
+        assert.equal(web.decimalValue(value.toString(), d), want, `${value} / 10^${d}`);
+    }
+});
