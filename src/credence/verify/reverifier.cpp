@@ -1,5 +1,7 @@
 #include <credence/verify/reverifier.hpp>
 
+#include <credence/verify/profile_store.hpp>
+
 #include <algorithm>
 #include <string>
 
@@ -19,6 +21,11 @@ index::DbResult<void> save_all(index::Database& db, uint64_t chain_id,
         rec.checked_at = now;
         rec.covers_block_num = due[i].changed_block_num;
         if (auto r = save_verification(db, chain_id, rec); !r) {
+            ignore(db.rollback());
+            return r;
+        }
+        // The API's read model (profile_store.hpp) next to the record, in the same transaction.
+        if (auto r = save_profile(db, chain_id, rec); !r) {
             ignore(db.rollback());
             return r;
         }

@@ -10,6 +10,7 @@
 #include <credence/core/json.hpp>
 #include <credence/core/keccak.hpp>
 #include <credence/core/manifest_checks.hpp>
+#include <credence/verify/profile_store.hpp>
 #include <credence/verify/tool_uri.hpp>
 
 namespace credence::verify {
@@ -317,6 +318,10 @@ ToolVerification verify_manifest_bytes(core::ByteView bytes, const ToolConfig& c
                    fmt::format("{}: {}", core::to_string(doc.error().code), doc.error().detail));
         return v;
     }
+    // The API's tool profile (profile_store.hpp): the searchable fields, whatever the verdict.
+    v.manifest_summary = tool_manifest_summary(nlohmann::json::parse(
+        std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), nullptr,
+        false));
 
     // Check 2: §7 verifyOriginBinding.
     const core::JsonValue* endpoint = doc->is_object() ? doc->find("endpoint") : nullptr;
@@ -597,6 +602,7 @@ nlohmann::json ToolVerification::to_json() const {
         if (!predicate->detail.empty()) p["detail"] = predicate->detail;
         j["predicate"] = p;
     }
+    if (manifest_summary) j["manifestSummary"] = *manifest_summary;
     return j;
 }
 

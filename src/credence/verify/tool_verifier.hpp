@@ -129,6 +129,9 @@ struct ToolVerification {
     std::optional<TrustTier> declared_tier;
     std::optional<TrustTier> effective_tier;
     std::optional<PredicateReport> predicate;
+    /// The manifest's searchable fields (profile_store.hpp tool_manifest_summary) when it parsed,
+    /// for the API's tool profiles; in to_json() as "manifestSummary".
+    std::optional<nlohmann::json> manifest_summary;
 
     [[nodiscard]] bool canonical() const noexcept { return verdict == ToolVerdict::canonical; }
     [[nodiscard]] nlohmann::json to_json() const;
