@@ -429,6 +429,11 @@ async function main() {
             await page.locator(`nav a[href="${href}"]`).click();
             await page.locator("h1", { hasText: heading }).waitFor();
             expect((await page.locator(`nav a[href="${href}"]`).getAttribute("aria-current")) === "page", `aria-current on ${href}`);
+            // Every form control has a label, every table a caption and column headers.
+            const unlabelled = await page.evaluate(() => [...document.querySelectorAll("input, select")].filter((e) => !e.closest("label") && !e.getAttribute("aria-label")).length);
+            expect(unlabelled === 0, `${unlabelled} unlabelled controls on ${href}`);
+            const bare = await page.evaluate(() => [...document.querySelectorAll("table")].filter((t) => !t.caption || !t.querySelector("th[scope=col]")).length);
+            expect(bare === 0, `${bare} tables without caption or headers on ${href}`);
         }
     });
 
