@@ -46,5 +46,6 @@ void add_workflow_commands(CLI::App& app);
 void add_index_commands(CLI::App& app);
 void add_verify_commands(CLI::App& app);
 void add_trust_commands(CLI::App& app);
+void add_demo_commands(CLI::App& app);
 
 }  // namespace credence::cmd

@@ -1,0 +1,690 @@
+#include <credence/agent/demo_seed.hpp>
+
+#include <array>
+#include <deque>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <utility>
+
+#include <fmt/core.h>
+
+#include <credence/chain/bindings/identity_registry.hpp>
+#include <credence/chain/bindings/reputation_registry.hpp>
+#include <credence/chain/bindings/tool_registry.hpp>
+#include <credence/chain/revert.hpp>
+#include <credence/chain/rpc_client.hpp>
+#include <credence/chain/txn_sender.hpp>
+#include <credence/core/data_uri.hpp>
+#include <credence/core/decimal_value.hpp>
+#include <credence/core/feedback_file.hpp>
+#include <credence/core/keccak.hpp>
+#include <credence/core/manifest_checks.hpp>
+
+namespace credence::agent {
+
+std::string_view to_string(DemoError e) noexcept {
+    switch (e) {
+        case DemoError::rpc:
+            return "rpc";
+        case DemoError::send:
+            return "send";
+        case DemoError::abi:
+            return "abi";
+        case DemoError::https:
+            return "https";
+        case DemoError::state:
+            return "state";
+        case DemoError::agent:
+            return "agent";
+    }
+    return "unknown";
+}
+
+namespace {
+
+namespace idr = chain::bindings::identity_registry;
+namespace rep = chain::bindings::reputation_registry;
+namespace tools = chain::bindings::tool_registry;
+using Json = nlohmann::ordered_json;
+
+constexpr std::string_view kStateFile = "demo-state.json";
+constexpr std::string_view kRegistryHost = "registry.demo.localhost";
+constexpr std::string_view kToolsHost = "tools.demo.localhost";
+constexpr std::string_view kOtherToolsHost = "api.demo.localhost";
+constexpr std::array<std::string_view, 24> kAgentNames = {
+    "alpha", "beta",  "gamma",  "delta",   "epsilon", "zeta", "eta",     "theta",
+    "iota",  "kappa", "lambda", "mu",      "nu",      "xi",   "omicron", "pi",
+    "rho",   "sigma", "tau",    "upsilon", "phi",     "chi",  "psi",     "omega"};
+constexpr size_t kOwners = 4;
+constexpr size_t kHonestClients = 24;
+constexpr size_t kSybilClients = 36;
+constexpr size_t kSybilTarget = 7;        // theta
+constexpr size_t kMissingFileAgent = 23;  // omega: its registration file is never served
+constexpr uint64_t kFundWei = 10'000'000'000'000'000'000ULL;  // 10 ETH
+constexpr uint64_t kPaymentWei = 1'000'000'000'000'000ULL;    // 0.001 ETH
+constexpr uint64_t kTransferGas = 21'000;
+// The seeding's fixed clock for feedback files (createdAt is content: keep the bytes stable).
+constexpr std::string_view kCreatedAt = "2026-01-01T00:00:00Z";
+
+DemoFailure failure(DemoError code, std::string detail) { return {code, std::move(detail)}; }
+
+/// A deterministic development key: keccak256("credence.demo/<role>/<i>"). Public: devnet only.
+core::SecretKey demo_key(std::string_view role, size_t i) {
+    const core::Hash32 seed = core::keccak256(fmt::format("credence.demo/{}/{}", role, i));
+    // A keccak output is a valid secp256k1 scalar but for a ~2^-128 chance; the labels are fixed
+    // and their keys were checked once, so value() cannot fail here.
+    return core::SecretKey::from_bytes(seed).value();
+}
+
+/// ERC-8004 §Endpoint Domain Verification outcomes the demo stages, by agent index.
+std::string expected_domain(size_t i) {
+    if (i == kMissingFileAgent) return "fetch_failed";
+    switch (i % 6) {
+        case 3:
+            return "not_found";
+        case 4:
+            return "wrong_agent_id";
+        case 5:
+            return "wrong_registry";
+        default:
+            return "verified";
+    }
+}
+
+std::string agent_domain(std::string_view name) { return fmt::format("{}.demo.localhost", name); }
+std::string agent_uri(std::string_view name) {
+    return fmt::format("https://{}/agents/{}.json", kRegistryHost, name);
+}
+std::string caip10(uint64_t chain_id, const core::Address& a) {
+    return fmt::format("eip155:{}:{}", chain_id, a.to_checksum_hex());
+}
+
+/// The rating an honest client gives agent `a` (0..100): most agents are decent, theta is not.
+uint64_t honest_rating(size_t agent, size_t client) {
+    if (agent == kSybilTarget) return 10 + 5 * (client % 3);
+    return 60 + (agent * 37 + client * 11) % 40;
+}
+
+/// The honest client j rates agents j, j+8, j+16 (mod 24): every agent gets three ratings.
+size_t rated_agent(size_t client, size_t k) { return (client + 8 * k) % kAgentNames.size(); }
+/// Honest clients with j % 4 == 1 do not pay (their feedback carries no proofOfPayment).
+bool pays(size_t client) { return client % 4 != 1; }
+
+struct Doc {
+    std::string host;
+    std::string path;
+    std::string body;
+};
+
+struct ToolPlan {
+    std::string slug;
+    std::string expected;
+    Json registered;  // the manifest whose hash goes on chain
+    Json served;      // what the origin serves
+};
+
+Json tool_manifest(std::string_view slug, std::string_view description,
+                   const core::Address& creator, std::string_view host) {
+    return Json{
+        {"type", "https://ercs.ethereum.org/ERCS/erc-8257#tool-manifest-v1"},
+        {"name", slug},
+        {"description", description},
+        {"endpoint", fmt::format("https://{}/{}", host, slug)},
+        {"inputs",
+         {{"type", "object"},
+          {"properties", {{"query", {{"type", "string"}}}}},
+          {"required", {"query"}}}},
+        {"outputs", {{"type", "object"}, {"properties", {{"result", {{"type", "string"}}}}}}},
+        {"version", "1.0.0"},
+        {"tags", {"demo"}},
+        {"creatorAddress", creator.to_lower_hex()}};
+}
+
+/// ERC-8257 §7: two canonical tools and one failing each of checks 2, 3, 4 and the schema.
+std::vector<ToolPlan> tool_plans(const core::Address& creator, const core::Address& stranger) {
+    std::vector<ToolPlan> plans;
+    auto add = [&](std::string slug, std::string expected, Json registered, Json served) {
+        plans.push_back(
+            {std::move(slug), std::move(expected), std::move(registered), std::move(served)});
+    };
+    auto m = [&](std::string_view slug, std::string_view host = kToolsHost) {
+        return tool_manifest(slug, fmt::format("The demo's {} tool.", slug), creator, host);
+    };
+    add("price-oracle", "canonical", m("price-oracle"), m("price-oracle"));
+    add("weather", "canonical", m("weather"), m("weather"));
+    // Check 3: the origin serves other bytes than the ones the registry committed to.
+    Json changed = m("summarizer");
+    changed["description"] = "Quietly changed after registration.";
+    add("summarizer", "hash_mismatch", m("summarizer"), changed);
+    // Check 2: the manifest names an endpoint on another origin than the one serving it.
+    add("translator", "origin_mismatch", m("translator", kOtherToolsHost),
+        m("translator", kOtherToolsHost));
+    // Check 4: creatorAddress names someone other than the on-chain creator.
+    Json other = m("scraper");
+    other["creatorAddress"] = stranger.to_lower_hex();
+    add("scraper", "creator_mismatch", other, other);
+    // The four checks pass; the §2 schema does not (a required field is missing).
+    Json broken = m("broken");
+    broken.erase("description");
+    add("broken", "schema_violation", broken, broken);
+    return plans;
+}
+
+/// The JCS bytes of a manifest and their keccak256 (ERC-8257 §8 manifestHash).
+DemoResult<core::CanonicalManifest> canonical(const Json& manifest) {
+    const std::string text = manifest.dump();
+    auto c = core::canonicalize_manifest(core::as_bytes(text));
+    if (!c)
+        return std::unexpected(
+            failure(DemoError::abi, fmt::format("manifest: {}", core::to_string(c.error().code))));
+    return std::move(*c);
+}
+
+/// Every document the demo origin serves, from the seeded facts.
+DemoResult<std::vector<Doc>> documents(const DemoSummary& s, const core::Address& identity,
+                                       const core::Address& other_registry,
+                                       const core::Address& tool_creator,
+                                       const core::Address& stranger) {
+    std::vector<Doc> docs;
+    const std::string registry = caip10(s.chain_id, identity);
+    for (size_t i = 0; i < s.agents.size(); ++i) {
+        const DemoAgent& a = s.agents[i];
+        const Json entry{{"agentId", a.agent_id}, {"agentRegistry", registry}};
+        Json file{
+            {"type", "https://eips.ethereum.org/EIPS/eip-8004#registration-v1"},
+            {"name", a.name},
+            {"description", fmt::format("Demo agent {}: answers questions over MCP.", a.name)},
+            {"image", fmt::format("https://{}/avatar.png", a.domain)},
+            {"services",
+             {{{"name", "MCP"},
+               {"endpoint", fmt::format("https://{}/mcp", a.domain)},
+               {"version", "2025-06-18"}}}},
+            {"x402Support", true},
+            {"active", true},
+            {"registrations", Json::array({entry})},
+            {"supportedTrust", {"reputation", "crypto-economic"}}};
+        if (a.expected_domain != "fetch_failed")
+            docs.push_back(
+                {std::string(kRegistryHost), fmt::format("/agents/{}.json", a.name), file.dump(2)});
+        // ERC-8004 §Endpoint Domain Verification: the well-known file of the endpoint domain.
+        Json proof;
+        if (a.expected_domain == "verified") {
+            proof = Json{{"registrations", Json::array({entry})}};
+        } else if (a.expected_domain == "wrong_agent_id") {
+            proof = Json{{"registrations", Json::array({{{"agentId", a.agent_id + 1000},
+                                                         {"agentRegistry", registry}}})}};
+        } else if (a.expected_domain == "wrong_registry") {
+            proof = Json{{"registrations",
+                          Json::array({{{"agentId", a.agent_id},
+                                        {"agentRegistry", caip10(s.chain_id, other_registry)}}})}};
+        }
+        if (!proof.is_null())
+            docs.push_back({a.domain, "/.well-known/agent-registration.json", proof.dump(2)});
+    }
+    for (const ToolPlan& t : tool_plans(tool_creator, stranger)) {
+        auto bytes = canonical(t.served);
+        if (!bytes) return std::unexpected(bytes.error());
+        docs.push_back({std::string(kToolsHost),
+                        fmt::format("/.well-known/ai-tool/{}.json", t.slug), bytes->jcs});
+    }
+    return docs;
+}
+
+/// Sends transactions from many keys, several in flight per key, and waits for them together:
+/// on a devnet with block times the seeding costs a few blocks, not one block per transaction.
+class Batch {
+public:
+    explicit Batch(chain::RpcClient& rpc) : rpc_(rpc) {}
+
+    /// Signs and submits; returns the index of the transaction in this batch.
+    DemoResult<size_t> submit(const core::SecretKey& key, chain::TxnRequest request,
+                              std::string what) {
+        chain::TxnSender& sender = sender_for(key);
+        auto signed_txn = sender.prepare(request);
+        if (!signed_txn) return std::unexpected(send_failure(what, signed_txn.error()));
+        auto hash = sender.submit(*signed_txn);
+        if (!hash) return std::unexpected(send_failure(what, hash.error()));
+        pending_.push_back({&sender, *hash, std::move(what)});
+        return pending_.size() - 1;
+    }
+    DemoResult<size_t> call(const core::SecretKey& key, const core::Address& to,
+                            core::Result<core::Bytes, core::AbiError> data, std::string what) {
+        if (!data) return std::unexpected(failure(DemoError::abi, what + ": encoding failed"));
+        chain::TxnRequest r;
+        r.to = to;
+        r.data = std::move(*data);
+        return submit(key, std::move(r), std::move(what));
+    }
+    DemoResult<size_t> transfer(const core::SecretKey& key, const core::Address& to, uint64_t wei,
+                                std::string what) {
+        chain::TxnRequest r;
+        r.to = to;
+        r.value = core::Uint256{wei};
+        r.gas_limit = kTransferGas;
+        return submit(key, std::move(r), std::move(what));
+    }
+    /// Waits for every submitted transaction; receipts in submission order.
+    DemoResult<std::vector<chain::Receipt>> wait_all() {
+        std::vector<chain::Receipt> receipts;
+        receipts.reserve(pending_.size());
+        for (auto& p : pending_) {
+            auto r = p.sender->wait(p.hash);
+            if (!r) return std::unexpected(send_failure(p.what, r.error()));
+            receipts.push_back(std::move(*r));
+        }
+        pending_.clear();
+        return receipts;
+    }
+    [[nodiscard]] const core::Hash32& hash(size_t i) const { return pending_[i].hash; }
+
+private:
+    struct Pending {
+        chain::TxnSender* sender;
+        core::Hash32 hash;
+        std::string what;
+    };
+    chain::TxnSender& sender_for(const core::SecretKey& key) {
+        const core::Address a = core::address_of(key);
+        for (auto& [address, sender] : senders_)
+            if (address == a) return *sender;
+        chain::SenderOptions o;
+        o.receipt_timeout = std::chrono::milliseconds{60'000};
+        senders_.emplace_back(a, std::make_unique<chain::TxnSender>(rpc_, key, o));
+        return *senders_.back().second;
+    }
+    static DemoFailure send_failure(const std::string& what, const chain::SendFailure& f) {
+        std::string detail = fmt::format("{}: {}: {}", what, chain::to_string(f.code), f.detail);
+        return failure(DemoError::send, std::move(detail));
+    }
+
+    chain::RpcClient& rpc_;
+    std::vector<std::pair<core::Address, std::unique_ptr<chain::TxnSender>>> senders_;
+    std::vector<Pending> pending_;
+};
+
+/// The keys of every role, derived once (TxnSender borrows them: they must stay put).
+struct Keys {
+    std::vector<core::SecretKey> owners, honest, sybils;
+    core::SecretKey tool_creator = demo_key("tool-creator", 0);
+    core::SecretKey stranger = demo_key("stranger", 0);
+    Keys() {
+        for (size_t i = 0; i < kOwners; ++i) owners.push_back(demo_key("owner", i));
+        for (size_t i = 0; i < kHonestClients; ++i) honest.push_back(demo_key("client", i));
+        for (size_t i = 0; i < kSybilClients; ++i) sybils.push_back(demo_key("sybil", i));
+    }
+};
+
+DemoResult<core::Address> contract(const DemoOptions& o, std::string_view name) {
+    const auto it = o.contracts.find(name);
+    if (it == o.contracts.end())
+        return std::unexpected(
+            failure(DemoError::state, fmt::format("the deployment has no {} contract", name)));
+    return it->second;
+}
+
+template <typename F>
+void each_log(const chain::Receipt& r, const core::Address& emitter, const core::Hash32& topic,
+              F&& f) {
+    for (const auto& log : r.logs)
+        if (log.address == emitter && !log.topics.empty() && log.topics[0] == topic) f(log);
+}
+
+void say(const DemoOptions& o, const std::string& line) {
+    if (o.progress) o.progress(line);
+}
+
+/// The seeding itself (see the header for what and why).
+DemoResult<DemoSummary> seed(const DemoOptions& o, const core::SecretKey& funder,
+                             chain::RpcClient& rpc) {
+    auto identity = contract(o, "IdentityRegistry");
+    auto reputation = contract(o, "ReputationRegistry");
+    auto tool_registry = contract(o, "ToolRegistry");
+    if (!identity) return std::unexpected(identity.error());
+    if (!reputation) return std::unexpected(reputation.error());
+    if (!tool_registry) return std::unexpected(tool_registry.error());
+
+    const Keys keys;
+    DemoSummary s;
+    s.chain_id = o.chain_id;
+    Batch batch(rpc);
+
+    // 1. Fund every account from one funder (the Sybils too: one operator pays for them all).
+    say(o, "funding 66 accounts");
+    std::vector<const core::SecretKey*> funded;
+    for (const auto& k : keys.owners) funded.push_back(&k);
+    for (const auto& k : keys.honest) funded.push_back(&k);
+    for (const auto& k : keys.sybils) funded.push_back(&k);
+    funded.push_back(&keys.tool_creator);
+    for (const auto* k : funded)
+        if (auto r = batch.transfer(funder, core::address_of(*k), kFundWei, "funding"); !r)
+            return std::unexpected(r.error());
+    if (auto r = batch.wait_all(); !r) return std::unexpected(r.error());
+
+    // 2. Agents (ERC-8004 §Identity Registry register(agentURI)); ids come from Registered.
+    say(o, "registering 24 agents");
+    for (size_t i = 0; i < kAgentNames.size(); ++i) {
+        const std::string name(kAgentNames[i]);
+        if (auto r = batch.call(keys.owners[i % kOwners], *identity,
+                                idr::register_1(agent_uri(name)), "register " + name);
+            !r)
+            return std::unexpected(r.error());
+    }
+    auto registered = batch.wait_all();
+    if (!registered) return std::unexpected(registered.error());
+    for (size_t i = 0; i < kAgentNames.size(); ++i) {
+        DemoAgent a;
+        a.name = kAgentNames[i];
+        a.domain = agent_domain(a.name);
+        a.expected_domain = expected_domain(i);
+        a.owner = core::address_of(keys.owners[i % kOwners]);
+        each_log((*registered)[i], *identity, idr::kRegisteredTopic, [&](const chain::Log& log) {
+            if (auto ev = idr::decode_registered_event(log.topics, log.data))
+                a.agent_id = ev->agent_id.limbs[0];
+        });
+        s.agents.push_back(std::move(a));
+    }
+    s.sybil_target = s.agents[kSybilTarget].agent_id;
+
+    // 3. Payments (x402-style: the client pays the agent's owner before rating it) and tools.
+    say(o, "paying agents and registering 6 tools");
+    std::map<std::pair<size_t, size_t>, size_t> payment_index;  // (client, agent) -> batch index
+    for (size_t j = 0; j < kHonestClients; ++j) {
+        if (!pays(j)) continue;
+        for (size_t k = 0; k < 3; ++k) {
+            const size_t a = rated_agent(j, k);
+            auto r = batch.transfer(keys.honest[j], s.agents[a].owner, kPaymentWei, "payment");
+            if (!r) return std::unexpected(r.error());
+            payment_index[{j, a}] = *r;
+        }
+    }
+    std::map<std::pair<size_t, size_t>, core::Hash32> payment_txn;
+    for (const auto& [key, index] : payment_index) payment_txn[key] = batch.hash(index);
+    const core::Address creator = core::address_of(keys.tool_creator);
+    const core::Address stranger = core::address_of(keys.stranger);
+    const auto plans = tool_plans(creator, stranger);
+    std::vector<size_t> tool_index;
+    for (const ToolPlan& t : plans) {
+        auto bytes = canonical(t.registered);
+        if (!bytes) return std::unexpected(bytes.error());
+        const std::string uri =
+            fmt::format("https://{}/.well-known/ai-tool/{}.json", kToolsHost, t.slug);
+        auto r = batch.call(keys.tool_creator, *tool_registry,
+                            tools::register_tool(uri, bytes->manifest_hash, core::Address{}),
+                            "registerTool " + t.slug);
+        if (!r) return std::unexpected(r.error());
+        tool_index.push_back(*r);
+    }
+    auto paid = batch.wait_all();
+    if (!paid) return std::unexpected(paid.error());
+    for (size_t t = 0; t < plans.size(); ++t) {
+        DemoTool tool{0, plans[t].slug, plans[t].expected};
+        each_log((*paid)[tool_index[t]], *tool_registry, tools::kToolRegisteredTopic,
+                 [&](const chain::Log& log) {
+                     if (auto ev = tools::decode_tool_registered_event(log.topics, log.data))
+                         tool.tool_id = ev->tool_id.limbs[0];
+                 });
+        s.tools.push_back(std::move(tool));
+    }
+
+    // 4. Feedback (ERC-8004 §Giving Feedback): honest clients with a data: feedback file (and
+    // the payment as proofOfPayment when they paid), the Sybil cluster with bare 100s.
+    say(o, "giving feedback from 60 clients");
+    struct Given {
+        size_t client;
+        size_t agent;
+        size_t batch_index;
+    };
+    std::vector<Given> given;
+    for (size_t j = 0; j < kHonestClients; ++j) {
+        const core::Address client = core::address_of(keys.honest[j]);
+        for (size_t k = 0; k < 3; ++k) {
+            const size_t a = rated_agent(j, k);
+            const DemoAgent& agent = s.agents[a];
+            core::FeedbackFile file;
+            file.agent_registry = {o.chain_id, identity->bytes};
+            file.agent_id = core::Uint256{agent.agent_id};
+            file.client_chain_id = o.chain_id;
+            file.client_address = client.bytes;
+            file.created_at = kCreatedAt;
+            file.value = {core::Int256(core::Uint256{honest_rating(a, j)}), 0};
+            file.tag1 = "starred";
+            file.endpoint = fmt::format("https://{}/mcp", agent.domain);
+            if (const auto p = payment_txn.find({j, a}); p != payment_txn.end()) {
+                // ERC-8004 §Off-Chain Feedback File Structure: proofOfPayment (x402).
+                file.proof_of_payment =
+                    core::ProofOfPayment{client.to_checksum_hex(), agent.owner.to_checksum_hex(),
+                                         std::to_string(o.chain_id), core::to_hex(p->second)};
+                ++s.paid_feedback;
+            }
+            auto built = core::build_feedback_file(file);
+            if (!built)
+                return std::unexpected(
+                    failure(DemoError::abi, "feedback file: " + built.error().detail));
+            auto uri =
+                core::encode_base64_data_uri("application/json", core::as_bytes(built->bytes));
+            if (!uri) return std::unexpected(failure(DemoError::abi, "feedback data: URI"));
+            auto r = batch.call(keys.honest[j], *reputation,
+                                rep::give_feedback(file.agent_id, file.value.value, 0, "starred",
+                                                   "", *file.endpoint, *uri, built->feedback_hash),
+                                "giveFeedback");
+            if (!r) return std::unexpected(r.error());
+            given.push_back({j, a, *r});
+        }
+    }
+    const core::Uint256 target{s.sybil_target};
+    for (size_t j = 0; j < kSybilClients; ++j) {
+        auto r = batch.call(keys.sybils[j], *reputation,
+                            rep::give_feedback(target, core::Int256(core::Uint256{100}), 0,
+                                               "starred", "", "", "", core::Hash32{}),
+                            "giveFeedback (sybil)");
+        if (!r) return std::unexpected(r.error());
+    }
+    auto gave = batch.wait_all();
+    if (!gave) return std::unexpected(gave.error());
+    s.clients = kHonestClients + kSybilClients;
+    s.sybil_clients = kSybilClients;
+    s.feedback = gave->size();
+    std::map<std::pair<size_t, size_t>, uint64_t> feedback_index;  // (client, agent) -> index
+    for (const Given& g : given) {
+        each_log((*gave)[g.batch_index], *reputation, rep::kNewFeedbackTopic,
+                 [&](const chain::Log& log) {
+                     if (auto ev = rep::decode_new_feedback_event(log.topics, log.data))
+                         feedback_index[{g.client, g.agent}] = ev->feedback_index;
+                 });
+    }
+
+    // 5. Responses by owners (ERC-8004 §Appending Responses) and revocations by clients.
+    say(o, "appending responses and revoking feedback");
+    for (size_t j = 0; j < 3; ++j) {
+        const size_t a = rated_agent(j, 0);
+        const std::string text =
+            fmt::format(R"({{"response":"Thanks for rating {}; we fixed the slow answers."}})",
+                        s.agents[a].name);
+        auto uri = core::encode_base64_data_uri("application/json", core::as_bytes(text));
+        if (!uri) return std::unexpected(failure(DemoError::abi, "response data: URI"));
+        auto r =
+            batch.call(keys.owners[a % kOwners], *reputation,
+                       rep::append_response(core::Uint256{s.agents[a].agent_id},
+                                            core::address_of(keys.honest[j]),
+                                            feedback_index[{j, a}], *uri, core::keccak256(text)),
+                       "appendResponse");
+        if (!r) return std::unexpected(r.error());
+        ++s.responses;
+    }
+    for (const size_t j : {size_t{4}, size_t{5}}) {
+        const size_t a = rated_agent(j, 1);
+        auto r = batch.call(
+            keys.honest[j], *reputation,
+            rep::revoke_feedback(core::Uint256{s.agents[a].agent_id}, feedback_index[{j, a}]),
+            "revokeFeedback");
+        if (!r) return std::unexpected(r.error());
+        ++s.revocations;
+    }
+    if (auto r = batch.wait_all(); !r) return std::unexpected(r.error());
+    return s;
+}
+
+std::filesystem::path state_path(const DemoOptions& o) { return o.state_dir / kStateFile; }
+
+/// The saved summary when it describes this chain and the chain still holds its first agent.
+DemoResult<std::optional<DemoSummary>> load_seeded(const DemoOptions& o, chain::RpcClient& rpc,
+                                                   const core::Address& identity) {
+    std::ifstream f(state_path(o));
+    if (!f) return std::optional<DemoSummary>{};
+    std::ostringstream text;
+    text << f.rdbuf();
+    const auto j = nlohmann::json::parse(text.str(), nullptr, false);
+    if (j.is_discarded())
+        return std::unexpected(
+            failure(DemoError::state, state_path(o).string() + ": not JSON (remove it to reseed)"));
+    auto s = DemoSummary::from_json(j);
+    if (!s)
+        return std::unexpected(
+            failure(DemoError::state, state_path(o).string() + ": " + s.error()));
+    if (s->chain_id != o.chain_id || s->agents.empty()) return std::optional<DemoSummary>{};
+    const auto data = idr::token_uri(core::Uint256{s->agents.front().agent_id});
+    if (!data) return std::unexpected(failure(DemoError::abi, "tokenURI"));
+    chain::CallRequest call;
+    call.to = identity;
+    call.data = *data;
+    auto out = rpc.call(call);
+    // A fresh chain (anvil restarted without state) has no such agent: seed again.
+    if (!out) return std::optional<DemoSummary>{};
+    auto uri = idr::decode_token_uri_result(*out);
+    if (!uri || *uri != agent_uri(s->agents.front().name)) return std::optional<DemoSummary>{};
+    s->already_seeded = true;
+    return std::optional<DemoSummary>{std::move(*s)};
+}
+
+}  // namespace
+
+std::vector<std::string> demo_hosts() {
+    std::vector<std::string> hosts = {std::string(kRegistryHost), std::string(kToolsHost),
+                                      std::string(kOtherToolsHost)};
+    for (const auto name : kAgentNames) hosts.push_back(agent_domain(name));
+    return hosts;
+}
+
+nlohmann::json DemoSummary::to_json() const {
+    nlohmann::json agents_json = nlohmann::json::array();
+    for (const auto& a : agents)
+        agents_json.push_back({{"agentId", a.agent_id},
+                               {"name", a.name},
+                               {"domain", a.domain},
+                               {"expectedDomain", a.expected_domain},
+                               {"owner", a.owner.to_checksum_hex()}});
+    nlohmann::json tools_json = nlohmann::json::array();
+    for (const auto& t : tools)
+        tools_json.push_back({{"toolId", t.tool_id}, {"slug", t.slug}, {"expected", t.expected}});
+    return {{"alreadySeeded", already_seeded},
+            {"chainId", chain_id},
+            {"agents", agents_json},
+            {"tools", tools_json},
+            {"clients", clients},
+            {"sybilClients", sybil_clients},
+            {"sybilTarget", sybil_target},
+            {"feedback", feedback},
+            {"paidFeedback", paid_feedback},
+            {"responses", responses},
+            {"revocations", revocations},
+            {"validationsAnswered", validations_answered},
+            {"validationsRefused", validations_refused}};
+}
+
+std::expected<DemoSummary, std::string> DemoSummary::from_json(const nlohmann::json& j) {
+    try {
+        DemoSummary s;
+        s.chain_id = j.at("chainId").get<uint64_t>();
+        for (const auto& a : j.at("agents")) {
+            auto owner = core::Address::from_hex(a.at("owner").get<std::string>());
+            if (!owner) return std::unexpected("bad owner address");
+            s.agents.push_back({a.at("agentId").get<uint64_t>(), a.at("name").get<std::string>(),
+                                a.at("domain").get<std::string>(),
+                                a.at("expectedDomain").get<std::string>(), *owner});
+        }
+        for (const auto& t : j.at("tools"))
+            s.tools.push_back({t.at("toolId").get<uint64_t>(), t.at("slug").get<std::string>(),
+                               t.at("expected").get<std::string>()});
+        s.clients = j.at("clients").get<size_t>();
+        s.sybil_clients = j.at("sybilClients").get<size_t>();
+        s.sybil_target = j.at("sybilTarget").get<uint64_t>();
+        s.feedback = j.at("feedback").get<size_t>();
+        s.paid_feedback = j.at("paidFeedback").get<size_t>();
+        s.responses = j.at("responses").get<size_t>();
+        s.revocations = j.at("revocations").get<size_t>();
+        s.validations_answered = j.at("validationsAnswered").get<size_t>();
+        s.validations_refused = j.at("validationsRefused").get<size_t>();
+        return s;
+    } catch (const nlohmann::json::exception& e) {
+        return std::unexpected(std::string("missing or bad member: ") + e.what());
+    }
+}
+
+DemoResult<std::unique_ptr<Demo>> Demo::start(DemoOptions options, const core::SecretKey& funder) {
+    auto identity = contract(options, "IdentityRegistry");
+    auto other_registry = contract(options, "ReputationRegistry");
+    if (!identity) return std::unexpected(identity.error());
+    if (!other_registry) return std::unexpected(other_registry.error());
+    chain::RetryPolicy retry;
+    retry.max_attempts = 3;
+    chain::RpcClient rpc = chain::RpcClient::make_http(options.rpc_url, {}, retry);
+
+    std::unique_ptr<Demo> demo(new Demo());
+    auto seeded = load_seeded(options, rpc, *identity);
+    if (!seeded) return std::unexpected(seeded.error());
+    if (*seeded) {
+        say(options, "already seeded: serving the documents again");
+        demo->summary_ = std::move(**seeded);
+    } else {
+        auto s = seed(options, funder, rpc);
+        if (!s) return std::unexpected(s.error());
+        demo->summary_ = std::move(*s);
+        std::error_code ec;
+        std::filesystem::create_directories(options.state_dir, ec);
+        std::ofstream f(state_path(options), std::ios::trunc);
+        f << demo->summary_.to_json().dump(2) << '\n';
+        if (!f.flush())
+            return std::unexpected(
+                failure(DemoError::state, "cannot write " + state_path(options).string()));
+    }
+
+    demo->hosts_ = demo_hosts();
+    auto certs = make_demo_certificates(options.state_dir, demo->hosts_);
+    if (!certs)
+        return std::unexpected(
+            failure(DemoError::https,
+                    fmt::format("{}: {}", to_string(certs.error().code), certs.error().detail)));
+    demo->certificates_ = std::move(*certs);
+    auto server = DemoHttpsServer::start(demo->certificates_, options.https_port);
+    if (!server)
+        return std::unexpected(
+            failure(DemoError::https,
+                    fmt::format("{}: {}", to_string(server.error().code), server.error().detail)));
+    demo->server_ = std::move(*server);
+    const Keys keys;
+    auto docs = documents(demo->summary_, *identity, *other_registry,
+                          core::address_of(keys.tool_creator), core::address_of(keys.stranger));
+    if (!docs) return std::unexpected(docs.error());
+    for (auto& d : *docs) demo->server_->serve(d.host, d.path, std::move(d.body));
+    return demo;
+}
+
+Demo::~Demo() = default;
+
+int Demo::port() const noexcept { return server_->port(); }
+
+const std::filesystem::path& Demo::ca_file() const noexcept { return certificates_.ca_file; }
+
+std::vector<std::string> Demo::connect_to() const { return server_->connect_to(hosts_); }
+
+std::vector<std::string> Demo::fetch_flags() const {
+    std::vector<std::string> flags = {"--ca-file", ca_file().string(), "--allow-host", "127.0.0.1"};
+    for (auto& c : connect_to()) {
+        flags.emplace_back("--connect-to");
+        flags.push_back(std::move(c));
+    }
+    return flags;
+}
+
+}  // namespace credence::agent
