@@ -20,9 +20,6 @@ namespace {
 using index::DbRow;
 using index::DbValue;
 
-/// The score used to order agents without one (below every real score).
-constexpr double kNoScore = -1e300;
-
 ApiResult<core::Bytes> agent_id_capture(const Ctx& ctx) {
     return parse_uint256_id(ctx.captures.at(0), "agent_id");
 }
@@ -138,61 +135,90 @@ ApiResult<Json> list_agents(Ctx& ctx) {
     }
     const std::string* sort_param = request.param("sort");
     const std::string sort = sort_param == nullptr ? "id" : *sort_param;
-    std::string order;
-    const std::string score_expr = fmt::format("COALESCE(s.score, {:.17g})", kNoScore);
-    size_t cursor_parts = 1;
-    if (sort == "id") {
-        order = "a.agent_id ASC";
-    } else if (sort == "newest") {
-        order = "a.agent_id DESC";
-    } else if (sort == "score") {
-        order = fmt::format("{} DESC, a.agent_id ASC", score_expr);
-        cursor_parts = 2;
-    } else {
+    if (sort != "id" && sort != "newest" && sort != "score") {
         return std::unexpected(bad_parameter("sort must be id, newest or score"));
     }
+    // Cursor parts: phase ("s" scored, "u" unscored, "a" any), last score ("" when none), last
+    // agent_id. sort=score pages the scored agents by the score index first (agent_scores_by_score
+    // keeps it an index walk), then the unscored ones by agentId.
     const std::string cursor_route = "agents-" + sort;
+    std::string phase = sort == "score" ? "s" : "a";
+    std::optional<double> last_score;
+    std::optional<core::Bytes> last_id;
     if (const std::string* cursor = request.param("cursor")) {
-        auto parts = decode_cursor(*cursor, cursor_route, cursor_parts);
+        auto parts = decode_cursor(*cursor, cursor_route, 3);
         if (!parts) return std::unexpected(parts.error());
-        auto last_id = core::from_hex(parts->back());
-        if (!last_id || last_id->size() != 32) {
+        auto id = core::from_hex((*parts)[2]);
+        const bool phase_ok =
+            sort == "score" ? ((*parts)[0] == "s" || (*parts)[0] == "u") : (*parts)[0] == "a";
+        if (!id || id->size() != 32 || !phase_ok) {
             return std::unexpected(ApiError{400, "bad_cursor", "bad cursor"});
         }
-        if (sort == "id") {
-            add("a.agent_id > ${}", *last_id);
-        } else if (sort == "newest") {
-            add("a.agent_id < ${}", *last_id);
-        } else {
-            double last_score = 0;
-            const std::string& text = parts->front();
-            const auto [ptr, ec] =
-                std::from_chars(text.data(), text.data() + text.size(), last_score);
-            if (ec != std::errc{} || ptr != text.data() + text.size()) {
+        phase = (*parts)[0];
+        last_id = std::move(*id);
+        if (phase == "s") {
+            double value = 0;
+            const std::string& text = (*parts)[1];
+            const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+            if (text.empty() || ec != std::errc{} || ptr != text.data() + text.size()) {
                 return std::unexpected(ApiError{400, "bad_cursor", "bad cursor"});
             }
-            params.emplace_back(last_score);
-            params.emplace_back(*last_id);
-            where += fmt::format(" AND ({0} < ${1} OR ({0} = ${1} AND a.agent_id > ${2}))",
-                                 score_expr, params.size() - 1, params.size());
+            last_score = value;
         }
     }
-    params.emplace_back(static_cast<int64_t>(*limit + 1));
-    const std::string sql = fmt::format(
-        "SELECT a.agent_id, a.owner, a.wallet, a.agent_uri, a.registered_block_num, p.name, "
-        "p.description, p.image, p.active, p.service_names, v.status, s.score, s.low, s.high, "
-        "s.reviews FROM agents a "
-        "LEFT JOIN agent_profiles p ON p.chain_id = a.chain_id AND p.registry = a.registry AND "
-        "p.agent_id = a.agent_id "
-        "LEFT JOIN agent_scores s ON s.chain_id = a.chain_id AND s.registry = a.registry AND "
-        "s.agent_id = a.agent_id "
-        "LEFT JOIN verifications v ON v.chain_id = a.chain_id AND v.subject_kind = 'agent' AND "
-        "v.contract = a.registry AND v.subject_id = a.agent_id AND v.client = $3 AND "
-        "v.feedback_index = 0 "
-        "WHERE {} ORDER BY {} LIMIT ${}",
-        where, order, params.size());
-    auto rows = ctx.db.query(sql, params);
+    const auto run_phase = [&](const std::string& which,
+                               size_t wanted) -> index::DbResult<std::vector<DbRow>> {
+        std::vector<DbValue> p = params;
+        std::string w = where;
+        std::string order;
+        const bool resume = last_id && which == phase;
+        if (which == "s") {
+            w += " AND s.chain_id = $1 AND s.registry = $2 AND s.score IS NOT NULL";
+            order = "s.score DESC, a.agent_id ASC";
+            if (resume && last_score) {
+                p.emplace_back(*last_score);
+                p.emplace_back(*last_id);
+                w += fmt::format(" AND (s.score < ${0} OR (s.score = ${0} AND a.agent_id > ${1}))",
+                                 p.size() - 1, p.size());
+            }
+        } else {
+            if (which == "u") w += " AND s.score IS NULL";
+            order = sort == "newest" ? "a.agent_id DESC" : "a.agent_id ASC";
+            if (resume) {
+                p.emplace_back(*last_id);
+                w += fmt::format(" AND a.agent_id {} ${}", sort == "newest" ? "<" : ">", p.size());
+            }
+        }
+        p.emplace_back(static_cast<int64_t>(wanted));
+        const std::string sql = fmt::format(
+            "SELECT a.agent_id, a.owner, a.wallet, a.agent_uri, a.registered_block_num, p.name, "
+            "p.description, p.image, p.active, p.service_names, v.status, s.score, s.low, s.high, "
+            "s.reviews FROM agents a "
+            "LEFT JOIN agent_profiles p ON p.chain_id = a.chain_id AND p.registry = a.registry "
+            "AND p.agent_id = a.agent_id "
+            "LEFT JOIN agent_scores s ON s.chain_id = a.chain_id AND s.registry = a.registry AND "
+            "s.agent_id = a.agent_id "
+            "LEFT JOIN verifications v ON v.chain_id = a.chain_id AND v.subject_kind = 'agent' "
+            "AND v.contract = a.registry AND v.subject_id = a.agent_id AND v.client = $3 AND "
+            "v.feedback_index = 0 "
+            "WHERE {} ORDER BY {} LIMIT ${}",
+            w, order, p.size());
+        return ctx.db.query(sql, p);
+    };
+    auto rows = run_phase(phase, *limit + 1);
     if (!rows) return std::unexpected(unavailable(rows.error()));
+    std::vector<std::string> row_phase(rows->size(), phase);
+    if (phase == "s" && rows->size() <= *limit) {
+        // The scored agents are exhausted: the unscored ones follow.
+        phase = "u";
+        last_id.reset();
+        auto more = run_phase("u", *limit + 1 - rows->size());
+        if (!more) return std::unexpected(unavailable(more.error()));
+        for (auto& row : *more) {
+            rows->push_back(std::move(row));
+            row_phase.emplace_back("u");
+        }
+    }
     Json items = Json::array();
     const size_t shown = std::min(rows->size(), *limit);
     for (size_t i = 0; i < shown; ++i) {
@@ -223,9 +249,11 @@ ApiResult<Json> list_agents(Ctx& ctx) {
     Json next = nullptr;
     if (rows->size() > *limit && shown > 0) {
         const DbRow& last = (*rows)[shown - 1];
-        std::vector<std::string> parts;
-        if (sort == "score") parts.push_back(format_double(as_real(last[11]).value_or(kNoScore)));
-        parts.push_back(core::to_hex(as_bytes(last[0]), false));
+        const std::string& last_phase = row_phase[shown - 1];
+        const auto score_value = as_real(last[11]);
+        const std::array<std::string, 3> parts{
+            last_phase, last_phase == "s" && score_value ? format_double(*score_value) : "",
+            core::to_hex(as_bytes(last[0]), false)};
         next = encode_cursor(cursor_route, parts);
     }
     return Json{{"items", std::move(items)}, {"next_cursor", std::move(next)}};

@@ -25,6 +25,8 @@ int main(int argc, char** argv) {
         cmd::add_index_commands(app);
         cmd::add_verify_commands(app);
         cmd::add_trust_commands(app);
+        cmd::add_worker_commands(app);
+        cmd::add_validator_commands(app);
         cmd::add_demo_commands(app);
         try {
             app.parse(argc, argv);

@@ -518,11 +518,20 @@ CREATE TABLE agent_scores (
 CREATE INDEX agent_scores_by_score ON agent_scores (chain_id, registry, score);
 )sql";
 
-constexpr std::array<Migration, 3> kMigrations{{
+constexpr std::string_view kV4Sql = R"sql(
+-- API read paths (issue 7 §Performance, api/rest_agents.cpp): one agent's feedback in chain order
+-- (the feedback route pages by block_num, log_index; the history route reads normalized), with
+-- revoked covered so that the detail's counts read the index only, not the rows.
+CREATE INDEX feedback_by_agent_block ON feedback (chain_id, registry, agent_id, block_num,
+                                                  log_index, revoked, normalized);
+)sql";
+
+constexpr std::array<Migration, 4> kMigrations{{
     {1, "indexer tables: raw logs, cursors, block and code hashes, projections", kV1Sql},
     {2, "verifications: the latest check of each agent, tool, feedback, validation and run",
      kV2Sql},
     {3, "read models: agent and tool profiles, trust scores", kV3Sql},
+    {4, "API read paths: feedback by agent in chain order", kV4Sql},
 }};
 
 constexpr std::array<std::string_view, 19> kDataTables{

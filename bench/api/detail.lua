@@ -1,0 +1,9 @@
+-- Agent detail at a fixed rate: each connection waits `delay_ms` between requests, so
+-- connections * 1000 / delay_ms is the offered rate (run.sh: 10 x 1000 / 20 = 500 req/s).
+local agents = tonumber(os.getenv("BENCH_AGENTS") or "100000")
+local delay_ms = tonumber(os.getenv("BENCH_DELAY_MS") or "20")
+math.randomseed(8004)
+request = function()
+    return wrk.format("GET", "/api/v1/agents/" .. math.random(0, agents - 1))
+end
+delay = function() return delay_ms end
