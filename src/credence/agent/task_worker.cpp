@@ -1,5 +1,8 @@
 #include <credence/agent/task_worker.hpp>
 
+#include <signal.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <ctime>
@@ -468,7 +471,7 @@ struct TaskWorker::Impl {
             send(std::move(*data), revert, [&](const core::Hash32& txn_hash) -> AgentResult<void> {
                 // Test hook: die between eth_sendRawTransaction and the receipt, as kill -9 would.
                 if (config.crash_after_send || detail::fault_requested("after-send"))
-                    std::_Exit(75);
+                    ::kill(::getpid(), SIGKILL);
                 entry.status = chain::OperationStatus::sent;
                 entry.txn_hash = txn_hash;
                 entry.error.reset();

@@ -132,8 +132,8 @@ struct WorkerConfig {
     /// run(): the pause between steps, and the cap of the backoff after failures.
     std::chrono::milliseconds poll_interval{200};
     std::chrono::milliseconds max_backoff{5'000};
-    /// Test hook: exit the process (std::_Exit(75)) right after eth_sendRawTransaction of a
-    /// reply returns, before its receipt (crash-recovery tests). Also set by the environment
+    /// Test hook: SIGKILL the process right after eth_sendRawTransaction of a reply returns,
+    /// before its receipt is read or the journal records the send (crash-recovery tests). Also set by the environment
     /// variable CREDENCE_WORKER_FAULT=after-send.
     bool crash_after_send = false;
 };

@@ -46,6 +46,8 @@ void add_workflow_commands(CLI::App& app);
 void add_index_commands(CLI::App& app);
 void add_verify_commands(CLI::App& app);
 void add_trust_commands(CLI::App& app);
+void add_worker_commands(CLI::App& app);
+void add_validator_commands(CLI::App& app);
 void add_demo_commands(CLI::App& app);
 
 }  // namespace credence::cmd
