@@ -48,6 +48,7 @@ void add_verify_commands(CLI::App& app);
 void add_trust_commands(CLI::App& app);
 void add_worker_commands(CLI::App& app);
 void add_validator_commands(CLI::App& app);
+void add_node_commands(CLI::App& app);
 void add_demo_commands(CLI::App& app);
 
 }  // namespace credence::cmd

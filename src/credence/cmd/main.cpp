@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
         cmd::add_trust_commands(app);
         cmd::add_worker_commands(app);
         cmd::add_validator_commands(app);
+        cmd::add_node_commands(app);
         cmd::add_demo_commands(app);
         try {
             app.parse(argc, argv);
