@@ -1,0 +1,148 @@
+// NodeConfig from TOML: every table read, wrong types and unknown keys refused with the key named.
+#include <credence/node/config.hpp>
+
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include <support/scratch.hpp>
+
+namespace credence::node {
+namespace {
+
+std::string error_of(std::string_view text) {
+    NodeConfig c;
+    auto r = apply_node_config(text, "node.toml", c);
+    return r ? std::string() : r.error();
+}
+
+TEST(node_config, reads_every_table) {
+    NodeConfig c;
+    auto r = apply_node_config(R"(
+[chain]
+rpc = "http://127.0.0.1:9545"
+chain_id = 11155111
+finality_depth = 12
+seconds_per_block = 2.5
+poll_ms = 250
+
+[database]
+location = "postgresql://postgres@127.0.0.1:5432/credence"
+
+[[registries]]
+kind = "reputation"
+address = "0x8004B663056A597Dffe9eCcC1965A193B7388713"
+start_block = 100
+
+[[registries]]
+kind = "identity"
+address = "0x8004A818BFB912233c491871b3d84c89A494BD9e"
+
+[http]
+bind = "0.0.0.0"
+port = 9000
+max_body_bytes = 1024
+rate_limit_per_second = 5
+rate_limit_burst = 10
+threads = 2
+
+[trust]
+trusted = ["0x00000000000000000000000000000000000000aa"]
+full_interval_seconds = 60
+half_life_days = 30
+
+[verify]
+enabled = false
+max_age_seconds = 3600
+batch = 8
+
+[fetch]
+allow_http = true
+allow_hosts = ["127.0.0.0/8"]
+)",
+                               "node.toml", c);
+    ASSERT_TRUE(r.has_value()) << r.error();
+    EXPECT_EQ(c.chain.rpc, "http://127.0.0.1:9545");
+    EXPECT_EQ(c.chain.chain_id, 11155111u);
+    EXPECT_EQ(c.chain.finality_depth, 12u);
+    EXPECT_EQ(c.chain.seconds_per_block, 2.5);
+    EXPECT_EQ(c.chain.poll_ms, 250u);
+    EXPECT_EQ(c.database.location, "postgresql://postgres@127.0.0.1:5432/credence");
+    ASSERT_EQ(c.registries.size(), 2u);
+    EXPECT_EQ(c.registries[0].kind, index::ContractKind::reputation_registry);
+    EXPECT_EQ(c.registries[0].start_block, 100u);
+    EXPECT_EQ(c.registries[1].kind, index::ContractKind::identity_registry);
+    EXPECT_EQ(c.http.bind, "0.0.0.0");
+    EXPECT_EQ(c.http.port, 9000);
+    EXPECT_EQ(c.http.max_body_bytes, 1024u);
+    EXPECT_EQ(c.http.rate_limit_per_second, 5.0);  // an integer is a number too
+    EXPECT_EQ(c.http.threads, 2u);
+    EXPECT_EQ(c.trust.trusted.size(), 1u);
+    EXPECT_EQ(c.trust.full_interval_seconds, 60u);
+    EXPECT_EQ(c.trust.half_life_days, 30.0);
+    EXPECT_FALSE(c.verify.enabled);
+    EXPECT_EQ(c.verify.max_age_seconds, 3600);
+    EXPECT_EQ(c.verify.batch, 8u);
+    EXPECT_TRUE(c.fetch.allow_http);
+    EXPECT_EQ(c.fetch.allow_hosts, std::vector<std::string>{"127.0.0.0/8"});
+    EXPECT_TRUE(validate(c).has_value());
+}
+
+TEST(node_config, absent_keys_keep_their_defaults) {
+    NodeConfig c;
+    ASSERT_TRUE(apply_node_config("[http]\nport = 1234\n", "node.toml", c).has_value());
+    EXPECT_EQ(c.http.port, 1234);
+    EXPECT_EQ(c.http.bind, "127.0.0.1");
+    EXPECT_TRUE(c.chain.rpc.empty());  // the embedded devnet
+    EXPECT_TRUE(c.verify.enabled);
+}
+
+TEST(node_config, errors_name_the_key) {
+    EXPECT_EQ(error_of("[http]\nport = 70000\n"),
+              "node.toml: http.port: must be an integer in 0..65535");
+    EXPECT_EQ(error_of("[http]\nport = \"80\"\n"),
+              "node.toml: http.port: must be an integer in 0..65535");
+    EXPECT_EQ(error_of("[http]\nprot = 80\n"), "node.toml: http.prot: unknown key");
+    EXPECT_EQ(error_of("[htp]\nport = 80\n"), "node.toml: htp: unknown table");
+    EXPECT_EQ(error_of("[verify]\nenabled = 1\n"),
+              "node.toml: verify.enabled: must be true or false");
+    EXPECT_EQ(error_of("[trust]\ntrusted = \"0xaa\"\n"),
+              "node.toml: trust.trusted: must be an array of strings");
+    EXPECT_EQ(error_of("http = 5\n"), "node.toml: http: must be a table");
+    EXPECT_EQ(error_of("[[registries]]\nkind = \"reputation\"\naddress = \"0x12\"\n"),
+              "node.toml: registries[0].address: must be a 0x-prefixed 20-byte address");
+    EXPECT_EQ(error_of("[[registries]]\nkind = \"nope\"\naddress = \"0x12\"\n"),
+              "node.toml: registries[0].kind: must be identity, reputation, validation, tool, "
+              "workflow or verifier");
+    EXPECT_EQ(error_of("[chain]\nseconds_per_block = 0\n"),
+              "node.toml: chain.seconds_per_block: must be a number in 0.001..86400");
+}
+
+TEST(node_config, syntax_errors_give_line_and_column) {
+    const std::string e = error_of("[http]\nport = = 80\n");
+    EXPECT_EQ(e.rfind("node.toml:2:", 0), 0u) << e;
+}
+
+TEST(node_config, validate_checks_addresses_and_files) {
+    NodeConfig c;
+    c.trust.trusted = {"0x1234"};
+    auto r = validate(c);
+    ASSERT_FALSE(r.has_value());
+    EXPECT_EQ(r.error().rfind("trust.trusted:", 0), 0u) << r.error();
+    c = NodeConfig{};
+    c.fetch.ca_file = (testing::scratch_dir() / "missing.pem").string();
+    r = validate(c);
+    ASSERT_FALSE(r.has_value());
+    EXPECT_EQ(r.error().rfind("fetch.ca_file:", 0), 0u) << r.error();
+}
+
+TEST(node_config, load_reads_a_file_and_names_it) {
+    const auto path = testing::write_scratch_file("bad_node.toml", "[http]\nport = -1\n");
+    auto r = load_node_config(path);
+    ASSERT_FALSE(r.has_value());
+    EXPECT_EQ(r.error(), "bad_node.toml: http.port: must be an integer in 0..65535");
+    EXPECT_FALSE(load_node_config(testing::scratch_dir() / "absent.toml").has_value());
+}
+
+}  // namespace
+}  // namespace credence::node
