@@ -1,5 +1,5 @@
 -- Agent detail at a fixed rate: each connection waits `delay_ms` between requests, so
--- connections * 1000 / delay_ms is the offered rate (run.sh: 10 x 1000 / 20 = 500 req/s).
+-- connections / (delay + latency) is the offered rate (run.sh: 11 / 22 ms = 500 req/s).
 local agents = tonumber(os.getenv("BENCH_AGENTS") or "100000")
 local delay_ms = tonumber(os.getenv("BENCH_DELAY_MS") or "20")
 math.randomseed(8004)

@@ -4,7 +4,8 @@
 # Generates the index when the SQLite file does not exist (or always for a PostgreSQL URL), starts
 # api_bench_server under /usr/bin/time -v, drives agent detail then search at 500 req/s (10
 # connections, each waiting 20 ms between requests: wrk's Lua delay()), and prints wrk's latency
-# distribution, the achieved rate and the server's peak RSS.
+# distribution, the achieved rate and the server's peak RSS. BENCH_CONNECTIONS (11) and BENCH_DELAY_MS (20)
+# set the offered rate: connections / (delay + latency) ~ 500 req/s at a few ms of latency.
 set -euo pipefail
 build=${1:?build dir}
 db=${2:-/tmp/credence_api_bench.sqlite}
@@ -24,8 +25,8 @@ for _ in $(seq 50); do
 done
 curl -sf "http://127.0.0.1:$port/api/v1/agents/1" > /dev/null
 for route in detail search; do
-    echo "== $route: 10 connections x 50 req/s for ${seconds}s"
-    wrk -t2 -c10 -d"${seconds}s" --latency -s "$here/$route.lua" "http://127.0.0.1:$port" |
+    echo "== $route: ${BENCH_CONNECTIONS:-11} connections, ${BENCH_DELAY_MS:-20} ms between requests each, ${seconds}s"
+    wrk -t2 -c"${BENCH_CONNECTIONS:-11}" -d"${seconds}s" --latency -s "$here/$route.lua" "http://127.0.0.1:$port" |
         grep -E "Latency|50%|90%|99%|requests in|Requests/sec|Non-2xx|Socket errors"
 done
 kill -TERM "$(server_pid)"

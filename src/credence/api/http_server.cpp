@@ -213,6 +213,9 @@ std::expected<void, std::string> HttpServer::start() {
     const unsigned threads = std::max(1U, s.options.threads);
     s.server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
     s.server.set_payload_max_length(s.options.max_body_bytes);
+    // Header and body go out in separate writes: without TCP_NODELAY a client's delayed ACK holds
+    // every response ~40 ms (Nagle).
+    s.server.set_tcp_nodelay(true);
     s.server.set_read_timeout(5, 0);
     s.server.set_write_timeout(5, 0);
     s.server.set_keep_alive_timeout(5);
