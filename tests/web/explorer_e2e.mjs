@@ -27,12 +27,11 @@ const source = process.env.CREDENCE_SOURCE_DIR || path.resolve(here, "../..");
 const bin = process.env.CREDENCE_BIN || path.join(source, "build/release/src/credence/credence");
 const dist = process.env.CREDENCE_WEB_DIST || path.join(source, "web/dist");
 const chromiumPath = process.env.CREDENCE_CHROMIUM || "/usr/bin/chromium";
-// anvil's default development keys (public, devnets only): 0 registers, 1 and 2 review.
-const kKeys = [
-    "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80",
-    "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d",
-    "0x5de4111afa1a4b94908f83103eb1d1706367c2e68ca870fc3fb9b804cdda202a",
-];
+// anvil's development accounts (its public test mnemonic, devnets only), derived by cast: 0
+// registers, 1 and 2 review.
+const kMnemonic = "test test test test test test test test test test test junk";
+const castBin = process.env.CREDENCE_CAST || path.join(source, "node_modules/@foundry-rs/cast-linux-amd64/bin/cast");
+const kKeys = [];
 
 const started = Date.now();
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)}s`;
@@ -107,9 +106,12 @@ function expect(cond, message) {
 }
 
 // ─── the CLI ───
-function run(args, { env = {}, timeoutMs = 20_000 } = {}) {
+function run(args, options = {}) {
+    return runProgram(bin, args, options);
+}
+function runProgram(program, args, { env = {}, timeoutMs = 20_000 } = {}) {
     return new Promise((resolve, reject) => {
-        const child = spawn(bin, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+        const child = spawn(program, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
         let out = "";
         let err = "";
         child.stdout.on("data", (d) => (out += d));
@@ -213,6 +215,11 @@ async function main() {
         console.log(`SKIP: ${bin} has no working \`node\` command yet (exit ${help.code}: ${help.err.trim().split("\n")[0]})`);
         process.exit(kSkip);
     }
+    for (const i of [0, 1, 2]) {
+        const r = await runProgram(castBin, ["wallet", "private-key", kMnemonic, String(i)]);
+        if (r.code !== 0) throw new Error(`cast wallet private-key: ${r.err.trim()}`);
+        kKeys.push(r.out.trim());
+    }
     const requireFromRoot = createRequire(path.join(source, "package.json"));
     const { chromium } = requireFromRoot("playwright-core");
 
@@ -301,8 +308,11 @@ async function main() {
         problems.push(`request outside the node's origin: ${u}`);
         return r.abort();
     });
+    const expected404 = `${origin}/api/v1/agents/999999999`; // the unknown-agent check below
     page.on("console", (m) => {
-        if (m.type() === "error") problems.push(`console error: ${m.text()}`);
+        if (m.type() !== "error") return;
+        if (m.text().includes("404") && m.location().url === expected404) return;
+        problems.push(`console error: ${m.text()} (${m.location().url})`);
     });
     page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
     page.on("response", (r) => {

@@ -54,3 +54,12 @@ export function str(x: unknown): string {
     if (typeof x === "number" || typeof x === "bigint" || typeof x === "boolean") return String(x);
     return "";
 }
+
+/** The first argument that is a non-empty string (index fields are "" or null when unknown). */
+export function firstText(...values: unknown[]): string {
+    for (const v of values) {
+        const t = str(v);
+        if (t !== "") return t;
+    }
+    return "";
+}

@@ -5,7 +5,7 @@ import { arr, get, num, obj, tryGet, type J } from "../api";
 import { chart, type Point } from "../chart";
 import { dataUriJson } from "../datauri";
 import { extLink, h } from "../dom";
-import { count, decimalValue, percent, str, utc } from "../format";
+import { count, decimalValue, firstText, percent, str, utc } from "../format";
 import { agentReasons, discountReasons, explain } from "../reasons";
 import type { Params } from "../router";
 import { badge, facts, hex, jsonBlock, section, table } from "../ui";
@@ -36,7 +36,7 @@ export async function agentPage(p: Params, signal: AbortSignal): Promise<Node> {
     ]);
     const profile = obj(agent.profile);
     const file = dataUriJson(agent.agent_uri);
-    const name = str(profile.name ?? file?.name) || `Agent ${id}`;
+    const name = firstText(profile.name, file?.name) || `Agent ${id}`;
     const verification = obj(agent.verification);
     const counts = obj(agent.counts);
     return h(
@@ -44,7 +44,7 @@ export async function agentPage(p: Params, signal: AbortSignal): Promise<Node> {
         { "data-agent-id": id },
         h("h1", null, name, " ", h("span", { class: "muted" }, `#${id}`)),
         badges(agent),
-        h("p", null, str(profile.description ?? file?.description)),
+        h("p", null, firstText(profile.description, file?.description)),
         facts([
             ["Owner", hex(agent.owner, 20)],
             ["Agent wallet", agent.wallet ? hex(agent.wallet, 20) : "none"],
@@ -167,8 +167,8 @@ function round(x: number | undefined): string {
 }
 
 function servicesSection(profile: J, file: J | null): HTMLElement {
-    const services = arr(profile.services ?? file?.services).map(obj);
-    const trust = arr(profile.trust_models ?? file?.supportedTrust).map(str);
+    const services = (arr(profile.services).length ? arr(profile.services) : arr(file?.services)).map(obj);
+    const trust = (arr(profile.trust_models).length ? arr(profile.trust_models) : arr(file?.supportedTrust)).map(str);
     const skills = arr(profile.skills).map(str);
     const domains = arr(profile.domains).map(str);
     return section(

@@ -6,7 +6,7 @@
 import { arr, get, num, obj, type J } from "../api";
 import { dataUriJson } from "../datauri";
 import { extLink, h, link } from "../dom";
-import { count, str, utc } from "../format";
+import { count, firstText, str, utc } from "../format";
 import { explain, toolReasons } from "../reasons";
 import { navigate, type Params } from "../router";
 import { badge, facts, hex, jsonBlock, section, table } from "../ui";
@@ -69,7 +69,7 @@ export async function toolsPage(p: Params, signal: AbortSignal): Promise<Node> {
             "ERC-8257 tools matching the search",
             [
                 { head: "Id", cell: (t) => link(href(t), str(t.tool_id)), num: true },
-                { head: "Name", cell: (t) => link(href(t), str(t.name) || "(manifest not read yet)") },
+                { head: "Name", cell: (t) => link(href(t), firstText(t.name, dataUriJson(t.metadata_uri)?.name) || "(manifest not read yet)") },
                 { head: "Tags", cell: (t) => arr(t.tags).map((x) => badge("none", str(x))) },
                 { head: "Pricing", cell: (t) => arr(t.pricing_protocols).map(str).join(", ") || "free" },
                 { head: "Verification", cell: (t) => verdictBadge(t.verification, t.reason) },
@@ -88,14 +88,14 @@ export async function toolPage(p: Params, signal: AbortSignal): Promise<Node> {
     const tool = await get(`/tools/${encodeURIComponent(id)}`, { registry }, signal);
     const manifest = dataUriJson(tool.metadata_uri);
     const record = obj(tool.verification_record);
-    const name = str(tool.name ?? manifest?.name) || `Tool ${id}`;
-    const version = str(tool.version ?? manifest?.version);
+    const name = firstText(tool.name, manifest?.name) || `Tool ${id}`;
+    const version = firstText(tool.version, manifest?.version);
     return h(
         "article",
         { "data-tool-id": id },
         h("h1", null, name, " ", h("span", { class: "muted" }, `#${id}`)),
         h("p", null, verdictBadge(tool.verification, tool.reason), version ? badge("none", `v${version}`) : null, tool.deregistered === true ? badge("bad", "deregistered") : null),
-        h("p", null, str(tool.description ?? manifest?.description)),
+        h("p", null, firstText(tool.description, manifest?.description)),
         facts([
             ["Endpoint", manifest ? extLink(manifest.endpoint) : ""],
             ["Creator (on chain)", hex(tool.creator, 20)],
@@ -103,7 +103,7 @@ export async function toolPage(p: Params, signal: AbortSignal): Promise<Node> {
             ["manifestHash", hex(tool.manifest_hash, 32)],
             ["Registry", hex(tool.registry, 20)],
             ["Registered at block", count(num(tool.registered_block_num))],
-            ["Tags", arr(tool.tags ?? manifest?.tags).map((t) => badge("none", str(t)))],
+            ["Tags", (arr(tool.tags).length ? arr(tool.tags) : arr(manifest?.tags)).map((t) => badge("none", str(t)))],
         ]),
         section("Verification report (ERC-8257 §7)", verificationReport(tool, record)),
         section("Pricing", pricingSection(tool, manifest)),
@@ -207,7 +207,7 @@ function pricingSection(tool: J, manifest: J | null): Node {
             ["Assets", arr(tool.assets).map(str).join(", ")],
         ]);
     }
-    return h("p", null, manifest || tool.name ? "Free: the manifest lists no payment option." : "Unknown until the manifest is read.");
+    return h("p", null, manifest || firstText(tool.name) ? "Free: the manifest lists no payment option." : "Unknown until the manifest is read.");
 }
 
 function accessSection(tool: J, manifest: J | null): Node[] {
