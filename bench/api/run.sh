@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Issue 7 §Performance: wrk against the REST API over 100,000 agents and 1,000,000 feedback rows.
 #   bench/api/run.sh <build-dir> [sqlite-file | postgresql://...] [seconds=30]
-# Generates the index when the SQLite file does not exist (or always for a PostgreSQL URL), starts
+# Generates the index when the SQLite file does not exist (or always for a PostgreSQL URL, unless
+# BENCH_SKIP_GEN is set), starts
 # api_bench_server under /usr/bin/time -v, drives agent detail then search at 500 req/s (10
 # connections, each waiting 20 ms between requests: wrk's Lua delay()), and prints wrk's latency
 # distribution, the achieved rate and the server's peak RSS. BENCH_CONNECTIONS (11) and BENCH_DELAY_MS (20)
@@ -12,7 +13,7 @@ db=${2:-/tmp/credence_api_bench.sqlite}
 seconds=${3:-30}
 here=$(cd "$(dirname "$0")" && pwd)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-if [[ "$db" == postgres* || ! -f "$db" ]]; then
+if [[ -z "${BENCH_SKIP_GEN:-}" && ( "$db" == postgres* || ! -f "$db" ) ]]; then
     "$build/bench/api/api_bench_gen" "$db" 100000 1000000
 fi
 log=$(mktemp)
