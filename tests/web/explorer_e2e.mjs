@@ -90,6 +90,10 @@ function sleep(ms) {
 // ─── checks ───
 let passed = 0;
 let failed = 0;
+// CREDENCE_E2E_ARTIFACTS=DIR keeps a full-page screenshot after each check (for a failure's
+// post-mortem, or to look at the pages).
+const artifacts = process.env.CREDENCE_E2E_ARTIFACTS || "";
+let currentPage = null;
 async function check(name, fn) {
     const t0 = Date.now();
     try {
@@ -99,6 +103,11 @@ async function check(name, fn) {
     } catch (e) {
         ++failed;
         log(`FAIL ${name}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    if (artifacts && currentPage) {
+        fs.mkdirSync(artifacts, { recursive: true });
+        const file = path.join(artifacts, `${passed + failed}-${name.replace(/[^a-z0-9]+/gi, "-").slice(0, 40)}.png`);
+        await currentPage.screenshot({ path: file, fullPage: true }).catch(() => {});
     }
 }
 function expect(cond, message) {
@@ -300,6 +309,7 @@ async function main() {
     const context = await browser.newContext();
     const page = await context.newPage();
     page.setDefaultTimeout(8000);
+    currentPage = page;
     const problems = [];
     const origin = new URL(base).origin;
     await context.route("**/*", (r) => {

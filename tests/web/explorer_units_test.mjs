@@ -212,3 +212,16 @@ test("randomized: decoders never throw; decimalValue agrees with BigInt arithmet
         assert.equal(web.decimalValue(value.toString(), d), want, `${value} / 10^${d}`);
     }
 });
+
+test("chartLayout: axis ticks are round values inside the data range, labels never repeat", () => {
+    const L = web.chartLayout([{ x: 23, y: 87.5 }, { x: 24, y: 89.75 }, { x: 25, y: 91.58 }], {
+        title: "t",
+        xLabel: (x) => `block ${Math.round(x)}`,
+        xInteger: true,
+        yLabel: (y) => String(Math.round(y * 100) / 100),
+    });
+    assert.deepEqual(L.yTicks.map((t) => t.text), ["88", "89", "90", "91"]);
+    assert.deepEqual(L.xTicks.map((t) => t.text), ["block 23", "block 24", "block 25"]);
+    // Each block's tick sits exactly above that block's point.
+    assert.deepEqual(L.xTicks.map((t) => t.x), L.dots.map((d) => d.cx));
+});

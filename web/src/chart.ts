@@ -12,6 +12,8 @@ export type ChartOptions = {
     yMax?: number;
     width?: number;
     height?: number;
+    /** The x values are integers (block numbers): no tick between two of them. */
+    xInteger?: boolean;
     /** An optional band drawn under the line (e.g. a confidence interval): [x, low, high]. */
     band?: Array<[number, number, number]>;
 };
@@ -28,12 +30,23 @@ export type Layout = {
 
 const kPad = { left: 56, right: 16, top: 12, bottom: 32 };
 
-function niceTicks(min: number, max: number, n: number): number[] {
+/** Ticks at round values (1, 2 or 5 x 10^k apart) inside [min, max], about n of them. */
+function niceTicks(min: number, max: number, n: number, minStep = 0): number[] {
     if (!(max > min)) return [min];
-    const step = (max - min) / n;
+    const raw = Math.max((max - min) / n, minStep);
+    const magnitude = 10 ** Math.floor(Math.log10(raw));
+    const norm = raw / magnitude;
+    const step = (norm < 1.5 ? 1 : norm < 3 ? 2 : norm < 7 ? 5 : 10) * magnitude;
     const out: number[] = [];
-    for (let i = 0; i <= n; ++i) out.push(min + step * i);
+    for (let v = Math.ceil(min / step) * step; v <= max + step * 1e-9; v += step) {
+        out.push(Math.round(v / step) * step);
+    }
     return out;
+}
+
+/** Drops ticks whose label repeats the previous one (labels rounder than the step). */
+function distinct<T extends { text: string }>(ticks: T[]): T[] {
+    return ticks.filter((t, i) => i === 0 || t.text !== ticks[i - 1]?.text);
 }
 
 /** Maps points to pixel coordinates; x and y ranges come from the data unless given. */
@@ -67,8 +80,8 @@ export function chartLayout(points: Point[], opt: ChartOptions): Layout {
         const lower = b.reverse().map(([x, lo]) => `${r(px(x))} ${r(py(lo))}`);
         band = `M${upper.join(" L")} L${lower.join(" L")} Z`;
     }
-    const xTicks = niceTicks(xMin, xMax, 4).map((x) => ({ x: r(px(x)), text: opt.xLabel(x) }));
-    const yTicks = niceTicks(yMin, yMax, 4).map((y) => ({ y: r(py(y)), text: opt.yLabel(y) }));
+    const xTicks = distinct(niceTicks(xMin, xMax, 4, opt.xInteger ? 1 : 0).map((x) => ({ x: r(px(x)), text: opt.xLabel(x) })));
+    const yTicks = distinct(niceTicks(yMin, yMax, 4).map((y) => ({ y: r(py(y)), text: opt.yLabel(y) })));
     return { width, height, path, band, dots, xTicks, yTicks };
 }
 

@@ -156,6 +156,7 @@ function chartSection(history: J | null): HTMLElement {
             : chart(points, {
                   title: "Average feedback value over time (cumulative, by block)",
                   xLabel: (x) => `block ${Math.round(x)}`,
+                  xInteger: true,
                   yLabel: (y) => round(y),
               }),
     );

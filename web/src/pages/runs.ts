@@ -80,7 +80,8 @@ export async function runPage(p: Params, signal: AbortSignal): Promise<Node> {
         nodes.push({
             id: hash,
             kind: "task",
-            title: `${final ? "final task" : "task"}${pick(t, "taskSeq") !== undefined ? ` #${str(pick(t, "taskSeq"))}` : ""}${pick(t, "stage") !== undefined ? ` · stage ${str(pick(t, "stage"))}` : ""}`,
+            // The final task's stage is the terminal marker, not a stage: its title says "final".
+            title: `${final ? "final task" : "task"}${pick(t, "taskSeq") !== undefined ? ` #${str(pick(t, "taskSeq"))}` : ""}${!final && pick(t, "stage") !== undefined ? ` · stage ${str(pick(t, "stage"))}` : ""}`,
             subtitle: shortHex(hash, 8),
             status: failed.has(hash) ? "failed" : pick(t, "missing") === true ? "pending" : "ok",
         });
