@@ -130,7 +130,8 @@ void run_worker(WorkerArgs& a) {
                 throw CliError(fmt::format("worker: {}: {}", agent::to_string(r.error().code),
                                            r.error().detail));
             for (const auto& rep : *r) print_report(rep, json);
-            if ((*worker)->pending() == 0) break;
+            // Done when a step found nothing: a reply of ours may have emitted the next task.
+            if ((*worker)->pending() == 0 && r->empty()) break;
             if (std::chrono::steady_clock::now() > deadline)
                 throw CliError("worker --once: tasks still deferred at the timeout");
             std::this_thread::sleep_for(std::chrono::milliseconds(a.poll_ms));
