@@ -3,8 +3,9 @@
 //   1. starts a real `credence node` (no --rpc: its embedded devnet; --port 0; data in a temp dir)
 //      serving the built explorer (web/dist);
 //   2. seeds real data with the real `credence` CLI: two agents registered from registration
-//      files (stored as data: URIs), feedback from two other accounts with a response, a tool,
-//      and a SingleStageWorkflow run replied to and proven;
+//      files (stored as data: URIs), feedback from two other accounts, the owner's response, a
+//      validation request and response, a priced tool with an access requirement, and a
+//      SingleStageWorkflow run replied to and proven;
 //   3. waits until the node has indexed, verified and scored it (through its REST API);
 //   4. drives Debian's chromium headless with playwright-core: loads every page, searches, opens an
 //      agent, reads its score, sees the reputation chart drawn (an SVG path with points), opens
@@ -32,6 +33,7 @@ const chromiumPath = process.env.CREDENCE_CHROMIUM || "/usr/bin/chromium";
 const kMnemonic = "test test test test test test test test test test test junk";
 const castBin = process.env.CREDENCE_CAST || path.join(source, "node_modules/@foundry-rs/cast-linux-amd64/bin/cast");
 const kKeys = [];
+const addresses = [];
 
 const started = Date.now();
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1)}s`;
@@ -228,6 +230,8 @@ async function main() {
         const r = await runProgram(castBin, ["wallet", "private-key", kMnemonic, String(i)]);
         if (r.code !== 0) throw new Error(`cast wallet private-key: ${r.err.trim()}`);
         kKeys.push(r.out.trim());
+        const a = await runProgram(castBin, ["wallet", "address", kKeys[i]]);
+        addresses.push(a.out.trim());
     }
     const requireFromRoot = createRequire(path.join(source, "package.json"));
     const { chromium } = requireFromRoot("playwright-core");
@@ -269,6 +273,11 @@ async function main() {
     for (const [value, key, tag] of given) {
         await cli(["feedback", "give", agentId, value, "--tag1", tag, "--private-key", key], chainEnv);
     }
+    // The owner answers the first feedback; account 2 validates the agent (ERC-8004).
+    const responseUri = "https://weather.example.com/responses/1.json";
+    await cli(["feedback", "respond", agentId, addresses[1], "1", responseUri, "--hash", `0x${"11".repeat(32)}`, "--private-key", kKeys[0]], chainEnv);
+    const request = await cli(["validation", "request", addresses[2], agentId, "--file", write("request.json", '{"check":"forecast accuracy"}'), "--uri", "https://weather.example.com/validation/1.json", "--private-key", kKeys[0]], chainEnv);
+    await cli(["validation", "respond", request.requestHash, "90", "--tag", "accuracy", "--uri", "https://validator.example.com/1.json", "--private-key", kKeys[2]], chainEnv);
     const manifest = {
         type: "https://ercs.ethereum.org/ERCS/erc-8257#tool-manifest-v1",
         name: "nft-price-oracle",
@@ -278,7 +287,11 @@ async function main() {
         outputs: { type: "object", properties: { floorPriceEth: { type: "string" } } },
         version: "1.0.0",
         tags: ["nft", "pricing"],
-        creatorAddress: "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+        // ERC-8257 §3 / §4: one x402 price (USDC on Base, smallest unit) and an advisory access
+        // requirement, shown as given on the tool page.
+        pricing: [{ amount: "20000", asset: "eip155:8453/erc20:0x833589fcd6edb6e08f4c7c32d4f71b54bda02913", recipient: `eip155:8453:${addresses[0].toLowerCase()}`, protocol: "x402" }],
+        access: { logic: "OR", requirements: [{ kind: "0xabcd1234", data: "0x", label: "Hold a test pass" }] },
+        creatorAddress: addresses[0].toLowerCase(),
     };
     const tool = await cli(["tool", "register", write("manifest.json", JSON.stringify(manifest, null, 2)), "--private-key", kKeys[0]], chainEnv);
     const toolId = String(tool.toolId);
@@ -292,7 +305,8 @@ async function main() {
     // 3. Wait for the node to index, verify and score it.
     await waitFor("the agent, its feedback and its score", 25_000, async () => {
         const a = await api(base, `/agents/${agentId}`);
-        return a.status === 200 && a.body?.counts?.feedback >= given.length && a.body?.score && a.body?.profile ? a.body : null;
+        const c = a.body?.counts ?? {};
+        return a.status === 200 && c.feedback >= given.length && c.responses >= 1 && c.validations >= 1 && a.body.score && a.body.profile ? a.body : null;
     });
     await waitFor("the run's evidence", 15_000, async () => {
         const r = await api(base, `/runs/${runId}`);
@@ -377,6 +391,9 @@ async function main() {
         expect(await page.getByText("mcp.example.com").first().isVisible(), "the MCP service endpoint");
         const values = await page.locator("[data-value]").allTextContents();
         for (const [v] of given) expect(values.includes(v), `feedback value ${v} in ${values.join(", ")}`);
+        expect(await page.locator(".response a", { hasText: responseUri }).isVisible(), "the owner's response");
+        const validation = await page.locator("section[aria-label='Validations'] tbody tr").first().textContent();
+        expect(validation.includes("90 / 100") && validation.includes("accuracy"), `validation row "${validation}"`);
         // The explanation names both reviewers (accounts 1 and 2 gave the feedback).
         const reviewers = await page.locator("section[aria-label='Trust score'] table").last().locator("tbody tr td:first-child span").evaluateAll((els) => els.map((e) => e.getAttribute("title").toLowerCase()));
         const want = ["0x70997970c51812dc3a010c7d01b50e0d17dc79c8", "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc"];
@@ -424,6 +441,9 @@ async function main() {
         expect(reason && words.length > 20 && !words.includes("_") && words !== reason, `reason ${reason} in words "${words}"`);
         expect(await page.getByText("Returns estimated floor price.").first().isVisible(), "the manifest's description");
         expect(await page.locator('[data-badge="open access"]').isVisible(), "the access section");
+        const pricing = await page.locator("section[aria-label='Pricing'] tbody tr").first().textContent();
+        expect(pricing.includes("x402") && pricing.includes("20000") && pricing.includes("eip155:8453/erc20:"), `pricing row "${pricing}"`);
+        expect(await page.getByRole("cell", { name: "Hold a test pass" }).isVisible(), "the access requirement's label");
     });
 
     await check("runs list and run page: the evidence graph and its verdict", async () => {
