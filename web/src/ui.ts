@@ -39,7 +39,8 @@ export function hex(value: unknown, keep = 6): HTMLElement {
 }
 
 export function runLink(runId: unknown): Child {
-    return typeof runId === "string" && runId ? link(`/runs/${runId}`, hex(runId)) : "";
+    // A run id is bytes32; anything else (an event without one) is not a link.
+    return typeof runId === "string" && /^0x[0-9a-fA-F]{64}$/.test(runId) ? link(`/runs/${runId}`, hex(runId)) : "";
 }
 
 export function errorBox(e: unknown): HTMLElement {
