@@ -187,7 +187,9 @@ test("randomized: decoders never throw; decimalValue agrees with BigInt arithmet
         return (state >>> 0) / 2 ** 32;
     };
     const alphabet = "data:application/json;base64,%{}[]\"\\:,0123456789abcdefABCDEF+/=é\u0000\n-";
-    for (let i = 0; i < 5000; ++i) {
+    // CREDENCE_WEB_FUZZ_ITERATIONS scales the run (docs/fuzzing.md records a long one).
+    const iterations = Number(process.env.CREDENCE_WEB_FUZZ_ITERATIONS) || 5000;
+    for (let i = 0; i < iterations; ++i) {
         let s = rnd() < 0.5 ? "data:application/json;base64," : "";
         const n = Math.floor(rnd() * 40);
         for (let k = 0; k < n; ++k) s += alphabet[Math.floor(rnd() * alphabet.length)];
@@ -196,7 +198,7 @@ test("randomized: decoders never throw; decimalValue agrees with BigInt arithmet
         assert.ok(web.safeHref(s) === null || web.safeHref(s).startsWith("https:"));
         assert.equal(typeof web.decimalValue(s, Math.floor(rnd() * 20)), "string");
     }
-    for (let i = 0; i < 5000; ++i) {
+    for (let i = 0; i < iterations; ++i) {
         // Random int128 values (up to 38 digits) and decimals 0..18 (ERC-8004 §Giving Feedback).
         const digits = 1 + Math.floor(rnd() * 38);
         let text = String(1 + Math.floor(rnd() * 9));
