@@ -222,7 +222,7 @@ async function main() {
         }
     }
     const help = await run(["node", "--help"]);
-    if (help.code !== 0) {
+    if (help.code !== 0 || !help.out.includes("--static-dir")) {
         console.log(`SKIP: ${bin} has no working \`node\` command yet (exit ${help.code}: ${help.err.trim().split("\n")[0]})`);
         process.exit(kSkip);
     }
@@ -374,6 +374,22 @@ async function main() {
         await page.locator("[data-result-count]").waitFor();
         const names = await page.locator("tbody tr td:nth-child(2)").allTextContents();
         expect(names.includes(alphaName) && !names.includes("Translator"), `service=mcp rows: ${names.join(", ")}`);
+        // Minimum score, through the form: the scored agent passes 0.05 and fails 0.999.
+        for (const [min, present] of [["0.05", true], ["0.999", false]]) {
+            await page.goto(`${base}/agents?q=${encodeURIComponent(alphaName)}`);
+            await page.getByLabel("Minimum score").fill(min);
+            await page.getByRole("button", { name: "Search" }).click();
+            await page.waitForURL(new RegExp(`min_score=${min.replace(".", "\\.")}`));
+            await page.locator("[data-result-count]").waitFor();
+            const n = Number(await page.locator("[data-result-count]").getAttribute("data-result-count"));
+            expect(n === (present ? 1 : 0), `min_score=${min}: ${n} rows`);
+        }
+        // Verification status and active flag go to the API as its own parameters.
+        const status = (await api(base, `/agents/${agentId}`)).body.verification.status;
+        await page.goto(`${base}/agents?verification=${status}&active=true&sort=newest`);
+        await page.locator("[data-result-count]").waitFor();
+        const filtered = await page.locator("tbody tr td:nth-child(2)").allTextContents();
+        expect(filtered.includes(alphaName), `verification=${status}&active=true rows: ${filtered.join(", ")}`);
     });
 
     let shownScore = NaN;

@@ -44,7 +44,7 @@ export async function agentsPage(p: Params, signal: AbortSignal): Promise<Node> 
         { class: "filters", role: "search", "aria-label": "Search agents" },
         h("label", null, "Text", h("input", { type: "search", name: "q", value: v("q"), placeholder: "name, description, skill" })),
         select("service", "Service type", v("service"), [["", "any"], ...kServices.map((s): [string, string] => [s, s.toUpperCase()])]),
-        h("label", null, "Minimum score", h("input", { type: "number", name: "min_score", min: 0, max: 1, step: 0.05, value: v("min_score"), inputmode: "decimal" })),
+        h("label", null, "Minimum score", h("input", { type: "number", name: "min_score", min: 0, max: 1, step: "any", value: v("min_score"), inputmode: "decimal" })),
         select("verification", "Verification", v("verification"), [["", "any"], ["verified", "verified"], ["unverified", "unverified"], ["unreachable", "unreachable"], ["none", "not checked"]]),
         select("active", "Active", v("active"), [["", "any"], ["true", "active"], ["false", "inactive"]]),
         select("sort", "Sort", v("sort"), [["", "agent id"], ["newest", "newest"], ["score", "score"]]),
