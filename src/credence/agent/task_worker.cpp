@@ -20,6 +20,7 @@
 #include <credence/chain/bindings/i_agent_workflow.hpp>
 #include <credence/chain/bindings/single_stage_workflow.hpp>
 #include <credence/chain/operation_journal.hpp>
+#include <credence/chain/rpc_codec.hpp>
 #include <credence/chain/txn_sender.hpp>
 #include <credence/core/keccak.hpp>
 
@@ -147,23 +148,6 @@ struct TaskWorker::Impl {
 
     std::filesystem::path output_path(const core::Hash32& task_hash) const {
         return config.state_dir / "outputs" / (hex(task_hash).substr(2) + ".json");
-    }
-
-    AgentResult<iw::GetAgentTaskResult> get_task(const core::Hash32& th,
-                                                 std::optional<detail::CallFailure>* revert) {
-        auto data = iw::get_agent_task(th);
-        if (!data) return fail(AgentError::abi, data.error().detail);
-        auto r = detail::call(rpc, config.workflow, *data);
-        if (!r) {
-            if (r.error().reverted && revert != nullptr) {
-                *revert = r.error();
-                return iw::GetAgentTaskResult{};
-            }
-            return fail(AgentError::rpc, "getAgentTask: " + r.error().detail);
-        }
-        auto t = iw::decode_get_agent_task_result(*r);
-        if (!t) return fail(AgentError::abi, "getAgentTask: " + t.error().detail);
-        return std::move(*t);
     }
 
     AgentResult<iw::GetAgentReplyResult> get_reply(const core::Hash32& rh) {
@@ -337,6 +321,63 @@ struct TaskWorker::Impl {
         return std::nullopt;
     }
 
+    /// What process() reads first, in one JSON-RPC batch (one round trip instead of three):
+    /// getAgentTask, isTaskEligible and the latest block, all at the same head.
+    struct Snapshot {
+        std::optional<detail::CallFailure> unknown;  // getAgentTask reverted (UnknownTask)
+        iw::GetAgentTaskResult task;
+        std::optional<bool> eligible;  // nullopt: the workflow has no isTaskEligible
+        chain::Block latest;
+    };
+
+    AgentResult<Snapshot> snapshot(const core::Hash32& th) {
+        auto task_data = iw::get_agent_task(th);
+        auto eligible_data = sw::is_task_eligible(th);
+        if (!task_data || !eligible_data) return fail(AgentError::abi, "getAgentTask calldata");
+        auto call_json = [&](const core::Bytes& data) {
+            chain::CallRequest req;
+            req.to = config.workflow;
+            req.data = data;
+            return nlohmann::json::array({chain::to_json(req), "latest"});
+        };
+        const std::vector<chain::RpcCall> calls{
+            {"eth_call", call_json(*task_data)},
+            {"eth_call", call_json(*eligible_data)},
+            {"eth_getBlockByNumber", nlohmann::json::array({"latest", false})}};
+        auto results = rpc.batch(calls);
+        if (!results) return fail(AgentError::rpc, "batch: " + results.error().to_string());
+        if (results->size() != 3) return fail(AgentError::rpc, "batch: wrong answer count");
+        Snapshot snap;
+        const auto& t = (*results)[0];
+        if (!t) {
+            if (!chain::is_revert(t.error()))
+                return fail(AgentError::rpc, "getAgentTask: " + t.error().to_string());
+            snap.unknown = detail::CallFailure{true, detail::revert_error_name(t.error().data),
+                                               detail::describe_revert(t.error().data)};
+            return snap;
+        }
+        auto t_bytes = chain::read_data(*t);
+        if (!t_bytes) return fail(AgentError::rpc, "getAgentTask: " + t_bytes.error().to_string());
+        auto decoded = iw::decode_get_agent_task_result(*t_bytes);
+        if (!decoded) return fail(AgentError::abi, "getAgentTask: " + decoded.error().detail);
+        snap.task = std::move(*decoded);
+        const auto& e = (*results)[1];
+        if (e) {
+            if (auto b = chain::read_data(*e)) {
+                if (auto d = sw::decode_is_task_eligible_result(*b)) snap.eligible = *d;
+            }
+        } else if (!chain::is_revert(e.error())) {
+            return fail(AgentError::rpc, "isTaskEligible: " + e.error().to_string());
+        }
+        const auto& blk = (*results)[2];
+        if (!blk) return fail(AgentError::rpc, "eth_getBlockByNumber: " + blk.error().to_string());
+        auto block = chain::read_block(*blk);
+        if (!block)
+            return fail(AgentError::rpc, "eth_getBlockByNumber: " + block.error().to_string());
+        snap.latest = std::move(*block);
+        return snap;
+    }
+
     AgentResult<TaskReport> process(const core::Hash32& task_hash) {
         const auto started = Clock::now();
         TaskReport report;
@@ -347,15 +388,14 @@ struct TaskWorker::Impl {
             return report;
         };
 
-        std::optional<detail::CallFailure> unknown;
-        auto got = get_task(task_hash, &unknown);
-        if (!got) return std::unexpected(got.error());
-        if (unknown) {
+        auto snap = snapshot(task_hash);
+        if (!snap) return std::unexpected(snap.error());
+        if (snap->unknown) {
             // UnknownTask: a reorg removed it.
-            report.detail = unknown->detail;
+            report.detail = snap->unknown->detail;
             return finish(TaskOutcome::ineligible);
         }
-        const iw::AgentTask& task = got->task;
+        const iw::AgentTask& task = snap->task.task;
         report.run_id = task.workflow_run_id;
         report.stage = static_cast<uint8_t>(task.stage);
         if (config.stage && task.stage != *config.stage) return finish(TaskOutcome::declined);
@@ -367,15 +407,13 @@ struct TaskWorker::Impl {
         std::optional<SavedOutput> saved;
         if (*saved_text) saved = parse_saved(**saved_text);
 
-        auto latest = detail::latest_block(rpc);
-        if (!latest) return std::unexpected(latest.error());
+        const chain::Block* latest = &snap->latest;
         if (!saved) {
             // A task this agent has not started: skip it when it can no longer take a reply.
             if (expires_at != 0 && latest->timestamp > expires_at)
                 return finish(TaskOutcome::expired);
-            auto e = eligible(task_hash);
-            if (!e) return std::unexpected(e.error());
-            if (e->has_value() && !**e) return finish(TaskOutcome::ineligible);
+            if (snap->eligible.has_value() && !*snap->eligible)
+                return finish(TaskOutcome::ineligible);
         }
         const auto ts = reply_timestamp(latest->timestamp, anchor);
         if (!saved && !ts) return finish(TaskOutcome::deferred);
