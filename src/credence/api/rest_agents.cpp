@@ -109,15 +109,20 @@ ApiResult<Json> list_agents(Ctx& ctx) {
     for (const auto& [name, column] : lists) {
         auto value = text_param(request, name);
         if (!value) return std::unexpected(value.error());
-        if (!*value || (*value)->empty()) continue;
-        add(fmt::format("{} LIKE ${{}} ESCAPE '\\'", column), like_pattern(**value, name == "q"));
+        const std::optional<std::string> text = std::move(*value);
+        if (!text.has_value() || text->empty()) continue;
+        add(fmt::format("{} LIKE ${{}} ESCAPE '\\'", column), like_pattern(*text, name == "q"));
     }
     auto active = bool_param(request, "active");
     if (!active) return std::unexpected(active.error());
-    if (*active) add("p.active = ${}", int64_t{**active ? 1 : 0});
+    if (const std::optional<bool> flag = *active; flag.has_value()) {
+        add("p.active = ${}", int64_t{*flag ? 1 : 0});
+    }
     auto min_score = number_param(request, "min_score");
     if (!min_score) return std::unexpected(min_score.error());
-    if (*min_score) add("s.score >= ${}", **min_score);
+    if (const std::optional<double> floor = *min_score; floor.has_value()) {
+        add("s.score >= ${}", *floor);
+    }
     if (const std::string* owner = request.param("owner")) {
         auto address = parse_address(*owner, "owner");
         if (!address) return std::unexpected(address.error());
@@ -328,7 +333,8 @@ ApiResult<Json> get_agent(Ctx& ctx) {
         verify::SubjectKind::agent, ctx.scope.identity_registry, *agent_id, {}, 0};
     auto record = verify::load_verification(ctx.db, ctx.scope.chain_id, subject);
     if (!record) return std::unexpected(unavailable(record.error()));
-    const uint64_t flags = *record ? (*record)->flags : 0;
+    const std::optional<verify::VerificationRecord> stored = std::move(*record);
+    const uint64_t flags = stored.has_value() ? stored->flags : 0;
     const auto wallet = as_bytes((*row)[2]);
     const bool has_wallet =
         wallet.size() == 20 && std::ranges::any_of(wallet, [](uint8_t b) { return b != 0; });
@@ -337,7 +343,7 @@ ApiResult<Json> get_agent(Ctx& ctx) {
     out["badges"] = Json{{"domain_verified", (flags & verify::kFlagDomainVerified) != 0},
                          {"agent_card", (flags & verify::kFlagAgentCard) != 0},
                          {"wallet", has_wallet}};
-    out["verification"] = *record ? verification_json(**record) : Json(nullptr);
+    out["verification"] = stored.has_value() ? verification_json(*stored) : Json(nullptr);
 
     auto score = load_score(ctx, *agent_id);
     if (!score) return std::unexpected(score.error());
@@ -399,9 +405,12 @@ ApiResult<Json> list_feedback(Ctx& ctx) {
         for (const auto& client : *clients) params.push_back(blob(client));
     }
     // ERC-8004 readAllFeedback: an empty tag does not filter; a non-empty one must be equal.
-    for (const auto& [column, tag] : {std::pair{"tag1", &*tag1}, std::pair{"tag2", &*tag2}}) {
-        if (*tag && !(*tag)->empty()) {
-            params.emplace_back(**tag);
+    const std::optional<std::string> tag1_value = std::move(*tag1);
+    const std::optional<std::string> tag2_value = std::move(*tag2);
+    for (const auto& [column, tag] :
+         {std::pair{"tag1", tag1_value}, std::pair{"tag2", tag2_value}}) {
+        if (tag.has_value() && !tag->empty()) {
+            params.emplace_back(*tag);
             where += fmt::format(" AND {} = ${}", column, params.size());
         }
     }

@@ -55,6 +55,8 @@ constexpr std::array kRoutes{
           nullptr},
 };
 
+void ignore(const index::DbResult<void>& /*unused*/) {}
+
 std::vector<std::string_view> split_path(std::string_view path) {
     std::vector<std::string_view> out;
     size_t start = 1;
@@ -178,7 +180,10 @@ struct RestApi::Impl {
 
     void release(std::unique_ptr<index::Database> db) {
         if (!db) return;
-        if (db->in_transaction()) (void)db->rollback();
+        if (db->in_transaction()) {
+            // Handlers only read; a failed rollback leaves no transaction open (database.hpp).
+            ignore(db->rollback());
+        }
         const std::lock_guard lock(pool_mutex);
         pool.push_back(std::move(db));
     }
@@ -232,8 +237,9 @@ struct RestApi::Impl {
             if (options.node_metrics) {
                 try {
                     text += options.node_metrics();
-                } catch (const std::exception&) {
+                } catch (const std::exception& e) {
                     // A failing metrics source must not hide the HTTP metrics.
+                    text += fmt::format("# node metrics unavailable: {}\n", e.what());
                 }
             }
             return {200, "text/plain; version=0.0.4", std::move(text), {}};

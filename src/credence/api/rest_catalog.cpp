@@ -133,8 +133,9 @@ ApiResult<Json> list_tools(Ctx& ctx) {
     for (const auto& [name, column] : lists) {
         auto value = text_param(request, name);
         if (!value) return std::unexpected(value.error());
-        if (!*value || (*value)->empty()) continue;
-        params.emplace_back(like_pattern(**value, name == "q"));
+        const std::optional<std::string> text = std::move(*value);
+        if (!text.has_value() || text->empty()) continue;
+        params.emplace_back(like_pattern(*text, name == "q"));
         where += fmt::format(" AND {} LIKE ${} ESCAPE '\\'", column, params.size());
     }
     auto include_deregistered = bool_param(request, "include_deregistered");
@@ -212,7 +213,8 @@ ApiResult<Json> get_tool(Ctx& ctx) {
     verify::Subject subject{verify::SubjectKind::tool, *registry, *tool_id, {}, 0};
     auto record = verify::load_verification(ctx.db, ctx.scope.chain_id, subject);
     if (!record) return std::unexpected(unavailable(record.error()));
-    out["verification_record"] = *record ? verification_json(**record) : Json(nullptr);
+    const std::optional<verify::VerificationRecord> stored = std::move(*record);
+    out["verification_record"] = stored.has_value() ? verification_json(*stored) : Json(nullptr);
     const std::array<DbValue, 3> key{chain(ctx), blob(*registry), *tool_id};
     auto history = ctx.db.query(
         "SELECT event, block_num, log_index, txn_hash, metadata_uri, manifest_hash, "
