@@ -32,6 +32,9 @@ function draw(node: Node, nav: string, title: string): void {
     }
     const h1 = main.querySelector("h1");
     document.title = `${h1?.textContent || title} · Credence`;
+    // Screen readers hear which page loaded (the page itself is not a live region: too long).
+    const announce = document.getElementById("announce");
+    if (announce && !first) announce.textContent = `${h1?.textContent || title} loaded`;
     // Focus the new page (not on first load, where the browser's own start is right).
     if (!first) main.focus({ preventScroll: true });
     first = false;
