@@ -227,6 +227,10 @@ core::Result<std::unique_ptr<DemoHttpsServer>, DemoHttpsError> DemoHttpsServer::
     impl->server = std::make_unique<httplib::SSLServer>(cert.get(), key.get());
     if (!impl->server->is_valid())
         return core::fail(DemoHttpsError::certificate, "TLS context setup failed");
+    // Verifiers fetch every agent's documents at once (fetch_all): enough threads that no TLS
+    // handshake waits behind a kept-alive connection until the client's connect timeout.
+    impl->server->new_task_queue = [] { return new httplib::ThreadPool(64); };
+    impl->server->set_keep_alive_timeout(1);
     impl->server->Get(".*", [impl](const httplib::Request& req, httplib::Response& res) {
         std::string host = req.get_header_value("Host");
         if (const auto colon = host.rfind(':'); colon != std::string::npos) host.resize(colon);

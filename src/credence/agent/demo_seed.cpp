@@ -5,13 +5,19 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <thread>
 #include <utility>
 
 #include <fmt/core.h>
 
+#include <credence/agent/handler.hpp>
+#include <credence/agent/task_worker.hpp>
+#include <credence/agent/validator.hpp>
+#include <credence/chain/bindings/i_agent_workflow.hpp>
 #include <credence/chain/bindings/identity_registry.hpp>
 #include <credence/chain/bindings/reputation_registry.hpp>
 #include <credence/chain/bindings/tool_registry.hpp>
+#include <credence/chain/bindings/validation_registry.hpp>
 #include <credence/chain/revert.hpp>
 #include <credence/chain/rpc_client.hpp>
 #include <credence/chain/txn_sender.hpp>
@@ -20,6 +26,8 @@
 #include <credence/core/feedback_file.hpp>
 #include <credence/core/keccak.hpp>
 #include <credence/core/manifest_checks.hpp>
+#include <credence/verify/evidence.hpp>
+#include <credence/verify/evidence_source.hpp>
 
 namespace credence::agent {
 
@@ -46,6 +54,8 @@ namespace {
 namespace idr = chain::bindings::identity_registry;
 namespace rep = chain::bindings::reputation_registry;
 namespace tools = chain::bindings::tool_registry;
+namespace val = chain::bindings::validation_registry;
+namespace iw = chain::bindings::i_agent_workflow;
 using Json = nlohmann::ordered_json;
 
 constexpr std::string_view kStateFile = "demo-state.json";
@@ -59,8 +69,10 @@ constexpr std::array<std::string_view, 24> kAgentNames = {
 constexpr size_t kOwners = 4;
 constexpr size_t kHonestClients = 24;
 constexpr size_t kSybilClients = 36;
-constexpr size_t kSybilTarget = 7;        // theta
-constexpr size_t kMissingFileAgent = 23;  // omega: its registration file is never served
+constexpr size_t kValidators = 2;
+constexpr size_t kValidationRequests = 4;  // agents 0..3 ask; agent 4's request is tampered
+constexpr size_t kSybilTarget = 7;         // theta
+constexpr size_t kMissingFileAgent = 23;   // omega: its registration file is never served
 constexpr uint64_t kFundWei = 10'000'000'000'000'000'000ULL;  // 10 ETH
 constexpr uint64_t kPaymentWei = 1'000'000'000'000'000ULL;    // 0.001 ETH
 constexpr uint64_t kTransferGas = 21'000;
@@ -68,6 +80,11 @@ constexpr uint64_t kTransferGas = 21'000;
 constexpr std::string_view kCreatedAt = "2026-01-01T00:00:00Z";
 
 DemoFailure failure(DemoError code, std::string detail) { return {code, std::move(detail)}; }
+
+/// A second SecretKey holding the same scalar (keys are move-only; the workers own theirs).
+core::SecretKey clone(const core::SecretKey& key) {
+    return core::SecretKey::from_bytes(key.expose_secret()).value();
+}
 
 /// A deterministic development key: keccak256("credence.demo/<role>/<i>"). Public: devnet only.
 core::SecretKey demo_key(std::string_view role, size_t i) {
@@ -108,6 +125,14 @@ uint64_t honest_rating(size_t agent, size_t client) {
 
 /// The honest client j rates agents j, j+8, j+16 (mod 24): every agent gets three ratings.
 size_t rated_agent(size_t client, size_t k) { return (client + 8 * k) % kAgentNames.size(); }
+/// Every agent honest client j rates: its three, and theta for every fourth client (so the bad
+/// agent's honest, paid ratings are not a handful the Sybil pool could drown).
+std::vector<size_t> agents_rated_by(size_t client) {
+    std::vector<size_t> out = {rated_agent(client, 0), rated_agent(client, 1),
+                               rated_agent(client, 2)};
+    if (client % 4 == 0) out.push_back(kSybilTarget);
+    return out;
+}
 /// Honest clients with j % 4 == 1 do not pay (their feedback carries no proofOfPayment).
 bool pays(size_t client) { return client % 4 != 1; }
 
@@ -305,13 +330,14 @@ private:
 
 /// The keys of every role, derived once (TxnSender borrows them: they must stay put).
 struct Keys {
-    std::vector<core::SecretKey> owners, honest, sybils;
+    std::vector<core::SecretKey> owners, honest, sybils, validators;
     core::SecretKey tool_creator = demo_key("tool-creator", 0);
     core::SecretKey stranger = demo_key("stranger", 0);
     Keys() {
         for (size_t i = 0; i < kOwners; ++i) owners.push_back(demo_key("owner", i));
         for (size_t i = 0; i < kHonestClients; ++i) honest.push_back(demo_key("client", i));
         for (size_t i = 0; i < kSybilClients; ++i) sybils.push_back(demo_key("sybil", i));
+        for (size_t i = 0; i < kValidators; ++i) validators.push_back(demo_key("validator", i));
     }
 };
 
@@ -334,6 +360,162 @@ void say(const DemoOptions& o, const std::string& line) {
     if (o.progress) o.progress(line);
 }
 
+DemoResult<uint64_t> head_block(chain::RpcClient& rpc) {
+    auto n = rpc.block_number();
+    if (!n)
+        return std::unexpected(
+            failure(DemoError::rpc, "eth_blockNumber: " + n.error().to_string()));
+    return *n;
+}
+
+/// ERC-8004 §Validation Registry: owners ask the demo validators to re-check a job; the
+/// validators (agent::Validator, in-process) fetch, re-run and answer with soft then hard
+/// finality. One request's requestHash does not commit to its file: it is refused.
+DemoResult<void> validate(const DemoOptions& o, chain::RpcClient& rpc, const Keys& keys,
+                          Batch& batch, DemoSummary& s) {
+    auto registry = contract(o, "ValidationRegistry");
+    if (!registry) return std::unexpected(registry.error());
+    say(o, "answering validation requests with 2 validators");
+    auto start = head_block(rpc);
+    if (!start) return std::unexpected(start.error());
+    for (size_t i = 0; i <= kValidationRequests; ++i) {
+        const DemoAgent& a = s.agents[i];
+        const std::string file = fmt::format(
+            R"({{"agentId":{},"job":"summarize the ERC-8004 specification","output":"ERC-8004 gives agents identities, reputation and validation."}})",
+            a.agent_id);
+        auto uri = core::encode_base64_data_uri("application/json", core::as_bytes(file));
+        if (!uri) return std::unexpected(failure(DemoError::abi, "request data: URI"));
+        // The last request commits to other bytes than its file: the validator must refuse it.
+        const core::Hash32 hash =
+            i < kValidationRequests ? core::keccak256(file) : core::keccak256(file + " ");
+        auto r =
+            batch.call(keys.owners[i % kOwners], *registry,
+                       val::validation_request(core::address_of(keys.validators[i % kValidators]),
+                                               core::Uint256{a.agent_id}, *uri, hash),
+                       "validationRequest");
+        if (!r) return std::unexpected(r.error());
+    }
+    if (auto r = batch.wait_all(); !r) return std::unexpected(r.error());
+    for (size_t v = 0; v < kValidators; ++v) {
+        auto handler = make_builtin_handler("score");
+        if (!handler) return std::unexpected(failure(DemoError::agent, handler.error().detail));
+        ValidatorConfig config;
+        config.registry = *registry;
+        config.state_dir = o.state_dir / "validators" / std::to_string(v);
+        config.start_block = *start;
+        config.soft_tag = "soft-finality";
+        config.tag = "hard-finality";
+        auto validator =
+            Validator::create(chain::RpcClient::make_http(o.rpc_url), clone(keys.validators[v]),
+                              std::move(*handler), nullptr, nullptr, config);
+        if (!validator) return std::unexpected(failure(DemoError::agent, validator.error().detail));
+        auto reports = (*validator)->step();
+        if (!reports) return std::unexpected(failure(DemoError::agent, reports.error().detail));
+        for (const auto& r : *reports) {
+            if (r.answered)
+                ++s.validations_answered;
+            else
+                ++s.validations_refused;
+        }
+    }
+    return {};
+}
+
+/// One ERC-8301 scenario: its contract, and the builtin handler (and stage) of each worker.
+struct Scenario {
+    std::string_view contract;
+    std::vector<std::string_view> handlers;
+    std::vector<std::optional<uint8_t>> stages;
+};
+
+/// The six ERC-8301 scenarios, each run to completion by in-process workers.
+DemoResult<void> run_scenarios(const DemoOptions& o, const core::SecretKey& funder,
+                               chain::RpcClient& rpc, const Keys& keys, DemoSummary& s) {
+    const std::vector<Scenario> scenarios = {
+        {"SingleStageWorkflow", {"echo"}, {}},
+        {"InputProvenanceWorkflow", {"uppercase"}, {}},
+        {"CompetitiveBidWorkflow", {"bid", "bid", "bid"}, {}},
+        {"SequentialPipelineWorkflow", {"uppercase", "echo", "echo"}, {0, 1, 2}},
+        {"BFTCommitRevealWorkflow", {"bft", "bft", "bft"}, {}},
+        {"ParallelAuditWorkflow", {"echo"}, {}},
+    };
+    say(o, "running the six ERC-8301 scenarios with task workers");
+    for (const Scenario& sc : scenarios) {
+        auto workflow = contract(o, sc.contract);
+        if (!workflow) return std::unexpected(workflow.error());
+        auto start = head_block(rpc);
+        if (!start) return std::unexpected(start.error());
+        std::vector<std::unique_ptr<TaskWorker>> workers;
+        for (size_t i = 0; i < sc.handlers.size(); ++i) {
+            const core::SecretKey& key = keys.owners[i];
+            BuiltinContext context;
+            context.secret = agent_secret(key);
+            auto handler = make_builtin_handler(sc.handlers[i], context);
+            if (!handler) return std::unexpected(failure(DemoError::agent, handler.error().detail));
+            WorkerConfig config;
+            config.workflow = *workflow;
+            config.stage = i < sc.stages.size() ? sc.stages[i] : std::nullopt;
+            config.state_dir =
+                o.state_dir / "workers" / std::string(sc.contract) / std::to_string(i);
+            config.start_block = *start;
+            // The devnet's ECDSAAttestationVerifier trusts the deployer: the funder attests.
+            auto worker = TaskWorker::create(chain::RpcClient::make_http(o.rpc_url), clone(key),
+                                             clone(funder), std::move(*handler), config);
+            if (!worker) return std::unexpected(failure(DemoError::agent, worker.error().detail));
+            workers.push_back(std::move(*worker));
+        }
+        // run(inputHash, input, expiresAt) from a client, ten minutes of chain time to finish.
+        auto latest = rpc.get_block_by_number(chain::BlockId::latest());
+        if (!latest || !*latest) return std::unexpected(failure(DemoError::rpc, "latest block"));
+        const std::string input = fmt::format(R"({{"question":"demo run of {}"}})", sc.contract);
+        Batch batch(rpc);
+        if (auto r = batch.call(keys.honest[0], *workflow,
+                                iw::run(core::keccak256(input), core::as_bytes(input),
+                                        core::Uint256{(*latest)->timestamp + 600}),
+                                fmt::format("{} run", sc.contract));
+            !r)
+            return std::unexpected(r.error());
+        auto receipts = batch.wait_all();
+        if (!receipts) return std::unexpected(receipts.error());
+        DemoRun run;
+        run.workflow = sc.contract;
+        core::Hash32 run_id{};
+        for (const auto& log : (*receipts)[0].logs)
+            if (auto e = iw::decode_new_agent_task_event(log.topics, log.data))
+                run_id = e->workflow_run_id;
+        run.run_id = core::to_hex(run_id);
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+        while (!run.completed && std::chrono::steady_clock::now() < deadline) {
+            for (auto& w : workers)
+                if (auto r = w->step(); !r)
+                    return std::unexpected(failure(
+                        DemoError::agent, fmt::format("{}: {}", sc.contract, r.error().detail)));
+            auto data = iw::result(run_id);
+            if (!data) return std::unexpected(failure(DemoError::abi, "result"));
+            chain::CallRequest call;
+            call.to = *workflow;
+            call.data = *data;
+            auto out = rpc.call(call);
+            if (!out)
+                return std::unexpected(
+                    failure(DemoError::rpc, "result: " + out.error().to_string()));
+            auto result = iw::decode_result_result(*out);
+            if (result && result->status != 0) {
+                run.completed = result->status == 1;
+                break;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+        if (run.completed) {
+            auto source = verify::make_rpc_evidence_source(rpc, *workflow);
+            auto report = verify::verify_run(*source, run_id);
+            run.evidence_valid = report && report->valid;
+        }
+        s.runs.push_back(std::move(run));
+    }
+    return {};
+}
+
 /// The seeding itself (see the header for what and why).
 DemoResult<DemoSummary> seed(const DemoOptions& o, const core::SecretKey& funder,
                              chain::RpcClient& rpc) {
@@ -350,11 +532,12 @@ DemoResult<DemoSummary> seed(const DemoOptions& o, const core::SecretKey& funder
     Batch batch(rpc);
 
     // 1. Fund every account from one funder (the Sybils too: one operator pays for them all).
-    say(o, "funding 66 accounts");
+    say(o, "funding 67 accounts");
     std::vector<const core::SecretKey*> funded;
     for (const auto& k : keys.owners) funded.push_back(&k);
     for (const auto& k : keys.honest) funded.push_back(&k);
     for (const auto& k : keys.sybils) funded.push_back(&k);
+    for (const auto& k : keys.validators) funded.push_back(&k);
     funded.push_back(&keys.tool_creator);
     for (const auto* k : funded)
         if (auto r = batch.transfer(funder, core::address_of(*k), kFundWei, "funding"); !r)
@@ -391,8 +574,7 @@ DemoResult<DemoSummary> seed(const DemoOptions& o, const core::SecretKey& funder
     std::map<std::pair<size_t, size_t>, size_t> payment_index;  // (client, agent) -> batch index
     for (size_t j = 0; j < kHonestClients; ++j) {
         if (!pays(j)) continue;
-        for (size_t k = 0; k < 3; ++k) {
-            const size_t a = rated_agent(j, k);
+        for (const size_t a : agents_rated_by(j)) {
             auto r = batch.transfer(keys.honest[j], s.agents[a].owner, kPaymentWei, "payment");
             if (!r) return std::unexpected(r.error());
             payment_index[{j, a}] = *r;
@@ -438,8 +620,7 @@ DemoResult<DemoSummary> seed(const DemoOptions& o, const core::SecretKey& funder
     std::vector<Given> given;
     for (size_t j = 0; j < kHonestClients; ++j) {
         const core::Address client = core::address_of(keys.honest[j]);
-        for (size_t k = 0; k < 3; ++k) {
-            const size_t a = rated_agent(j, k);
+        for (const size_t a : agents_rated_by(j)) {
             const DemoAgent& agent = s.agents[a];
             core::FeedbackFile file;
             file.agent_registry = {o.chain_id, identity->bytes};
@@ -522,6 +703,9 @@ DemoResult<DemoSummary> seed(const DemoOptions& o, const core::SecretKey& funder
         ++s.revocations;
     }
     if (auto r = batch.wait_all(); !r) return std::unexpected(r.error());
+
+    if (auto v = validate(o, rpc, keys, batch, s); !v) return std::unexpected(v.error());
+    if (auto w = run_scenarios(o, funder, rpc, keys, s); !w) return std::unexpected(w.error());
     return s;
 }
 
@@ -577,6 +761,12 @@ nlohmann::json DemoSummary::to_json() const {
     nlohmann::json tools_json = nlohmann::json::array();
     for (const auto& t : tools)
         tools_json.push_back({{"toolId", t.tool_id}, {"slug", t.slug}, {"expected", t.expected}});
+    nlohmann::json runs_json = nlohmann::json::array();
+    for (const auto& r : runs)
+        runs_json.push_back({{"workflow", r.workflow},
+                             {"runId", r.run_id},
+                             {"completed", r.completed},
+                             {"evidenceValid", r.evidence_valid}});
     return {{"alreadySeeded", already_seeded},
             {"chainId", chain_id},
             {"agents", agents_json},
@@ -589,7 +779,8 @@ nlohmann::json DemoSummary::to_json() const {
             {"responses", responses},
             {"revocations", revocations},
             {"validationsAnswered", validations_answered},
-            {"validationsRefused", validations_refused}};
+            {"validationsRefused", validations_refused},
+            {"runs", runs_json}};
 }
 
 std::expected<DemoSummary, std::string> DemoSummary::from_json(const nlohmann::json& j) {
@@ -615,6 +806,9 @@ std::expected<DemoSummary, std::string> DemoSummary::from_json(const nlohmann::j
         s.revocations = j.at("revocations").get<size_t>();
         s.validations_answered = j.at("validationsAnswered").get<size_t>();
         s.validations_refused = j.at("validationsRefused").get<size_t>();
+        for (const auto& r : j.at("runs"))
+            s.runs.push_back({r.at("workflow").get<std::string>(), r.at("runId").get<std::string>(),
+                              r.at("completed").get<bool>(), r.at("evidenceValid").get<bool>()});
         return s;
     } catch (const nlohmann::json::exception& e) {
         return std::unexpected(std::string("missing or bad member: ") + e.what());

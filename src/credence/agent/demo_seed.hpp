@@ -10,13 +10,18 @@
 //     are right for some and wrong for real reasons: a correct
 //     /.well-known/agent-registration.json, none at all (HTTP 404), one naming another agentId,
 //     one naming another registry; one agent's registration file itself is missing (404);
-//   - 60 clients: 24 honest ones that each rate 3 agents (most paying the agent's owner first
-//     and citing the payment as x402 `proofOfPayment` in a data: feedback file), and a Sybil
+//   - 60 clients: 24 honest ones that each rate 3 agents, every fourth also theta (most paying
+//     the agent's owner first and citing the payment as x402 `proofOfPayment` in a data:
+//     feedback file), and a Sybil
 //     cluster of 36 fresh addresses, funded from one account, that all give the bad agent
 //     (`theta`, rated low by the honest clients) 100; owners' responses and clients' revocations;
 //   - validation requests (ERC-8004 §Validation Registry) answered by two in-process validators
 //     (agent::Validator), and one request whose requestURI does not hash to requestHash, which
 //     the validator refuses;
+//   - the six ERC-8301 scenarios (SingleStage, InputProvenance, CompetitiveBid,
+//     SequentialPipeline, BFTCommitReveal, ParallelAudit), each run to completion by in-process
+//     agent::TaskWorker instances (three owners' keys; the funder signs the attestation proofs,
+//     as the devnet's ECDSA attester), with the evidence chain of each run verified;
 //   - 6 tools (ERC-8257) with manifests at https://tools.demo.localhost/.well-known/ai-tool/
 //     <slug>.json: two canonical, and one each failing §7 with hash_mismatch, origin_mismatch,
 //     creator_mismatch and (after the four checks) a schema error.
@@ -93,6 +98,14 @@ struct DemoTool {
     std::string expected;
 };
 
+/// One ERC-8301 scenario run by in-process task workers.
+struct DemoRun {
+    std::string workflow;  ///< the contract's name in the deployment
+    std::string run_id;    ///< 0x-hex
+    bool completed = false;
+    bool evidence_valid = false;  ///< verify/evidence.hpp verify_run() on the live chain
+};
+
 struct DemoSummary {
     bool already_seeded = false;
     uint64_t chain_id = 0;
@@ -107,6 +120,7 @@ struct DemoSummary {
     size_t revocations = 0;
     size_t validations_answered = 0;
     size_t validations_refused = 0;
+    std::vector<DemoRun> runs;
     [[nodiscard]] nlohmann::json to_json() const;
     [[nodiscard]] static std::expected<DemoSummary, std::string> from_json(const nlohmann::json& j);
 };

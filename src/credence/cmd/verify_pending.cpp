@@ -82,7 +82,15 @@ void run_pending(const PendingArgs& a) {
         checks[verify::SubjectKind::tool] = verify::make_tool_check(*fetcher, ctx.rpc());
     }
     if (wanted(verify::SubjectKind::feedback)) {
-        checks[verify::SubjectKind::feedback] = verify::make_feedback_check(*fetcher, ctx.rpc());
+        // A proofOfPayment on the indexed chain is checked over the same node (ERC-8004
+        // §Off-Chain Feedback File Structure: x402 proof of payment), so the trust engine's
+        // verified-payment flag is set; other chains stay unchecked (a warning, not a failure).
+        verify::FeedbackVerifyOptions feedback_options;
+        feedback_options.rpc_for_chain = [&ctx, chain_id](uint64_t id) -> chain::RpcClient* {
+            return id == chain_id ? &ctx.rpc() : nullptr;
+        };
+        checks[verify::SubjectKind::feedback] =
+            verify::make_feedback_check(*fetcher, ctx.rpc(), std::move(feedback_options));
     }
     if (wanted(verify::SubjectKind::validation)) {
         checks[verify::SubjectKind::validation] =
