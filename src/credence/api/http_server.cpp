@@ -198,7 +198,7 @@ struct HttpServer::Impl {
         }
         res.status = response.status;
         for (const auto& [key, value] : response.headers) res.set_header(key, value);
-        res.set_content(std::move(response.body), response.content_type);
+        res.set_content(response.body, response.content_type);
     }
 };
 
@@ -251,7 +251,7 @@ std::expected<void, std::string> HttpServer::start() {
         return httplib::Server::HandlerResponse::Handled;
     }));
     s.server.set_exception_handler(
-        [](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
+        [](const httplib::Request&, httplib::Response& res, const std::exception_ptr& /*unused*/) {
             res.status = 503;
             res.set_content(json_error("internal failure", "unavailable"), "application/json");
         });

@@ -236,8 +236,8 @@ Json build() {
 }  // namespace
 
 const Json& openapi_document() {
-    static const Json document = build();
-    return document;
+    static const Json kDocument = build();
+    return kDocument;
 }
 
 }  // namespace credence::api::detail
