@@ -106,7 +106,7 @@ std::string_view json_type(ArgType t) {
 /// The tools (issue 7 §4). Each maps onto one REST route of docs/api.md: the MCP answer is the
 /// REST answer, so both surfaces validate and query the same way.
 const std::vector<ToolSpec>& tool_specs() {
-    static const std::vector<ToolSpec> specs{
+    static const std::vector<ToolSpec> kSpecs{
         {"search_agents",
          "Search agents",
          "Search the ERC-8004 agents of this chain by text, service type, skill, verified domain, "
@@ -192,7 +192,7 @@ const std::vector<ToolSpec>& tool_specs() {
           {"workflow", ArgType::string, ArgKind::query, false,
            "The workflow address (only when several hold the run)", ""}}},
     };
-    return specs;
+    return kSpecs;
 }
 
 Json input_schema(const ToolSpec& spec) {
