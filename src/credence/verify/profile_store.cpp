@@ -129,7 +129,8 @@ AgentProfile agent_profile_from_report(const Json& report) {
             }
         }
     } catch (const Json::exception&) {
-        // A report of an unexpected shape gives what was read before the surprise.
+        // A report of an unexpected shape: keep the stored contents, record only the check.
+        p.has_document = false;
     }
     return p;
 }
@@ -207,6 +208,8 @@ ToolProfile tool_profile_from_report(const Json& report) {
             add_strings(member(summary, "accessKinds"), p.access_kinds);
         }
     } catch (const Json::exception&) {
+        // A report of an unexpected shape: keep the stored contents, record only the check.
+        p.has_document = false;
     }
     return p;
 }
