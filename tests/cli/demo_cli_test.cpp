@@ -1,0 +1,243 @@
+// `credence demo` end to end (issue 8 §3): the demo seeds a fresh devnet and keeps serving its
+// HTTPS origin; then `credence index --once`, `credence verify pending` (with the fetch flags the
+// demo printed) and `credence trust score` run against it, and the index must show what the demo
+// staged: >= 20 agents with domains verified and not verified for the staged reasons, >= 50
+// distinct clients, the Sybil cluster's target discounted, >= 5 tools with the staged ERC-8257
+// verdicts. A second run finds the chain seeded and seeds nothing.
+#include <gtest/gtest.h>
+
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <map>
+#include <set>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include <credence/core/bytes.hpp>
+#include <credence/index/database.hpp>
+#include <credence/verify/verification_store.hpp>
+
+#include "support/devnet.hpp"
+#include "support/scratch.hpp"
+
+extern char** environ;
+
+namespace {
+
+using namespace credence;
+using namespace credence::testing;
+using Json = nlohmann::json;
+
+/// `credence demo` running in the background; SIGTERM and reaped on destruction.
+class DemoProcess {
+public:
+    DemoProcess(const std::vector<std::string>& args,
+                const std::map<std::string, std::string>& env) {
+        int fds[2];
+        if (::pipe(fds) != 0) return;
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+        posix_spawn_file_actions_addclose(&actions, fds[0]);
+        std::vector<std::string> argv_text = {CREDENCE_BIN};
+        argv_text.insert(argv_text.end(), args.begin(), args.end());
+        std::vector<char*> argv;
+        for (auto& a : argv_text) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        std::vector<std::string> env_text;
+        for (char** e = environ; *e != nullptr; ++e) {
+            const std::string entry(*e);
+            const auto name = entry.substr(0, entry.find('='));
+            if (!env.contains(name)) env_text.push_back(entry);
+        }
+        for (const auto& [k, v] : env) env_text.push_back(k + "=" + v);
+        std::vector<char*> envp;
+        for (auto& e : env_text) envp.push_back(e.data());
+        envp.push_back(nullptr);
+        if (posix_spawn(&pid_, CREDENCE_BIN, &actions, nullptr, argv.data(), envp.data()) != 0)
+            pid_ = -1;
+        posix_spawn_file_actions_destroy(&actions);
+        ::close(fds[1]);
+        out_ = fds[0];
+    }
+    ~DemoProcess() {
+        if (pid_ > 0) {
+            ::kill(pid_, SIGTERM);
+            int status = 0;
+            ::waitpid(pid_, &status, 0);
+        }
+        if (out_ >= 0) ::close(out_);
+    }
+    DemoProcess(const DemoProcess&) = delete;
+    DemoProcess& operator=(const DemoProcess&) = delete;
+
+    /// The first line of stdout, or "" when none came within `timeout`.
+    std::string first_line(std::chrono::milliseconds timeout) {
+        std::string line;
+        const auto deadline = std::chrono::steady_clock::now() + timeout;
+        while (std::chrono::steady_clock::now() < deadline) {
+            pollfd p{out_, POLLIN, 0};
+            if (::poll(&p, 1, 100) <= 0) continue;
+            char c = 0;
+            if (::read(out_, &c, 1) != 1) break;
+            if (c == '\n') return line;
+            line.push_back(c);
+        }
+        return {};
+    }
+
+private:
+    pid_t pid_ = -1;
+    int out_ = -1;
+};
+
+class DemoCli : public DevnetFixture {
+protected:
+    CommandResult run(const std::vector<std::string>& args) {
+        return run_command(CREDENCE_BIN, args, devnet().env());
+    }
+    static core::Bytes id_bytes(uint64_t id) {
+        core::Bytes b(32, 0);
+        for (size_t i = 0; i < 8; ++i) b[31 - i] = static_cast<uint8_t>(id >> (8 * i));
+        return b;
+    }
+};
+
+TEST_F(DemoCli, demo_seeds_a_world_the_verifiers_and_trust_engine_see) {
+    const auto state = scratch_dir() / ("demo-" + std::to_string(devnet().chain_id()) + "-" +
+                                        std::to_string(::getpid()));
+    const auto started = std::chrono::steady_clock::now();
+    DemoProcess demo({"demo", "--json", "--state-dir", state.string()}, devnet().env());
+    const std::string line = demo.first_line(std::chrono::seconds(60));
+    ASSERT_FALSE(line.empty()) << "credence demo printed nothing within 60 s";
+    const auto seeding = std::chrono::steady_clock::now() - started;
+    EXPECT_LT(seeding, std::chrono::seconds(60));
+    const Json summary = Json::parse(line);
+    EXPECT_FALSE(summary["alreadySeeded"].get<bool>());
+    ASSERT_GE(summary["agents"].size(), 20U);
+    EXPECT_GE(summary["clients"].get<size_t>(), 50U);
+    ASSERT_GE(summary["tools"].size(), 5U);
+    // ERC-8004 validation: answered by the in-process validators, the tampered request refused.
+    EXPECT_GE(summary["validationsAnswered"].get<size_t>(), 4U);
+    EXPECT_EQ(summary["validationsRefused"].get<size_t>(), 1U);
+    // The six ERC-8301 scenarios, completed by in-process task workers, evidence verified live.
+    ASSERT_EQ(summary["runs"].size(), 6U);
+    for (const auto& r : summary["runs"]) {
+        EXPECT_TRUE(r["completed"].get<bool>()) << r.dump();
+        EXPECT_TRUE(r["evidenceValid"].get<bool>()) << r.dump();
+    }
+
+    const std::string db = (state / "index.sqlite").string();
+    const auto indexed = run({"index", "--once", "--database", db});
+    ASSERT_EQ(indexed.exit_code, 0) << indexed.err;
+    std::vector<std::string> verify = {"verify", "pending", "--database", db};
+    for (const auto& f : summary["https"]["fetchFlags"]) verify.push_back(f.get<std::string>());
+    const auto verified = run(verify);
+    ASSERT_EQ(verified.exit_code, 0) << verified.err << verified.out;
+
+    auto opened = index::open_database(db);
+    ASSERT_TRUE(opened) << opened.error().message;
+    index::Database& database = **opened;
+    const uint64_t chain_id = devnet().chain_id();
+
+    // Agents: each domain verified or not, for the reason the demo staged.
+    std::map<std::string, size_t> domain_outcomes;
+    for (const auto& a : summary["agents"]) {
+        verify::Subject subject;
+        subject.kind = verify::SubjectKind::agent;
+        subject.contract = devnet().address("IdentityRegistry");
+        subject.id = id_bytes(a["agentId"].get<uint64_t>());
+        auto record = verify::load_verification(database, chain_id, subject);
+        ASSERT_TRUE(record && *record) << "agent " << a["agentId"] << " was not checked";
+        const std::string expected = a["expectedDomain"];
+        const Json report = Json::parse((*record)->report_json);
+        if (expected == "fetch_failed") {
+            EXPECT_NE((*record)->status, verify::VerificationStatus::verified) << report.dump();
+            EXPECT_EQ((*record)->reason, "fetch_failed") << report.dump();
+            ++domain_outcomes[expected];
+            continue;
+        }
+        std::string reason;
+        for (const auto& d : report["domains"])
+            if (d["domain"] == a["domain"]) reason = d["reason"];
+        EXPECT_EQ(reason, expected) << a["name"] << ": " << report.dump();
+        // The registration file matched (the staged failures are in the endpoint domains).
+        EXPECT_EQ((*record)->status, verify::VerificationStatus::verified)
+            << a["name"] << ": " << (*record)->reason << " " << (*record)->detail;
+        ++domain_outcomes[reason];
+    }
+    EXPECT_GE(domain_outcomes["verified"], 5U);
+    EXPECT_GE(domain_outcomes["not_found"], 1U);
+    EXPECT_GE(domain_outcomes["wrong_agent_id"], 1U);
+    EXPECT_GE(domain_outcomes["wrong_registry"], 1U);
+    EXPECT_EQ(domain_outcomes["fetch_failed"], 1U);
+
+    // Tools: the staged ERC-8257 §7 verdicts.
+    std::set<std::string> tool_reasons;
+    for (const auto& t : summary["tools"]) {
+        verify::Subject subject;
+        subject.kind = verify::SubjectKind::tool;
+        subject.contract = devnet().address("ToolRegistry");
+        subject.id = id_bytes(t["toolId"].get<uint64_t>());
+        auto record = verify::load_verification(database, chain_id, subject);
+        ASSERT_TRUE(record && *record) << "tool " << t["toolId"] << " was not checked";
+        const std::string expected = t["expected"];
+        if (expected == "canonical") {
+            EXPECT_EQ((*record)->status, verify::VerificationStatus::verified)
+                << t["slug"] << ": " << (*record)->reason << " " << (*record)->detail;
+        } else {
+            EXPECT_EQ((*record)->status, verify::VerificationStatus::unverified) << t["slug"];
+            EXPECT_EQ((*record)->reason, expected) << t["slug"] << ": " << (*record)->detail;
+        }
+        tool_reasons.insert(expected);
+    }
+    EXPECT_GE(tool_reasons.size(), 5U);
+
+    // Runs: `verify pending` checked each evidence chain again, offline from the index.
+    for (const auto& r : summary["runs"]) {
+        verify::Subject subject;
+        subject.kind = verify::SubjectKind::run;
+        subject.contract = devnet().address(r["workflow"].get<std::string>());
+        const auto run_id = core::from_hex(r["runId"].get<std::string>());
+        ASSERT_TRUE(run_id);
+        subject.id = *run_id;
+        auto record = verify::load_verification(database, chain_id, subject);
+        ASSERT_TRUE(record && *record) << "run " << r.dump() << " was not checked";
+        EXPECT_EQ((*record)->status, verify::VerificationStatus::verified)
+            << r["workflow"] << ": " << (*record)->reason << " " << (*record)->detail;
+    }
+
+    // Clients: >= 50 distinct feedback authors in the index.
+    auto clients = database.query("SELECT COUNT(DISTINCT client) FROM feedback");
+    ASSERT_TRUE(clients) << clients.error().message;
+    ASSERT_EQ(clients->size(), 1U);
+    EXPECT_GE(std::get<int64_t>((*clients)[0][0]), 50);
+
+    // The Sybil cluster: its target's trust score sits far below its unweighted mean rating.
+    const std::string target = std::to_string(summary["sybilTarget"].get<uint64_t>());
+    const auto mean = run({"feedback", "summary", target, "--json"});
+    ASSERT_EQ(mean.exit_code, 0) << mean.err;
+    const double unweighted = std::stod(Json::parse(mean.out)["summary"].get<std::string>());
+    const auto score = run({"trust", "score", target, "--database", db, "--json"});
+    ASSERT_EQ(score.exit_code, 0) << score.err;
+    const double trusted = Json::parse(score.out)["score"].get<double>() * 100.0;
+    EXPECT_GT(unweighted, 80.0) << mean.out;
+    EXPECT_LT(trusted, unweighted - 30.0) << score.out;
+
+    // Idempotent: a second run on the same chain finds it seeded and only serves again.
+    const auto again = run({"demo", "--json", "--once", "--state-dir", state.string()});
+    ASSERT_EQ(again.exit_code, 0) << again.err;
+    const Json second = Json::parse(again.out);
+    EXPECT_TRUE(second["alreadySeeded"].get<bool>());
+    EXPECT_EQ(second["agents"], summary["agents"]);
+}
+
+}  // namespace
