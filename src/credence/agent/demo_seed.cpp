@@ -263,7 +263,7 @@ public:
     explicit Batch(chain::RpcClient& rpc) : rpc_(rpc) {}
 
     /// Signs and submits; returns the index of the transaction in this batch.
-    DemoResult<size_t> submit(const core::SecretKey& key, chain::TxnRequest request,
+    DemoResult<size_t> submit(const core::SecretKey& key, const chain::TxnRequest& request,
                               std::string what) {
         chain::TxnSender& sender = sender_for(key);
         auto signed_txn = sender.prepare(request);
@@ -279,7 +279,7 @@ public:
         chain::TxnRequest r;
         r.to = to;
         r.data = std::move(*data);
-        return submit(key, std::move(r), std::move(what));
+        return submit(key, r, std::move(what));
     }
     DemoResult<size_t> transfer(const core::SecretKey& key, const core::Address& to, uint64_t wei,
                                 std::string what) {
@@ -287,7 +287,7 @@ public:
         r.to = to;
         r.value = core::Uint256{wei};
         r.gas_limit = kTransferGas;
-        return submit(key, std::move(r), std::move(what));
+        return submit(key, r, std::move(what));
     }
     /// Waits for every submitted transaction; receipts in submission order.
     DemoResult<std::vector<chain::Receipt>> wait_all() {
@@ -534,6 +534,8 @@ DemoResult<DemoSummary> seed(const DemoOptions& o, const core::SecretKey& funder
     // 1. Fund every account from one funder (the Sybils too: one operator pays for them all).
     say(o, "funding 67 accounts");
     std::vector<const core::SecretKey*> funded;
+    funded.reserve(keys.owners.size() + keys.honest.size() + keys.sybils.size() +
+                   keys.validators.size() + 1);
     for (const auto& k : keys.owners) funded.push_back(&k);
     for (const auto& k : keys.honest) funded.push_back(&k);
     for (const auto& k : keys.sybils) funded.push_back(&k);
@@ -815,7 +817,8 @@ std::expected<DemoSummary, std::string> DemoSummary::from_json(const nlohmann::j
     }
 }
 
-DemoResult<std::unique_ptr<Demo>> Demo::start(DemoOptions options, const core::SecretKey& funder) {
+DemoResult<std::unique_ptr<Demo>> Demo::start(const DemoOptions& options,
+                                              const core::SecretKey& funder) {
     auto identity = contract(options, "IdentityRegistry");
     auto other_registry = contract(options, "ReputationRegistry");
     if (!identity) return std::unexpected(identity.error());
@@ -827,9 +830,9 @@ DemoResult<std::unique_ptr<Demo>> Demo::start(DemoOptions options, const core::S
     std::unique_ptr<Demo> demo(new Demo());
     auto seeded = load_seeded(options, rpc, *identity);
     if (!seeded) return std::unexpected(seeded.error());
-    if (*seeded) {
+    if (seeded->has_value()) {
         say(options, "already seeded: serving the documents again");
-        demo->summary_ = std::move(**seeded);
+        demo->summary_ = std::move(seeded->value());
     } else {
         auto s = seed(options, funder, rpc);
         if (!s) return std::unexpected(s.error());

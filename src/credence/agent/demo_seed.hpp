@@ -129,7 +129,7 @@ class Demo {
 public:
     /// Seeds the chain (unless demo-state.json says it is seeded already) and starts serving.
     /// `funder` pays for every demo account (borrowed for the call).
-    [[nodiscard]] static DemoResult<std::unique_ptr<Demo>> start(DemoOptions options,
+    [[nodiscard]] static DemoResult<std::unique_ptr<Demo>> start(const DemoOptions& options,
                                                                  const core::SecretKey& funder);
     ~Demo();
     Demo(const Demo&) = delete;

@@ -83,7 +83,7 @@ void run_demo(const DemoArgs& a) {
         options.progress = [](std::string_view line) { fmt::print(stderr, "demo: {}\n", line); };
 
     const core::SecretKey funder = load_private_key(key_text);
-    auto demo = agent::Demo::start(std::move(options), funder);
+    auto demo = agent::Demo::start(options, funder);
     if (!demo)
         throw CliError(
             fmt::format("demo: {}: {}", agent::to_string(demo.error().code), demo.error().detail));
