@@ -29,8 +29,8 @@ public:
 
     Result string(const toml::node& n, std::string& out) const {
         const auto v = n.value<std::string>();
-        if (!n.is_string() || !v) return std::unexpected(fail("must be a string"));
-        out = *v;
+        if (!n.is_string() || !v.has_value()) return std::unexpected(fail("must be a string"));
+        out = v.value_or(std::string());
         return {};
     }
     Result path(const toml::node& n, std::filesystem::path& out) const {
@@ -41,7 +41,7 @@ public:
     }
     Result boolean(const toml::node& n, bool& out) const {
         if (!n.is_boolean()) return std::unexpected(fail("must be true or false"));
-        out = *n.value<bool>();
+        out = n.value<bool>().value_or(false);
         return {};
     }
     template <typename T>
@@ -49,7 +49,7 @@ public:
         if (!n.is_integer()) {
             return std::unexpected(fail(fmt::format("must be an integer in {}..{}", low, high)));
         }
-        const int64_t v = *n.value<int64_t>();
+        const int64_t v = n.value<int64_t>().value_or(0);
         if (v < low || v > high) {
             return std::unexpected(fail(fmt::format("must be an integer in {}..{}", low, high)));
         }
@@ -80,10 +80,10 @@ public:
         out.clear();
         for (const auto& item : *array) {
             const auto v = item.value<std::string>();
-            if (!item.is_string() || !v) {
+            if (!item.is_string() || !v.has_value()) {
                 return std::unexpected(fail("must be an array of strings"));
             }
-            out.push_back(*v);
+            out.push_back(v.value_or(std::string()));
         }
         return {};
     }

@@ -424,9 +424,12 @@ std::expected<std::unique_ptr<Node>, std::string> Node::start(NodeConfig config,
     if (!started) return std::unexpected("indexer: " + started.error().message);
     for (const auto& w : *started) s.say("credence node: indexer: " + w);
     if (auto store = index::IndexStore::open(*s.indexer_db)) {
-        if (auto cursor = store->cursor(s.chain_id); cursor && *cursor) {
-            s.indexed_block.store(**cursor);
-            s.has_cursor.store(true);
+        if (auto cursor = store->cursor(s.chain_id); cursor.has_value()) {
+            const std::optional<uint64_t> block = *cursor;
+            if (block.has_value()) {
+                s.indexed_block.store(block.value_or(0));
+                s.has_cursor.store(true);
+            }
         }
     }
 
@@ -510,7 +513,7 @@ std::string Node::database() const {
     return impl_->indexer_db ? impl_->indexer_db->describe() : impl_->database_location;
 }
 
-std::expected<void, std::string> Node::run(std::stop_token stop) {
+std::expected<void, std::string> Node::run(const std::stop_token& stop) {
     Impl& s = *impl_;
     const std::stop_token internal = s.stop_all.get_token();
     while (!stop.stop_requested() && !internal.stop_requested()) {

@@ -60,7 +60,7 @@ public:
 
     /// Blocks until `stop` fires or a component fails for good, then stops every thread and
     /// joins them. The error names the component that failed.
-    [[nodiscard]] std::expected<void, std::string> run(std::stop_token stop);
+    [[nodiscard]] std::expected<void, std::string> run(const std::stop_token& stop);
 
     /// Live facts for /api/v1/status and /healthz: head, indexed block, lag, component states.
     [[nodiscard]] nlohmann::json status() const;
