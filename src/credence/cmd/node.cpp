@@ -49,9 +49,9 @@ node::NodeConfig merged_config(const NodeArgs& a) {
         c = std::move(*loaded);
     }
     if (a.rpc) c.chain.rpc = *a.rpc;
-    if (a.chain_id) c.chain.chain_id = *a.chain_id;
+    if (a.chain_id) c.chain.chain_id = a.chain_id;
     if (a.deployment) c.chain.deployment = *a.deployment;
-    if (a.finality_depth) c.chain.finality_depth = *a.finality_depth;
+    if (a.finality_depth) c.chain.finality_depth = a.finality_depth;
     if (a.poll_ms) c.chain.poll_ms = *a.poll_ms;
     if (a.devnet_port) c.chain.devnet_port = *a.devnet_port;
     if (a.devnet_state) c.chain.devnet_state = *a.devnet_state;
