@@ -43,9 +43,10 @@ std::unexpected<AgentFailure> fail(AgentError code, std::string detail) {
 AgentResult<void> Cursor::load() {
     auto text = read_file(file_);
     if (!text) return std::unexpected(text.error());
-    if (!*text) return {};
+    const std::optional<std::string>& content = *text;
+    if (!content) return {};
     try {
-        const auto j = nlohmann::json::parse(**text);
+        const auto j = nlohmann::json::parse(*content);
         block_ = j.at("block").get<uint64_t>();
         auto h = core::from_hex_fixed<32>(j.at("hash").get<std::string>());
         if (!h) return fail(AgentError::state, fmt::format("{}: bad hash", file_.string()));
@@ -80,21 +81,23 @@ AgentResult<chain::Block> latest_block(chain::RpcClient& rpc) {
     if (!b)
         return fail(AgentError::rpc,
                     fmt::format("eth_getBlockByNumber: {}", b.error().to_string()));
-    if (!*b) return fail(AgentError::rpc, "eth_getBlockByNumber: no latest block");
-    return std::move(**b);
+    std::optional<chain::Block>& block = *b;
+    if (!block) return fail(AgentError::rpc, "eth_getBlockByNumber: no latest block");
+    return std::move(*block);
 }
 
 AgentResult<LogBatch> read_logs(chain::RpcClient& rpc, Cursor& cursor, const core::Address& address,
-                                std::vector<chain::TopicFilter> topics, uint64_t confirmations,
-                                uint64_t max_range, uint64_t reorg_depth) {
+                                const std::vector<chain::TopicFilter>& topics,
+                                uint64_t confirmations, uint64_t max_range, uint64_t reorg_depth) {
     LogBatch batch;
     // Reorg check: the block the cursor stopped at must still be the canonical one.
-    if (cursor.block() && cursor.hash() != core::Hash32{}) {
-        auto b = rpc.get_block_by_number(chain::BlockId(*cursor.block()));
+    if (const std::optional<uint64_t> at = cursor.block(); at && cursor.hash() != core::Hash32{}) {
+        auto b = rpc.get_block_by_number(chain::BlockId(*at));
         if (!b)
             return fail(AgentError::rpc,
                         fmt::format("eth_getBlockByNumber: {}", b.error().to_string()));
-        if (!*b || (*b)->hash != cursor.hash()) {
+        const std::optional<chain::Block>& block = *b;
+        if (!block || block->hash != cursor.hash()) {
             cursor.rewind(reorg_depth);
             batch.reorged = true;
         }
@@ -126,7 +129,7 @@ AgentResult<LogBatch> read_logs(chain::RpcClient& rpc, Cursor& cursor, const cor
         return fail(AgentError::rpc,
                     fmt::format("eth_getBlockByNumber: {}", b.error().to_string()));
     batch.to_block = target;
-    if (*b) batch.to_hash = (*b)->hash;
+    if (const std::optional<chain::Block>& block = *b; block) batch.to_hash = block->hash;
     return batch;
 }
 
@@ -163,7 +166,7 @@ std::expected<core::Bytes, CallFailure> call(chain::RpcClient& rpc, const core::
     return std::unexpected(std::move(f));
 }
 
-bool sleep_for(std::stop_token stop, std::chrono::milliseconds d) {
+bool sleep_for(const std::stop_token& stop, std::chrono::milliseconds d) {
     std::mutex m;
     std::condition_variable_any cv;
     std::unique_lock lock(m);

@@ -57,7 +57,7 @@ struct LogBatch {
 };
 [[nodiscard]] AgentResult<LogBatch> read_logs(chain::RpcClient& rpc, Cursor& cursor,
                                               const core::Address& address,
-                                              std::vector<chain::TopicFilter> topics,
+                                              const std::vector<chain::TopicFilter>& topics,
                                               uint64_t confirmations, uint64_t max_range,
                                               uint64_t reorg_depth);
 
@@ -79,7 +79,7 @@ struct CallFailure {
 [[nodiscard]] std::string describe_revert(core::ByteView revert_data);
 
 /// Sleeps `d` or until `stop` is requested. Returns false when stopped.
-bool sleep_for(std::stop_token stop, std::chrono::milliseconds d);
+bool sleep_for(const std::stop_token& stop, std::chrono::milliseconds d);
 
 /// Writes `content` to `path` durably (temporary file, fsync, rename, fsync of the directory).
 [[nodiscard]] AgentResult<void> write_file_durably(const std::filesystem::path& path,

@@ -12,7 +12,7 @@ StopOnSignals::StopOnSignals() {
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &set, &old_mask_);
-    waiter_ = std::jthread([this, set](std::stop_token own) {
+    waiter_ = std::jthread([this, set](const std::stop_token& own) {
         const timespec tick{0, 100'000'000};  // 100 ms: notices its own stop promptly
         while (!own.stop_requested()) {
             const int sig = sigtimedwait(&set, nullptr, &tick);

@@ -390,9 +390,9 @@ struct TaskWorker::Impl {
 
         auto snap = snapshot(task_hash);
         if (!snap) return std::unexpected(snap.error());
-        if (snap->unknown) {
+        if (const std::optional<detail::CallFailure>& unknown = snap->unknown; unknown) {
             // UnknownTask: a reorg removed it.
-            report.detail = snap->unknown->detail;
+            report.detail = unknown->detail;
             return finish(TaskOutcome::ineligible);
         }
         const iw::AgentTask& task = snap->task.task;
@@ -405,15 +405,14 @@ struct TaskWorker::Impl {
         auto saved_text = detail::read_file(output_path(task_hash));
         if (!saved_text) return std::unexpected(saved_text.error());
         std::optional<SavedOutput> saved;
-        if (*saved_text) saved = parse_saved(**saved_text);
+        if (const std::optional<std::string>& text = *saved_text; text) saved = parse_saved(*text);
 
         const chain::Block* latest = &snap->latest;
         if (!saved) {
             // A task this agent has not started: skip it when it can no longer take a reply.
             if (expires_at != 0 && latest->timestamp > expires_at)
                 return finish(TaskOutcome::expired);
-            if (snap->eligible.has_value() && !*snap->eligible)
-                return finish(TaskOutcome::ineligible);
+            if (!snap->eligible.value_or(true)) return finish(TaskOutcome::ineligible);
         }
         const auto ts = reply_timestamp(latest->timestamp, anchor);
         if (!saved && !ts) return finish(TaskOutcome::deferred);
@@ -528,7 +527,9 @@ struct TaskWorker::Impl {
                 return finish(TaskOutcome::ineligible);
             return finish(TaskOutcome::rejected);
         }
-        auto [anchored, discarded] = inspect(**receipt, task.workflow_run_id);
+        const std::optional<chain::Receipt>& mined = *receipt;
+        if (!mined) return fail(AgentError::rpc, "onAgentReply: no receipt");
+        auto [anchored, discarded] = inspect(*mined, task.workflow_run_id);
         bool new_reply = anchored.has_value();
         if (!anchored) {
             // No AgentReplyAnchored: the contract resolved it as a logical retry, or anchored
@@ -544,7 +545,7 @@ struct TaskWorker::Impl {
         }
         entry.status = chain::OperationStatus::mined;
         entry.reply_hash = *anchored;
-        entry.block_num = (*receipt)->block_num;
+        entry.block_num = mined->block_num;
         if (auto r = record(entry); !r) return std::unexpected(r.error());
         report.reply_hash = *anchored;
         if (discarded) {
@@ -612,7 +613,10 @@ struct TaskWorker::Impl {
             }
             if (save_hash == core::Hash32{} && save_block != batch->to_block) {
                 auto b = rpc.get_block_by_number(chain::BlockId(save_block));
-                if (b && *b) save_hash = (*b)->hash;
+                if (b) {
+                    if (const std::optional<chain::Block>& block = *b; block)
+                        save_hash = block->hash;
+                }
             }
             // Queued tasks at or before the saved block are read again next step (deduplicated).
             if (auto s = cursor.save(save_block, save_hash); !s) return std::unexpected(s.error());
@@ -652,7 +656,8 @@ size_t TaskWorker::pending() const noexcept { return impl_->queue.size(); }
 
 uint64_t TaskWorker::cursor_block() const noexcept { return impl_->cursor.block().value_or(0); }
 
-void TaskWorker::run(std::stop_token stop, const std::function<void(const TaskReport&)>& on_report,
+void TaskWorker::run(const std::stop_token& stop,
+                     const std::function<void(const TaskReport&)>& on_report,
                      const std::function<void(const AgentFailure&)>& on_error) {
     auto backoff = impl_->config.poll_interval;
     while (!stop.stop_requested()) {

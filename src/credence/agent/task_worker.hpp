@@ -106,7 +106,9 @@ struct TaskReport {
 
 /// How the worker decides to prove a reply.
 enum class ProofMode {
-    auto_,   // prove when the task is still eligible after the reply (the stage is sync)
+    // Prove when the task is still eligible after the reply (the stage is sync). `auto` is a
+    // keyword, hence the underscore.
+    auto_,   // NOLINT(readability-identifier-naming)
     always,  // prove every reply
     never,
 };
@@ -133,8 +135,8 @@ struct WorkerConfig {
     std::chrono::milliseconds poll_interval{200};
     std::chrono::milliseconds max_backoff{5'000};
     /// Test hook: SIGKILL the process right after eth_sendRawTransaction of a reply returns,
-    /// before its receipt is read or the journal records the send (crash-recovery tests). Also set by the environment
-    /// variable CREDENCE_WORKER_FAULT=after-send.
+    /// before its receipt is read or the journal records the send (crash-recovery tests). Also set
+    /// by the environment variable CREDENCE_WORKER_FAULT=after-send.
     bool crash_after_send = false;
 };
 
@@ -160,7 +162,8 @@ public:
 
     /// Calls step() until `stop` is requested; failures back off (poll_interval doubling up to
     /// max_backoff). `on_report` (optional) sees every report; `on_error` every failure.
-    void run(std::stop_token stop, const std::function<void(const TaskReport&)>& on_report = {},
+    void run(const std::stop_token& stop,
+             const std::function<void(const TaskReport&)>& on_report = {},
              const std::function<void(const AgentFailure&)>& on_error = {});
 
     /// Tasks waiting for the chain clock (deferred); 0 when step() has nothing left to do.

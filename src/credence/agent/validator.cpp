@@ -253,7 +253,7 @@ const core::Address& Validator::address() const noexcept { return impl_->address
 
 AgentResult<std::vector<ValidationReport>> Validator::step() { return impl_->step(); }
 
-void Validator::run(std::stop_token stop,
+void Validator::run(const std::stop_token& stop,
                     const std::function<void(const ValidationReport&)>& on_report,
                     const std::function<void(const AgentFailure&)>& on_error) {
     auto backoff = impl_->config.poll_interval;

@@ -116,7 +116,7 @@ public:
     [[nodiscard]] AgentResult<std::vector<ValidationReport>> step();
 
     /// step() until `stop`; failures back off as TaskWorker::run does.
-    void run(std::stop_token stop,
+    void run(const std::stop_token& stop,
              const std::function<void(const ValidationReport&)>& on_report = {},
              const std::function<void(const AgentFailure&)>& on_error = {});
 
