@@ -66,8 +66,8 @@ public:
     }
     Result number(const toml::node& n, double& out, double low, double high) const {
         if (!n.is_number()) return std::unexpected(fail("must be a number"));
-        const double v =
-            n.is_integer() ? static_cast<double>(*n.value<int64_t>()) : *n.value<double>();
+        const double v = n.is_integer() ? static_cast<double>(n.value<int64_t>().value_or(0))
+                                        : n.value<double>().value_or(0.0);
         if (!std::isfinite(v) || v < low || v > high) {
             return std::unexpected(fail(fmt::format("must be a number in {}..{}", low, high)));
         }
