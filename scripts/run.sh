@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# make run: install, build, then `credence node` on its embedded devnet (anvil with every Credence
-# contract), serving the REST API, MCP and the explorer (web/dist). Prints the URL; Ctrl-C stops
-# everything cleanly.
+# make run: install, build, then the whole system live on the embedded default (SQLite):
+#   1. `credence devnet`: anvil with every Credence contract, on a free port;
+#   2. `credence demo`: seeds it (agents, feedback with a Sybil cluster, validations answered by
+#      validator workers, tools, the six ERC-8301 scenarios run by workers) and serves the demo's
+#      documents over HTTPS on 127.0.0.1 (its own CA);
+#   3. `credence node`: indexes the devnet into $CREDENCE_HOME/index.sqlite, verifies what the
+#      chain points to (trusting the demo's CA for the demo's host names only), scores trust, and
+#      serves the REST API, MCP and the explorer (web/dist).
+# Prints the URL; Ctrl-C stops everything cleanly.
 #
-# Environment: CREDENCE_PORT (default 8004), CREDENCE_HOME (default build/run-home: the node's
-# index, deployment files and devnet.json live there, so `credence` commands run with the same
-# CREDENCE_HOME find the chain with no flags).
+# Environment: CREDENCE_PORT (default 8004), CREDENCE_HOME (default build/run-home: the index,
+# the deployment files, devnet.json and the demo's state live there, so `credence` commands run
+# with the same CREDENCE_HOME find the chain with no flags). CREDENCE_DEMO=0 skips the demo.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -14,42 +20,54 @@ credence=$PWD/build/release/src/credence/credence
 port=${CREDENCE_PORT:-8004}
 export CREDENCE_HOME=${CREDENCE_HOME:-$PWD/build/run-home}
 mkdir -p "$CREDENCE_HOME"
-log=$CREDENCE_HOME/node.log
+rm -f "$CREDENCE_HOME/devnet.json" "$CREDENCE_HOME/index.sqlite"*  # a fresh chain, a fresh index
 
-static=()
-[ -f web/dist/index.html ] && static=(--static-dir "$PWD/web/dist")
-
-node_pid=
-demo_pid=
-stop_all() {
-    [ -n "$demo_pid" ] && kill -INT "$demo_pid" 2>/dev/null && wait "$demo_pid" 2>/dev/null || true
-    [ -n "$node_pid" ] && kill -INT "$node_pid" 2>/dev/null && wait "$node_pid" 2>/dev/null || true
+pids=()
+stop_all() {  # newest first: node, demo, devnet
+    for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
+        kill -INT "${pids[i]}" 2>/dev/null && wait "${pids[i]}" 2>/dev/null || true
+    done
 }
 trap stop_all EXIT
 trap 'exit 130' INT TERM
 
-"$credence" node --port "$port" "${static[@]}" >"$CREDENCE_HOME/node.out" 2>"$log" &
-node_pid=$!
-url=
-for _ in $(seq 1 600); do
-    url=$(sed -n 's/^credence node: serving //p' "$CREDENCE_HOME/node.out" 2>/dev/null || true)
-    [ -n "$url" ] && break
-    if ! kill -0 "$node_pid" 2>/dev/null; then
-        cat "$log" >&2
-        exit 1
-    fi
-    sleep 0.1
-done
-[ -n "$url" ] || { echo "run: the node did not start (see $log)" >&2; exit 1; }
+# wait_for FILE SED-EXPR PID WHAT: prints the first match of SED-EXPR in FILE, failing if PID dies.
+wait_for() {
+    local value=
+    for _ in $(seq 1 1200); do
+        value=$(sed -n "$2" "$1" 2>/dev/null | head -n 1 || true)
+        if [ -n "$value" ]; then printf '%s\n' "$value"; return 0; fi
+        if ! kill -0 "$3" 2>/dev/null; then
+            echo "run: $4 stopped (see ${1%.*}.log)" >&2
+            cat "${1%.*}.log" >&2 || true
+            return 1
+        fi
+        sleep 0.1
+    done
+    echo "run: $4 did not start in 120 s (see ${1%.*}.log)" >&2
+    return 1
+}
 
-# DEMO HOOK (issue 8): when the `credence demo` command exists, seed the node's devnet with the
-# demo world (it finds the chain through $CREDENCE_HOME/devnet.json) and keep its HTTPS origin
-# running beside the node.
-if "$credence" demo --help >/dev/null 2>&1; then
-    "$credence" demo >"$CREDENCE_HOME/demo.out" 2>"$CREDENCE_HOME/demo.log" &
-    demo_pid=$!
-    echo "run: demo seeding the devnet (log: $CREDENCE_HOME/demo.log)"
+"$credence" devnet --port 0 >"$CREDENCE_HOME/devnet.out" 2>"$CREDENCE_HOME/devnet.log" &
+pids+=($!)
+rpc=$(wait_for "$CREDENCE_HOME/devnet.out" 's/^Credence devnet: anvil at \([^ ]*\).*/\1/p' "${pids[-1]}" devnet)
+echo "run: devnet at $rpc"
+
+fetch_flags=()
+if [ "${CREDENCE_DEMO:-1}" != 0 ]; then
+    echo "run: seeding the demo (log: $CREDENCE_HOME/demo.log)"
+    "$credence" demo --rpc "$rpc" >"$CREDENCE_HOME/demo.out" 2>"$CREDENCE_HOME/demo.log" &
+    pids+=($!)
+    flags=$(wait_for "$CREDENCE_HOME/demo.out" 's/^fetch flags: *//p' "${pids[-1]}" demo)
+    read -r -a fetch_flags <<<"$flags"
+    sed -n '/^\(seeded\|already\|agents\|clients\|feedback\|tools\)/s/^/run: demo /p' "$CREDENCE_HOME/demo.out"
 fi
 
-echo "credence node: serving $url   (log: $log; Ctrl-C to stop)"
-wait "$node_pid"
+static=()
+[ -f web/dist/index.html ] && static=(--static-dir "$PWD/web/dist")
+"$credence" node --rpc "$rpc" --port "$port" "${static[@]}" "${fetch_flags[@]}" \
+    >"$CREDENCE_HOME/node.out" 2>"$CREDENCE_HOME/node.log" &
+pids+=($!)
+url=$(wait_for "$CREDENCE_HOME/node.out" 's/^credence node: serving //p' "${pids[-1]}" node)
+echo "credence node: serving $url   (logs in $CREDENCE_HOME; Ctrl-C to stop)"
+wait "${pids[-1]}"

@@ -33,9 +33,9 @@ namespace credence::node {
 struct ChainConfig {
     /// The node's JSON-RPC URL; empty: start the embedded devnet (anvil with every contract).
     std::string rpc;
-    std::optional<uint64_t> chain_id;  ///< checked against eth_chainId; devnet: its chain id
-    std::string deployment;            ///< deployment file; empty: the chain's default file
-    std::optional<uint64_t> finality_depth;  ///< empty: index::default_finality_depth
+    std::optional<uint64_t> chain_id;         ///< checked against eth_chainId; devnet: its chain id
+    std::string deployment;                   ///< deployment file; empty: the chain's default file
+    std::optional<uint64_t> finality_depth;   ///< empty: index::default_finality_depth
     std::optional<double> seconds_per_block;  ///< trust time estimates; empty: 12 (1 on devnet)
     unsigned poll_ms = 1000;                  ///< indexer poll interval once caught up
     uint16_t devnet_port = 0;                 ///< embedded devnet port; 0: any free port
