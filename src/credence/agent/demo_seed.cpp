@@ -830,9 +830,9 @@ DemoResult<std::unique_ptr<Demo>> Demo::start(const DemoOptions& options,
     std::unique_ptr<Demo> demo(new Demo());
     auto seeded = load_seeded(options, rpc, *identity);
     if (!seeded) return std::unexpected(seeded.error());
-    if (seeded->has_value()) {
+    if (auto& previous = *seeded; previous.has_value()) {
         say(options, "already seeded: serving the documents again");
-        demo->summary_ = std::move(seeded->value());
+        demo->summary_ = std::move(*previous);
     } else {
         auto s = seed(options, funder, rpc);
         if (!s) return std::unexpected(s.error());
