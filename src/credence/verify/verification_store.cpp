@@ -13,7 +13,6 @@ namespace {
 
 using index::blob_at;
 using index::DbError;
-using index::DbErrorKind;
 using index::DbResult;
 using index::DbRow;
 using index::DbValue;
