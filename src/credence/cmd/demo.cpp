@@ -44,11 +44,7 @@ struct DemoArgs {
 void run_demo(const DemoArgs& a) {
     // Stop signals are blocked before any thread starts (the HTTPS server's), so they stay
     // pending for the sigtimedwait below instead of killing a worker thread.
-    sigset_t stop_signals;
-    ::sigemptyset(&stop_signals);
-    ::sigaddset(&stop_signals, SIGINT);
-    ::sigaddset(&stop_signals, SIGTERM);
-    ::pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+    const sigset_t stop_signals = block_stop_signals();
 
     ChainContext ctx(a.chain);
     const uint64_t chain_id = ctx.chain_id();

@@ -30,6 +30,7 @@
 #include <credence/chain/devnet_deploy.hpp>
 #include <credence/chain/rpc_client.hpp>
 #include <credence/cmd/commands.hpp>
+#include <credence/cmd/util.hpp>
 #include <credence/core/secp256k1.hpp>
 
 namespace credence::cmd {
@@ -136,11 +137,7 @@ void print_json(const chain::AnvilProcess& anvil, const chain::DeployResult& dep
 
 void run_devnet(const DevnetOptions& opts) {
     // Block the stop signals before anything starts: they stay pending until the wait below.
-    sigset_t stop_signals;
-    ::sigemptyset(&stop_signals);
-    ::sigaddset(&stop_signals, SIGINT);
-    ::sigaddset(&stop_signals, SIGTERM);
-    ::sigprocmask(SIG_BLOCK, &stop_signals, nullptr);
+    const sigset_t stop_signals = block_stop_signals();
 
     check_no_running_devnet();
 

@@ -34,6 +34,7 @@
 #include <credence/cmd/chain_context.hpp>
 #include <credence/cmd/commands.hpp>
 #include <credence/cmd/index_database.hpp>
+#include <credence/cmd/util.hpp>
 #include <credence/index/indexer.hpp>
 
 namespace credence::cmd {
@@ -191,11 +192,7 @@ private:
 void run_index(const IndexOptions& o) {
     // Stop signals are taken by a watcher thread, so the indexer stops between batches and the
     // batch in flight commits (issue 7 §1 asks the same of the node: nothing lost).
-    sigset_t stop_signals;
-    ::sigemptyset(&stop_signals);
-    ::sigaddset(&stop_signals, SIGINT);
-    ::sigaddset(&stop_signals, SIGTERM);
-    ::pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+    const sigset_t stop_signals = block_stop_signals();
 
     ChainContext ctx(o.chain);
     const uint64_t chain_id = ctx.chain_id();

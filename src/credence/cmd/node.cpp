@@ -23,6 +23,7 @@
 #include <CLI/CLI.hpp>
 
 #include <credence/cmd/commands.hpp>
+#include <credence/cmd/util.hpp>
 #include <credence/node/node.hpp>
 
 namespace credence::cmd {
@@ -73,11 +74,7 @@ node::NodeConfig merged_config(const NodeArgs& a) {
 void run_node(const NodeArgs& a) {
     // Block the stop signals before any thread or child starts: they stay pending until the
     // watcher below collects them, so a Ctrl-C during start-up still ends in a clean shutdown.
-    sigset_t stop_signals;
-    ::sigemptyset(&stop_signals);
-    ::sigaddset(&stop_signals, SIGINT);
-    ::sigaddset(&stop_signals, SIGTERM);
-    ::pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+    const sigset_t stop_signals = block_stop_signals();
 
     node::NodeConfig config = merged_config(a);
     auto started = node::Node::start(std::move(config));

@@ -2,6 +2,8 @@
 // Foundry's cast so that scripts port by changing the command name.
 #include <credence/cmd/util.hpp>
 
+#include <pthread.h>
+
 #include <cstdlib>
 
 namespace credence::cmd {
@@ -37,6 +39,15 @@ void add_util_commands(CLI::App& app) {
     add_util_abi_commands(*util, opts);
     add_util_sign_commands(*util, opts);
     add_util_json_commands(*util, opts);
+}
+
+sigset_t block_stop_signals() {
+    sigset_t stop_signals;
+    ::sigemptyset(&stop_signals);
+    ::sigaddset(&stop_signals, SIGINT);
+    ::sigaddset(&stop_signals, SIGTERM);
+    ::pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+    return stop_signals;
 }
 
 }  // namespace credence::cmd

@@ -1,6 +1,7 @@
 // `credence util`: the subcommand groups (one file each) and their shared helpers.
 #pragma once
 
+#include <csignal>
 #include <string>
 #include <string_view>
 
@@ -40,5 +41,10 @@ T must(core::Result<T, Code>&& r, std::string_view what) {
 
 /// The signing key from --private-key, else $CREDENCE_PRIVATE_KEY, else $ETH_PRIVATE_KEY.
 [[nodiscard]] core::SecretKey load_private_key(const std::string& flag_value);
+
+/// Blocks SIGINT and SIGTERM in the calling thread (call it before any thread or child starts, so
+/// they inherit the mask) and returns the set, for the long-running commands that collect them
+/// with sigtimedwait/sigwaitinfo and shut down cleanly instead of dying mid-transaction.
+[[nodiscard]] sigset_t block_stop_signals();
 
 }  // namespace credence::cmd

@@ -19,6 +19,7 @@
 #include <credence/cmd/chain_context.hpp>
 #include <credence/cmd/commands.hpp>
 #include <credence/cmd/index_database.hpp>
+#include <credence/cmd/util.hpp>
 #include <credence/cmd/verify.hpp>
 #include <credence/index/store.hpp>
 #include <credence/verify/feedback_verifier.hpp>
@@ -47,11 +48,7 @@ int64_t unix_now() {
 }
 
 void run_pending(const PendingArgs& a) {
-    sigset_t stop_signals;
-    ::sigemptyset(&stop_signals);
-    ::sigaddset(&stop_signals, SIGINT);
-    ::sigaddset(&stop_signals, SIGTERM);
-    ::pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+    const sigset_t stop_signals = block_stop_signals();
 
     ChainContext ctx(a.chain);
     const uint64_t chain_id = ctx.chain_id();
