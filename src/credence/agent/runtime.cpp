@@ -105,6 +105,7 @@ AgentResult<LogBatch> read_logs(chain::RpcClient& rpc, Cursor& cursor, const cor
     auto head = rpc.block_number();
     if (!head)
         return fail(AgentError::rpc, fmt::format("eth_blockNumber: {}", head.error().to_string()));
+    batch.head = *head;
     if (*head < confirmations) return batch;
     const uint64_t target = *head - confirmations;
     uint64_t from = cursor.next();

@@ -50,6 +50,7 @@ private:
 /// max_range; checks the cursor's block hash first and rewinds on a reorg (reorged = true).
 struct LogBatch {
     std::vector<chain::Log> logs;
+    uint64_t head = 0;      // eth_blockNumber when the batch was read
     uint64_t to_block = 0;  // read through this block (the new cursor)
     core::Hash32 to_hash{};
     bool reorged = false;

@@ -123,6 +123,11 @@ struct TaskWorker::Impl {
     std::deque<std::pair<core::Hash32, uint64_t>> queue;  // (task hash, block)
     std::unordered_set<std::string> done;                 // task hashes finished in this process
     std::optional<std::pair<core::Address, bool>> proof_policy;
+    // Replies this worker saw anchored that a reorg may still remove: re-checked every step until
+    // reorg_depth blocks deep. A reply that is gone is not done (ERC-8301 §onAgentReply step 1:
+    // only a canonical binding is a reply); its task is processed again, which resubmits the
+    // journaled operation with the SAME operationId and content (§Data Envelopes).
+    std::vector<chain::OperationEntry> unsettled;
 
     Impl(chain::RpcClient r, core::SecretKey k, std::optional<core::SecretKey> a,
          std::unique_ptr<Handler> h, WorkerConfig c)
@@ -378,6 +383,92 @@ struct TaskWorker::Impl {
         return snap;
     }
 
+    void watch(const chain::OperationEntry& entry) {
+        std::erase_if(unsettled, [&](const chain::OperationEntry& e) {
+            return e.operation_id == entry.operation_id;
+        });
+        unsettled.push_back(entry);
+    }
+
+    /// The journal's anchored replies of this worker (a restart: a reorg while it was down must
+    /// not leave a reply lost; the first step checks them).
+    AgentResult<void> load_unsettled() {
+        auto entries = journal.entries();
+        if (!entries)
+            return fail(AgentError::journal, std::string(chain::to_string(entries.error().code)) +
+                                                 ": " + entries.error().detail);
+        for (const auto& e : *entries) {
+            if (e.status == chain::OperationStatus::mined && e.block_num &&
+                e.key.chain_id == chain_id && e.key.workflow == config.workflow &&
+                e.key.replier == address && e.key.task_hashes.size() == 1)
+                unsettled.push_back(e);
+        }
+        return {};
+    }
+
+    /// Re-checks the unsettled replies at `head`: getReplyHashByOperation for each (one batch).
+    /// A binding that disappeared puts its task back in the queue; a reply reorg_depth deep is
+    /// settled. Returns whether a reply was found reorganised away.
+    AgentResult<bool> check_unsettled(uint64_t head) {
+        std::erase_if(unsettled, [&](const chain::OperationEntry& e) {
+            return e.block_num.value_or(0) + config.reorg_depth <= head;
+        });
+        if (unsettled.empty()) return false;
+        std::vector<chain::RpcCall> calls;
+        calls.reserve(unsettled.size());
+        for (const auto& e : unsettled) {
+            auto data = iw::get_reply_hash_by_operation(e.key.run_id, address, e.operation_id);
+            if (!data) return fail(AgentError::abi, data.error().detail);
+            chain::CallRequest req;
+            req.to = config.workflow;
+            req.data = std::move(*data);
+            calls.push_back({"eth_call", nlohmann::json::array({chain::to_json(req), "latest"})});
+        }
+        auto results = rpc.batch(calls);
+        if (!results) return fail(AgentError::rpc, "batch: " + results.error().to_string());
+        if (results->size() != calls.size()) return fail(AgentError::rpc, "batch: wrong count");
+        bool lost = false;
+        std::vector<chain::OperationEntry> keep;
+        for (size_t i = 0; i < unsettled.size(); ++i) {
+            chain::OperationEntry& e = unsettled[i];
+            const auto& r = (*results)[i];
+            if (!r && chain::is_revert(r.error())) {
+                // A workflow that cannot answer: nothing to learn; the reply settles with depth.
+                keep.push_back(std::move(e));
+                continue;
+            }
+            if (!r)
+                return fail(AgentError::rpc, "getReplyHashByOperation: " + r.error().to_string());
+            auto bytes = chain::read_data(*r);
+            if (!bytes)
+                return fail(AgentError::rpc,
+                            "getReplyHashByOperation: " + bytes.error().to_string());
+            auto canonical = iw::decode_get_reply_hash_by_operation_result(*bytes);
+            if (!canonical)
+                return fail(AgentError::abi,
+                            "getReplyHashByOperation: " + canonical.error().detail);
+            if (*canonical != core::Hash32{}) {
+                keep.push_back(std::move(e));
+                continue;
+            }
+            // Reorganised away: the journal says so, and the task is processed again.
+            lost = true;
+            e.status = chain::OperationStatus::pending;
+            e.reply_hash.reset();
+            e.error = "the anchored reply was reorganised away";
+            const uint64_t block = e.block_num.value_or(1);
+            e.block_num.reset();
+            if (auto w = record(e); !w) return std::unexpected(w.error());
+            const core::Hash32& th = e.key.task_hashes.front();
+            done.erase(hex(th));
+            const bool queued = std::any_of(queue.begin(), queue.end(),
+                                            [&](const auto& q) { return q.first == th; });
+            if (!queued) queue.emplace_back(th, block);
+        }
+        unsettled = std::move(keep);
+        return lost;
+    }
+
     AgentResult<TaskReport> process(const core::Hash32& task_hash) {
         const auto started = Clock::now();
         TaskReport report;
@@ -480,6 +571,8 @@ struct TaskWorker::Impl {
                     entry.error.reset();
                     if (auto r = record(entry); !r) return std::unexpected(r.error());
                 }
+                if (!entry.block_num) entry.block_num = latest->number;
+                watch(entry);
                 report.reply_hash = *canonical;
                 if (auto p = maybe_prove(task_hash, *canonical, task, report); !p)
                     return std::unexpected(p.error());
@@ -547,6 +640,7 @@ struct TaskWorker::Impl {
         entry.reply_hash = *anchored;
         entry.block_num = mined->block_num;
         if (auto r = record(entry); !r) return std::unexpected(r.error());
+        watch(entry);
         report.reply_hash = *anchored;
         if (discarded) {
             report.detail = "the gate discarded the reply";
@@ -568,7 +662,12 @@ struct TaskWorker::Impl {
         auto batch = detail::read_logs(rpc, cursor, config.workflow, topics, config.confirmations,
                                        config.max_log_range, config.reorg_depth);
         if (!batch) return std::unexpected(batch.error());
-        if (batch->reorged) done.clear();
+        auto lost = check_unsettled(batch->head);
+        if (!lost) return std::unexpected(lost.error());
+        if (batch->reorged || *lost) {
+            done.clear();
+            sender.reset();  // a reorg may have dropped our transactions: re-read the nonce
+        }
         for (const auto& log : batch->logs) {
             auto e = iw::decode_new_agent_task_event(log.topics, log.data);
             if (!e) continue;
@@ -645,6 +744,7 @@ AgentResult<std::unique_ptr<TaskWorker>> TaskWorker::create(
     if (!id) return fail(AgentError::rpc, fmt::format("eth_chainId: {}", id.error().to_string()));
     impl->chain_id = *id;
     if (auto r = impl->cursor.load(); !r) return std::unexpected(r.error());
+    if (auto r = impl->load_unsettled(); !r) return std::unexpected(r.error());
     return std::unique_ptr<TaskWorker>(new TaskWorker(std::move(impl)));
 }
 
@@ -659,21 +759,17 @@ uint64_t TaskWorker::cursor_block() const noexcept { return impl_->cursor.block(
 void TaskWorker::run(const std::stop_token& stop,
                      const std::function<void(const TaskReport&)>& on_report,
                      const std::function<void(const AgentFailure&)>& on_error) {
-    auto backoff = impl_->config.poll_interval;
-    while (!stop.stop_requested()) {
-        auto r = step();
-        if (r) {
-            backoff = impl_->config.poll_interval;
+    const PollTiming timing{impl_->config.poll_interval, impl_->config.max_backoff};
+    run_poll_loop(
+        stop, timing, impl_->config.sleep,
+        [&]() -> std::optional<AgentFailure> {
+            auto r = step();
+            if (!r) return r.error();
             if (on_report)
                 for (const auto& rep : *r) on_report(rep);
-            if (!detail::sleep_for(stop, impl_->config.poll_interval)) break;
-        } else {
-            if (on_error) on_error(r.error());
-            // A lost RPC: back off, doubling up to max_backoff.
-            if (!detail::sleep_for(stop, backoff)) break;
-            backoff = std::min(backoff * 2, impl_->config.max_backoff);
-        }
-    }
+            return std::nullopt;
+        },
+        on_error);
 }
 
 }  // namespace credence::agent

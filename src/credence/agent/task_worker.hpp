@@ -47,6 +47,7 @@
 #include <vector>
 
 #include <credence/agent/handler.hpp>
+#include <credence/agent/poll_loop.hpp>
 #include <credence/chain/rpc_client.hpp>
 #include <credence/core/address.hpp>
 #include <credence/core/bytes.hpp>
@@ -134,6 +135,8 @@ struct WorkerConfig {
     /// run(): the pause between steps, and the cap of the backoff after failures.
     std::chrono::milliseconds poll_interval{200};
     std::chrono::milliseconds max_backoff{5'000};
+    /// run()'s pause (agent/poll_loop.hpp); empty: a real sleep. Tests observe the backoff here.
+    PollSleep sleep;
     /// Test hook: SIGKILL the process right after eth_sendRawTransaction of a reply returns,
     /// before its receipt is read or the journal records the send (crash-recovery tests). Also set
     /// by the environment variable CREDENCE_WORKER_FAULT=after-send.

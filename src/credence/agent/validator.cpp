@@ -256,20 +256,17 @@ AgentResult<std::vector<ValidationReport>> Validator::step() { return impl_->ste
 void Validator::run(const std::stop_token& stop,
                     const std::function<void(const ValidationReport&)>& on_report,
                     const std::function<void(const AgentFailure&)>& on_error) {
-    auto backoff = impl_->config.poll_interval;
-    while (!stop.stop_requested()) {
-        auto r = step();
-        if (r) {
-            backoff = impl_->config.poll_interval;
+    const PollTiming timing{impl_->config.poll_interval, impl_->config.max_backoff};
+    run_poll_loop(
+        stop, timing, impl_->config.sleep,
+        [&]() -> std::optional<AgentFailure> {
+            auto r = step();
+            if (!r) return r.error();
             if (on_report)
                 for (const auto& rep : *r) on_report(rep);
-            if (!detail::sleep_for(stop, impl_->config.poll_interval)) break;
-        } else {
-            if (on_error) on_error(r.error());
-            if (!detail::sleep_for(stop, backoff)) break;
-            backoff = std::min(backoff * 2, impl_->config.max_backoff);
-        }
-    }
+            return std::nullopt;
+        },
+        on_error);
 }
 
 }  // namespace credence::agent

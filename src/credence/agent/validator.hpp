@@ -34,6 +34,7 @@
 #include <vector>
 
 #include <credence/agent/handler.hpp>
+#include <credence/agent/poll_loop.hpp>
 #include <credence/agent/task_worker.hpp>
 #include <credence/chain/rpc_client.hpp>
 #include <credence/core/address.hpp>
@@ -94,6 +95,8 @@ struct ValidatorConfig {
     verify::FetchPolicy fetch_policy;
     std::chrono::milliseconds poll_interval{200};
     std::chrono::milliseconds max_backoff{5'000};
+    /// run()'s pause (agent/poll_loop.hpp); empty: a real sleep.
+    PollSleep sleep;
 };
 
 class Validator {

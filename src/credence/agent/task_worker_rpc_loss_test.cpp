@@ -1,0 +1,162 @@
+// TaskWorker::run() across a lost RPC, on a real anvil behind a TCP proxy (agent/
+// worker_test_support.hpp) that the test takes down and brings back: run() backs off
+// poll_interval, 2x, 4x, ... up to max_backoff while the node is unreachable (observed through the
+// injected PollSleep, so nothing is timed), resets after a success, and the pending task ends with
+// exactly one reply, even when the node accepted the reply's transaction and the answer was lost.
+#include <credence/agent/poll_loop.hpp>
+#include <credence/agent/task_worker.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <credence/agent/worker_test_support.hpp>
+#include <credence/chain/rpc_client.hpp>
+
+namespace {
+
+using namespace credence;  // NOLINT(google-build-using-namespace): test file
+using agent::TaskOutcome;
+using agent::testing::RpcProxy;
+using agent::testing::WorkerDevnet;
+using std::chrono::milliseconds;
+
+TEST(agent_poll_loop, pause_doubles_after_each_failure_up_to_the_cap) {
+    const agent::PollTiming t{milliseconds(100), milliseconds(800)};
+    EXPECT_EQ(agent::poll_pause(t, 0), milliseconds(100));
+    EXPECT_EQ(agent::poll_pause(t, 1), milliseconds(100));
+    EXPECT_EQ(agent::poll_pause(t, 2), milliseconds(200));
+    EXPECT_EQ(agent::poll_pause(t, 3), milliseconds(400));
+    EXPECT_EQ(agent::poll_pause(t, 4), milliseconds(800));
+    EXPECT_EQ(agent::poll_pause(t, 40), milliseconds(800));
+    // A cap below the interval never shortens the normal pause.
+    EXPECT_EQ(agent::poll_pause({milliseconds(300), milliseconds(100)}, 5), milliseconds(300));
+}
+
+uint16_t port_of(const std::string& url) {
+    return static_cast<uint16_t>(std::stoi(url.substr(url.rfind(':') + 1)));
+}
+
+/// What run() asked to wait, and whether the step before it had failed.
+struct Pause {
+    bool after_failure = false;
+    milliseconds pause{0};
+};
+
+class AgentRpcLoss : public WorkerDevnet {};
+
+TEST_F(AgentRpcLoss, run_backs_off_while_the_rpc_is_gone_and_replies_once_when_it_returns) {
+    const core::Address wf = devnet().address("SingleStageWorkflow");
+    const core::Address me = devnet().dev_address(1);
+    RpcProxy proxy(port_of(devnet().rpc_url()));
+    // One HTTP attempt per call: the worker's own backoff is under test, not the client's.
+    chain::RetryPolicy retry;
+    retry.max_attempts = 1;
+    auto rpc = chain::RpcClient::make_http(proxy.url(), {}, retry);
+
+    std::mutex mutex;
+    std::vector<Pause> pauses;
+    bool failed = false;            // the last step failed (set by on_error)
+    size_t failures_since_cut = 0;  // failed steps after the proxy cut the reply's answer
+    std::atomic<bool> finished{false};
+    std::optional<agent::TaskReport> final_report;
+
+    agent::WorkerConfig config;
+    config.poll_interval = milliseconds(100);
+    config.max_backoff = milliseconds(800);
+    config.sleep = [&](const std::stop_token& stop, milliseconds pause) {
+        {
+            std::lock_guard lock(mutex);
+            pauses.push_back({failed, pause});
+            if (failed && pauses.size() == 5 && !proxy.is_up()) {
+                // The node comes back, but will lose the answer to the reply's transaction.
+                proxy.cut_after("eth_sendRawTransaction");
+                proxy.up();
+            }
+            if (failed && proxy.cuts() == 1 && ++failures_since_cut == 3) proxy.up();
+            failed = false;
+        }
+        if (finished) return false;
+        std::this_thread::sleep_for(std::min(pause, milliseconds(20)));
+        return !stop.stop_requested();
+    };
+    auto worker = make_worker(1, wf, config, std::move(rpc));
+    ASSERT_NE(worker, nullptr);
+
+    proxy.down();
+    const auto [run_id, task] = start_run(wf, "answer me once the node is back");
+
+    std::vector<agent::TaskReport> reports;
+    std::jthread runner([&](const std::stop_token& stop) {
+        worker->run(
+            stop,
+            [&](const agent::TaskReport& rep) {
+                std::lock_guard lock(mutex);
+                reports.push_back(rep);
+                if (rep.task_hash == task && rep.outcome != TaskOutcome::deferred) {
+                    final_report = rep;
+                    finished = true;
+                }
+            },
+            [&](const agent::AgentFailure&) {
+                std::lock_guard lock(mutex);
+                failed = true;
+            });
+    });
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!finished && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(milliseconds(20));
+    runner.request_stop();
+    runner.join();
+
+    std::lock_guard lock(mutex);
+    ASSERT_TRUE(finished) << "the task was never answered after the RPC came back";
+    // Node gone from the start: 100, 200, 400, 800, 800 ms (doubling, capped), then a success
+    // resets the pause to the poll interval.
+    ASSERT_GE(pauses.size(), 6U);
+    const std::vector<milliseconds> down{milliseconds(100), milliseconds(200), milliseconds(400),
+                                         milliseconds(800), milliseconds(800)};
+    for (size_t i = 0; i < down.size(); ++i) {
+        EXPECT_TRUE(pauses[i].after_failure) << i;
+        EXPECT_EQ(pauses[i].pause, down[i]) << i;
+    }
+    EXPECT_FALSE(pauses[5].after_failure);
+    EXPECT_EQ(pauses[5].pause, milliseconds(100));
+    // The node was lost again right after it took the reply: the schedule restarted at 100 ms.
+    EXPECT_EQ(proxy.cuts(), 1U);
+    std::vector<milliseconds> second_outage;
+    for (size_t i = 5; i < pauses.size(); ++i)
+        if (pauses[i].after_failure) second_outage.push_back(pauses[i].pause);
+    ASSERT_GE(second_outage.size(), 3U);
+    EXPECT_EQ(second_outage[0], milliseconds(100));
+    EXPECT_EQ(second_outage[1], milliseconds(200));
+    EXPECT_EQ(second_outage[2], milliseconds(400));
+    for (size_t i = 0; i < pauses.size(); ++i) {
+        if (!pauses[i].after_failure) {
+            EXPECT_EQ(pauses[i].pause, milliseconds(100)) << i;
+        }
+    }
+
+    // The transaction whose answer was lost had been mined: after the outage the journal's
+    // operation resolves to it, and nothing is sent again (ERC-8301 §onAgentReply step 1).
+    ASSERT_TRUE(final_report);
+    // The stage is sync, so the worker then proves the reply it found (outcome proven).
+    EXPECT_TRUE(final_report->outcome == TaskOutcome::already_replied ||
+                final_report->outcome == TaskOutcome::proven)
+        << agent::to_string(final_report->outcome) << " " << final_report->detail;
+    ASSERT_TRUE(final_report->operation_id && final_report->reply_hash);
+    EXPECT_EQ(canonical_reply(wf, run_id, me, *final_report->operation_id),
+              *final_report->reply_hash);
+    EXPECT_EQ(anchored_replies(wf, run_id, me), 1U);
+    for (const auto& rep : reports) {
+        if (rep.task_hash == task) {
+            EXPECT_NE(rep.outcome, TaskOutcome::replied);
+        }
+    }
+}
+
+}  // namespace
