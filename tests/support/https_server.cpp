@@ -13,101 +13,30 @@
 #include <utility>
 
 #include <httplib.h>
-#include <openssl/ec.h>
-#include <openssl/evp.h>
-#include <openssl/pem.h>
-#include <openssl/rand.h>
-#include <openssl/x509.h>
-#include <openssl/x509v3.h>
+#include <credence/verify/certificate_issuer.hpp>
 
 #include "support/scratch.hpp"
 
 namespace credence::testing {
 namespace {
 
-struct PkeyDeleter {
-    void operator()(EVP_PKEY* k) const { EVP_PKEY_free(k); }
-};
-struct X509Deleter {
-    void operator()(X509* c) const { X509_free(c); }
-};
-using PkeyPtr = std::unique_ptr<EVP_PKEY, PkeyDeleter>;
-using X509Ptr = std::unique_ptr<X509, X509Deleter>;
-
-void check(bool ok, const char* what) {
-    if (!ok) throw std::runtime_error(std::string("https_server: ") + what + " failed");
+void check(bool ok, const std::string& what) {
+    if (!ok) throw std::runtime_error("https_server: " + what + " failed");
 }
 
-PkeyPtr make_p256_key() {
-    PkeyPtr key(EVP_PKEY_Q_keygen(nullptr, nullptr, "EC", "P-256"));
-    check(key != nullptr, "EC P-256 key generation");
-    return key;
-}
-
-void add_extension(X509* cert, X509* issuer, int nid, const std::string& value) {
-    X509V3_CTX ctx;
-    X509V3_set_ctx_nodb(&ctx);
-    X509V3_set_ctx(&ctx, issuer, cert, nullptr, nullptr, 0);
-    X509_EXTENSION* ext = X509V3_EXT_conf_nid(nullptr, &ctx, nid, value.c_str());
-    check(ext != nullptr, "X509V3_EXT_conf_nid");
-    X509_add_ext(cert, ext, -1);
-    X509_EXTENSION_free(ext);
-}
-
-// A certificate for `key`, named `common_name`, signed by (issuer, issuer_key); self-signed when
-// issuer is null. Valid from an hour ago for two days.
-X509Ptr make_cert(EVP_PKEY* key, const std::string& common_name, X509* issuer, EVP_PKEY* issuer_key,
-                  const std::vector<std::pair<int, std::string>>& exts) {
-    X509Ptr cert(X509_new());
-    check(cert != nullptr, "X509_new");
-    X509_set_version(cert.get(), 2);
-    std::array<unsigned char, 16> serial{};
-    RAND_bytes(serial.data(), static_cast<int>(serial.size()));
-    serial[0] &= 0x7f;
-    BIGNUM* bn = BN_bin2bn(serial.data(), static_cast<int>(serial.size()), nullptr);
-    BN_to_ASN1_INTEGER(bn, X509_get_serialNumber(cert.get()));
-    BN_free(bn);
-    X509_gmtime_adj(X509_getm_notBefore(cert.get()), -3600);
-    X509_gmtime_adj(X509_getm_notAfter(cert.get()), 2L * 24 * 3600);
-    X509_set_pubkey(cert.get(), key);
-    X509_NAME* name = X509_get_subject_name(cert.get());
-    X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
-                               reinterpret_cast<const unsigned char*>(common_name.c_str()), -1, -1,
-                               0);
-    X509_set_issuer_name(cert.get(), issuer != nullptr ? X509_get_subject_name(issuer) : name);
-    X509* issuer_cert = issuer != nullptr ? issuer : cert.get();
-    for (const auto& [nid, value] : exts) add_extension(cert.get(), issuer_cert, nid, value);
-    check(X509_sign(cert.get(), issuer_key != nullptr ? issuer_key : key, EVP_sha256()) > 0,
-          "X509_sign");
-    return cert;
-}
-
-std::string to_pem(X509* cert) {
-    BIO* bio = BIO_new(BIO_s_mem());
-    PEM_write_bio_X509(bio, cert);
-    char* data = nullptr;
-    const long len = BIO_get_mem_data(bio, &data);
-    std::string pem(data, static_cast<size_t>(len));
-    BIO_free(bio);
-    return pem;
-}
-
-// The per-process test CA: made on first use, its certificate written under scratch_dir().
+// The per-process test CA (verify/certificate_issuer, the code the demo's origin uses too): made
+// on first use, its certificate written under scratch_dir().
 struct TestCa {
-    PkeyPtr key;
-    X509Ptr cert;
+    verify::PemCertificate pem;
     std::string pem_path;
 };
 
 const TestCa& test_ca() {
     static const TestCa ca = [] {
-        TestCa c;
-        c.key = make_p256_key();
-        c.cert = make_cert(c.key.get(), "Credence Test CA", nullptr, nullptr,
-                           {{NID_basic_constraints, "critical,CA:TRUE"},
-                            {NID_key_usage, "critical,keyCertSign,cRLSign"},
-                            {NID_subject_key_identifier, "hash"}});
-        c.pem_path = write_scratch_file("https_server/test-ca.pem", to_pem(c.cert.get())).string();
+        auto made = verify::make_ca("Credence Test CA", 2);
+        check(made.has_value(), made ? "" : "test CA: " + made.error().detail);
+        TestCa c{std::move(*made), {}};
+        c.pem_path = write_scratch_file("https_server/test-ca.pem", c.pem.cert_pem).string();
         return c;
     }();
     return ca;
@@ -178,19 +107,14 @@ HttpsServer::HttpsServer(std::vector<std::string> hostnames) : impl_(std::make_u
     const TestCa& ca = test_ca();
     for (auto& h : hostnames) h = lowercase(h);
     impl_->hostnames = hostnames;
-    std::string san = "DNS:localhost,IP:127.0.0.1";
-    for (const auto& h : hostnames) san += ",DNS:" + h;
-    PkeyPtr key = make_p256_key();
-    X509Ptr leaf = make_cert(key.get(), hostnames.empty() ? "localhost" : hostnames.front(),
-                             ca.cert.get(), ca.key.get(),
-                             {{NID_basic_constraints, "critical,CA:FALSE"},
-                              {NID_key_usage, "critical,digitalSignature"},
-                              {NID_ext_key_usage, "serverAuth"},
-                              {NID_subject_alt_name, san},
-                              {NID_subject_key_identifier, "hash"},
-                              {NID_authority_key_identifier, "keyid:always"}});
-    // SSL_CTX_use_certificate / use_PrivateKey take their own references.
-    impl_->server = std::make_unique<httplib::SSLServer>(leaf.get(), key.get());
+    auto leaf = verify::make_server_certificate(ca.pem, hostnames, 2);
+    check(leaf.has_value(), leaf ? "" : "leaf certificate: " + leaf.error().detail);
+    // cpp-httplib loads the leaf from files; a name per server.
+    static std::atomic<int> servers{0};
+    const std::string stem = "https_server/leaf-" + std::to_string(++servers);
+    const auto cert_path = write_scratch_file(stem + ".pem", leaf->cert_pem);
+    const auto key_path = write_scratch_file(stem + ".key", leaf->key_pem);
+    impl_->server = std::make_unique<httplib::SSLServer>(cert_path.c_str(), key_path.c_str());
     check(impl_->server->is_valid(), "SSLServer setup");
     auto& server = *impl_->server;
     // Enough workers for a fetch_all of many documents at once (the fetcher opens up to 32

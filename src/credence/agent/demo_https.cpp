@@ -11,13 +11,11 @@
 
 #include <fmt/core.h>
 #include <httplib.h>
-#include <openssl/bn.h>
-#include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
-#include <openssl/rand.h>
 #include <openssl/x509.h>
-#include <openssl/x509v3.h>
+
+#include <credence/verify/certificate_issuer.hpp>
 
 namespace credence::agent {
 
@@ -48,30 +46,8 @@ using KeyPtr = std::unique_ptr<EVP_PKEY, KeyFree>;
 using CertPtr = std::unique_ptr<X509, CertFree>;
 using BioPtr = std::unique_ptr<BIO, BioFree>;
 
-std::string openssl_error(std::string_view what) {
-    const unsigned long code = ERR_get_error();
-    if (code == 0) return std::string(what);
-    std::array<char, 256> text{};
-    ERR_error_string_n(code, text.data(), text.size());
-    return fmt::format("{}: {}", what, text.data());
-}
-
-std::string key_to_pem(EVP_PKEY* key) {
-    BioPtr bio(BIO_new(BIO_s_mem()));
-    PEM_write_bio_PrivateKey(bio.get(), key, nullptr, nullptr, 0, nullptr, nullptr);
-    char* data = nullptr;
-    const long n = BIO_get_mem_data(bio.get(), &data);
-    return {data, static_cast<size_t>(n)};
-}
-
-std::string cert_to_pem(X509* cert) {
-    BioPtr bio(BIO_new(BIO_s_mem()));
-    PEM_write_bio_X509(bio.get(), cert);
-    char* data = nullptr;
-    const long n = BIO_get_mem_data(bio.get(), &data);
-    return {data, static_cast<size_t>(n)};
-}
-
+// cpp-httplib's SSLServer takes OpenSSL objects; the certificates come as PEM
+// (verify/certificate_issuer.hpp).
 KeyPtr key_from_pem(const std::string& pem) {
     BioPtr bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
     return KeyPtr(PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr));
@@ -80,56 +56,6 @@ KeyPtr key_from_pem(const std::string& pem) {
 CertPtr cert_from_pem(const std::string& pem) {
     BioPtr bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
     return CertPtr(PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr));
-}
-
-bool add_ext(X509* cert, X509* issuer, int nid, const std::string& value) {
-    X509V3_CTX ctx;
-    X509V3_set_ctx_nodb(&ctx);
-    X509V3_set_ctx(&ctx, issuer, cert, nullptr, nullptr, 0);
-    X509_EXTENSION* ext = X509V3_EXT_conf_nid(nullptr, &ctx, nid, value.c_str());
-    if (ext == nullptr) return false;
-    const bool ok = X509_add_ext(cert, ext, -1) == 1;
-    X509_EXTENSION_free(ext);
-    return ok;
-}
-
-/// A certificate for `key` named `cn`, signed by `issuer` (nullptr: self-signed CA).
-core::Result<CertPtr, DemoHttpsError> issue(EVP_PKEY* key, const std::string& cn, X509* issuer,
-                                            EVP_PKEY* issuer_key, const std::string& san,
-                                            long days) {
-    CertPtr cert(X509_new());
-    if (!cert) return core::fail(DemoHttpsError::certificate, openssl_error("X509_new"));
-    X509_set_version(cert.get(), 2);
-    // A random 64-bit serial: a new leaf per start must not repeat the previous one's serial.
-    std::array<unsigned char, 8> serial{};
-    RAND_bytes(serial.data(), static_cast<int>(serial.size()));
-    serial[0] &= 0x7f;
-    BIGNUM* bn = BN_bin2bn(serial.data(), static_cast<int>(serial.size()), nullptr);
-    BN_to_ASN1_INTEGER(bn, X509_get_serialNumber(cert.get()));
-    BN_free(bn);
-    X509_gmtime_adj(X509_getm_notBefore(cert.get()), -3600);
-    X509_gmtime_adj(X509_getm_notAfter(cert.get()), days * 24 * 3600);
-    X509_set_pubkey(cert.get(), key);
-    X509_NAME* name = X509_get_subject_name(cert.get());
-    X509_NAME_add_entry_by_txt(name, "CN", MBSTRING_ASC,
-                               reinterpret_cast<const unsigned char*>(cn.c_str()), -1, -1, 0);
-    X509_set_issuer_name(cert.get(), issuer != nullptr ? X509_get_subject_name(issuer) : name);
-    X509* signer = issuer != nullptr ? issuer : cert.get();
-    bool ok = true;
-    if (issuer == nullptr) {
-        ok = add_ext(cert.get(), signer, NID_basic_constraints, "critical,CA:TRUE") &&
-             add_ext(cert.get(), signer, NID_key_usage, "critical,keyCertSign,cRLSign") &&
-             add_ext(cert.get(), signer, NID_subject_key_identifier, "hash");
-    } else {
-        ok = add_ext(cert.get(), signer, NID_basic_constraints, "critical,CA:FALSE") &&
-             add_ext(cert.get(), signer, NID_ext_key_usage, "serverAuth") &&
-             add_ext(cert.get(), signer, NID_subject_alt_name, san) &&
-             add_ext(cert.get(), signer, NID_authority_key_identifier, "keyid");
-    }
-    if (!ok) return core::fail(DemoHttpsError::certificate, openssl_error("X509 extension"));
-    if (X509_sign(cert.get(), issuer_key != nullptr ? issuer_key : key, EVP_sha256()) <= 0)
-        return core::fail(DemoHttpsError::certificate, openssl_error("X509_sign"));
-    return cert;
 }
 
 std::optional<std::string> read_text(const std::filesystem::path& path) {
@@ -159,41 +85,31 @@ core::Result<DemoCertificates, DemoHttpsError> make_demo_certificates(
     const auto ca_cert_path = state_dir / "demo-ca.pem";
     const auto ca_key_path = state_dir / "demo-ca.key";
 
-    KeyPtr ca_key;
-    CertPtr ca_cert;
+    verify::PemCertificate ca;
     const auto cert_text = read_text(ca_cert_path);
     const auto key_text = read_text(ca_key_path);
     if (cert_text && key_text) {
-        ca_key = key_from_pem(*key_text);
-        ca_cert = cert_from_pem(*cert_text);
-        if (!ca_key || !ca_cert)
+        ca = verify::PemCertificate{*cert_text, *key_text};
+        if (!verify::pem_certificate_parses(ca))
             return core::fail(DemoHttpsError::ca,
                               fmt::format("{} or {} does not parse (remove both to make a new CA)",
                                           ca_cert_path.string(), ca_key_path.string()));
     } else {
-        ca_key.reset(EVP_PKEY_Q_keygen(nullptr, nullptr, "EC", "P-256"));
-        if (!ca_key) return core::fail(DemoHttpsError::certificate, openssl_error("CA keygen"));
-        auto made = issue(ca_key.get(), "Credence demo CA", nullptr, nullptr, "", 3650);
-        if (!made) return std::unexpected(made.error());
-        ca_cert = std::move(*made);
+        auto made = verify::make_ca("Credence demo CA", 3650);
+        if (!made) return core::fail(DemoHttpsError::certificate, made.error().detail);
+        ca = std::move(*made);
         // The key first, owner-only: it signs certificates that the demo's verifiers trust.
-        if (!write_text(ca_key_path, key_to_pem(ca_key.get())))
+        if (!write_text(ca_key_path, ca.key_pem))
             return core::fail(DemoHttpsError::ca, "cannot write " + ca_key_path.string());
         std::filesystem::permissions(
             ca_key_path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write,
             ec);
-        if (!write_text(ca_cert_path, cert_to_pem(ca_cert.get())))
+        if (!write_text(ca_cert_path, ca.cert_pem))
             return core::fail(DemoHttpsError::ca, "cannot write " + ca_cert_path.string());
     }
-
-    KeyPtr leaf_key(EVP_PKEY_Q_keygen(nullptr, nullptr, "EC", "P-256"));
-    if (!leaf_key) return core::fail(DemoHttpsError::certificate, openssl_error("leaf keygen"));
-    std::string san = "DNS:localhost,IP:127.0.0.1";
-    for (const auto& h : hostnames) san += ",DNS:" + h;
-    auto leaf = issue(leaf_key.get(), hostnames.empty() ? "localhost" : hostnames.front(),
-                      ca_cert.get(), ca_key.get(), san, 30);
-    if (!leaf) return std::unexpected(leaf.error());
-    return DemoCertificates{ca_cert_path, cert_to_pem(leaf->get()), key_to_pem(leaf_key.get())};
+    auto leaf = verify::make_server_certificate(ca, hostnames, 30);
+    if (!leaf) return core::fail(DemoHttpsError::certificate, leaf.error().detail);
+    return DemoCertificates{ca_cert_path, std::move(leaf->cert_pem), std::move(leaf->key_pem)};
 }
 
 struct DemoHttpsServer::Impl {
