@@ -128,6 +128,11 @@ struct TaskWorker::Impl {
     // only a canonical binding is a reply); its task is processed again, which resubmits the
     // journaled operation with the SAME operationId and content (§Data Envelopes).
     std::vector<chain::OperationEntry> unsettled;
+    // A block that was the head at the last check, when every unsettled reply at or below it was
+    // bound. While it stays canonical so do they (each block commits to its parent), so a step
+    // re-asks getReplyHashByOperation only for newer replies: two block reads, not one call per
+    // reply.
+    std::optional<std::pair<uint64_t, core::Hash32>> checkpoint;
 
     Impl(chain::RpcClient r, core::SecretKey k, std::optional<core::SecretKey> a,
          std::unique_ptr<Handler> h, WorkerConfig c)
@@ -406,17 +411,48 @@ struct TaskWorker::Impl {
         return {};
     }
 
-    /// Re-checks the unsettled replies at `head`: getReplyHashByOperation for each (one batch).
-    /// A binding that disappeared puts its task back in the queue; a reply reorg_depth deep is
-    /// settled. Returns whether a reply was found reorganised away.
+    /// Re-checks the unsettled replies at `head`: those above the checkpoint (all of them when the
+    /// checkpoint's block changed) by getReplyHashByOperation, in one batch. A binding that
+    /// disappeared puts its task back in the queue; a reply reorg_depth deep is settled. Returns
+    /// whether a reply was found reorganised away.
     AgentResult<bool> check_unsettled(uint64_t head) {
         std::erase_if(unsettled, [&](const chain::OperationEntry& e) {
             return e.block_num.value_or(0) + config.reorg_depth <= head;
         });
         if (unsettled.empty()) return false;
+        std::vector<chain::RpcCall> reads{
+            {"eth_getBlockByNumber", nlohmann::json::array({"latest", false})}};
+        if (checkpoint)
+            reads.push_back(
+                {"eth_getBlockByNumber",
+                 nlohmann::json::array({chain::to_quantity(checkpoint->first), false})});
+        auto blocks = rpc.batch(reads);
+        if (!blocks) return fail(AgentError::rpc, "batch: " + blocks.error().to_string());
+        if (blocks->size() != reads.size()) return fail(AgentError::rpc, "batch: wrong count");
+        std::vector<chain::Block> read;
+        for (const auto& b : *blocks) {
+            if (!b) return fail(AgentError::rpc, "eth_getBlockByNumber: " + b.error().to_string());
+            if (b->is_null()) {
+                read.emplace_back();  // the checkpoint's block is gone: a zero hash never matches
+                continue;
+            }
+            auto block = chain::read_block(*b);
+            if (!block)
+                return fail(AgentError::rpc, "eth_getBlockByNumber: " + block.error().to_string());
+            read.push_back(std::move(*block));
+        }
+        const bool intact = checkpoint && read.size() == 2 && read[1].hash == checkpoint->second;
+        std::vector<size_t> suspects;
+        for (size_t i = 0; i < unsettled.size(); ++i)
+            if (!intact || unsettled[i].block_num.value_or(0) > checkpoint->first)
+                suspects.push_back(i);
+        checkpoint = std::pair{read[0].number, read[0].hash};
+        if (suspects.empty()) return false;
+
         std::vector<chain::RpcCall> calls;
-        calls.reserve(unsettled.size());
-        for (const auto& e : unsettled) {
+        calls.reserve(suspects.size());
+        for (const size_t i : suspects) {
+            const chain::OperationEntry& e = unsettled[i];
             auto data = iw::get_reply_hash_by_operation(e.key.run_id, address, e.operation_id);
             if (!data) return fail(AgentError::abi, data.error().detail);
             chain::CallRequest req;
@@ -427,16 +463,11 @@ struct TaskWorker::Impl {
         auto results = rpc.batch(calls);
         if (!results) return fail(AgentError::rpc, "batch: " + results.error().to_string());
         if (results->size() != calls.size()) return fail(AgentError::rpc, "batch: wrong count");
-        bool lost = false;
-        std::vector<chain::OperationEntry> keep;
-        for (size_t i = 0; i < unsettled.size(); ++i) {
-            chain::OperationEntry& e = unsettled[i];
-            const auto& r = (*results)[i];
-            if (!r && chain::is_revert(r.error())) {
-                // A workflow that cannot answer: nothing to learn; the reply settles with depth.
-                keep.push_back(std::move(e));
-                continue;
-            }
+        std::vector<bool> lost_at(unsettled.size(), false);
+        for (size_t k = 0; k < suspects.size(); ++k) {
+            const auto& r = (*results)[k];
+            // A workflow that cannot answer teaches nothing: the reply settles with depth.
+            if (!r && chain::is_revert(r.error())) continue;
             if (!r)
                 return fail(AgentError::rpc, "getReplyHashByOperation: " + r.error().to_string());
             auto bytes = chain::read_data(*r);
@@ -447,7 +478,13 @@ struct TaskWorker::Impl {
             if (!canonical)
                 return fail(AgentError::abi,
                             "getReplyHashByOperation: " + canonical.error().detail);
-            if (*canonical != core::Hash32{}) {
+            if (*canonical == core::Hash32{}) lost_at[suspects[k]] = true;
+        }
+        bool lost = false;
+        std::vector<chain::OperationEntry> keep;
+        for (size_t i = 0; i < unsettled.size(); ++i) {
+            chain::OperationEntry& e = unsettled[i];
+            if (!lost_at[i]) {
                 keep.push_back(std::move(e));
                 continue;
             }
