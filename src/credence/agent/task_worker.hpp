@@ -25,9 +25,11 @@
 //   - reverts that close the task for this agent (NotSelectedBidder, TaskNotEligible, ...) are
 //     final for the task; the revert's error name is recorded.
 //   - reorgs: the cursor keeps the hash of its block; when that block changes, the cursor moves
-//     back `reorg_depth` blocks and the range is read again (replies are idempotent).
+//     back `reorg_depth` blocks and the range is read again (replies are idempotent). A reply
+//     stays unsettled until `reorg_depth` blocks deep; one that a reorg removed (its task kept) is
+//     resubmitted with the same operationId (docs/agent.md §Reorgs).
 //   - a lost RPC: step() fails with AgentError::rpc; run() backs off (doubling, capped) and
-//   retries.
+//     retries (agent/poll_loop.hpp).
 //
 // Thread-safety: a TaskWorker is used by one thread (step() / run()); run() returns when the
 // stop_token is set. Several workers (threads or processes, one key each) may share a workflow.
