@@ -328,23 +328,23 @@ struct Node::Impl {
                 ts.head_block_num = indexed_block.load();
                 ts.now = unix_now();
                 const bool full = !last_full || Clock::now() - *last_full >= full_every;
-                if (full || ts.head_block_num > updater.covered_block_num().value_or(0)) {
-                    auto pass =
-                        full ? updater.full_pass(**db, ts) : updater.incremental_pass(**db, ts);
-                    if (!pass) {
-                        ++trust_errors;
-                        trust_state.set("retrying", pass.error().to_string());
+                // Every interval: an incremental pass reads only what changed (the new blocks'
+                // entities, and the verifier's checks, which arrive without new blocks), and is
+                // a full pass itself after an index rollback.
+                auto pass = full ? updater.full_pass(**db, ts) : updater.incremental_pass(**db, ts);
+                if (!pass) {
+                    ++trust_errors;
+                    trust_state.set("retrying", pass.error().to_string());
+                } else {
+                    trust_state.set("running");
+                    trust_agents_scored += pass->agents_scored;
+                    trust_covers_block.store(pass->covers_block_num);
+                    if (pass->full) {
+                        ++trust_full_passes;
+                        trust_last_full_at.store(ts.now);
+                        last_full = Clock::now();
                     } else {
-                        trust_state.set("running");
-                        trust_agents_scored += pass->agents_scored;
-                        trust_covers_block.store(pass->covers_block_num);
-                        if (pass->full) {
-                            ++trust_full_passes;
-                            trust_last_full_at.store(ts.now);
-                            last_full = Clock::now();
-                        } else {
-                            ++trust_incremental_passes;
-                        }
+                        ++trust_incremental_passes;
                     }
                 }
             }

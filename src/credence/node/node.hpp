@@ -7,8 +7,10 @@
 //   - verifier: verify::reverify_due one batch at a time (agents, tools, feedback, validations,
 //     runs), then waits verify.interval_seconds;
 //   - trust: a full pass (trust/score_store.hpp) at start and every trust.full_interval_seconds,
-//     an incremental pass when the indexer's cursor moved (checked every
-//     trust.incremental_interval_ms); each pass writes agent_scores in one transaction;
+//     and an incremental pass every trust.incremental_interval_ms in between (the graph stays in
+//     memory; a pass reads only the rows changed since the last one and rescores only the agents
+//     they affect; an index rollback makes it a full pass); each pass writes agent_scores in one
+//     transaction;
 //   - http: api::HttpServer (its own pool) with RestApi + McpEndpoint; RestApi opens one
 //     connection per server thread.
 // With no chain.rpc the node first starts the embedded devnet (anvil with every contract, as

@@ -4,15 +4,14 @@
 #include <array>
 #include <cmath>
 #include <cstdlib>
-#include <cstring>
 #include <string_view>
-#include <unordered_map>
+
+#include <credence/trust/review_graph.hpp>
 
 namespace credence::trust {
 namespace {
 
 constexpr double kZ95 = 1.959963984540054;  // two-sided 95 % normal quantile
-constexpr double kNoStanding = 0.01;        // below: "nobody trusted links to it"
 
 // ERC-8004 §Examples of value / valueDecimals: what each well-known tag1 measures.
 constexpr std::array<std::string_view, 3> kPercentTags{"starred", "uptime", "successRate"};
@@ -25,16 +24,9 @@ bool among(const std::array<std::string_view, N>& list, std::string_view tag) {
     return std::find(list.begin(), list.end(), tag) != list.end();
 }
 
-struct AddressHash {
-    size_t operator()(const core::Address& a) const noexcept {
-        uint64_t h = 0;
-        std::memcpy(&h, a.bytes.data() + 12, sizeof(h));  // addresses are keccak outputs
-        return static_cast<size_t>(h);
-    }
-};
-
-template <typename V>
-using AddressMap = std::unordered_map<core::Address, V, AddressHash>;
+using detail::AddressMap;
+using detail::kNoStanding;
+using detail::ReviewerStats;
 
 double clamp01(double x) { return std::clamp(x, 0.0, 1.0); }
 
@@ -70,47 +62,17 @@ struct Mean {
     }
 };
 
-// Per-reviewer counts the priors need.
-struct ReviewerStats {
-    uint32_t reviews = 0;
-    uint32_t paid = 0;
-    int64_t first_seen = INT64_MAX;
-    std::vector<uint32_t> agents;  // distinct, filled then deduplicated
-};
-
 AddressMap<ReviewerStats> reviewer_stats(const TrustInputs& inputs) {
     AddressMap<ReviewerStats> stats;
     for (const Review& r : inputs.reviews) {
-        if (r.revoked) continue;
-        ReviewerStats& s = stats[r.client];
-        ++s.reviews;
-        if (r.payment_verified) ++s.paid;
-        s.first_seen = std::min(s.first_seen, r.timestamp);
-        s.agents.push_back(r.agent);
+        if (!r.revoked) detail::add_to_stats(stats[r.client], r);
     }
-    for (auto& [_, s] : stats) {
-        std::sort(s.agents.begin(), s.agents.end());
-        s.agents.erase(std::unique(s.agents.begin(), s.agents.end()), s.agents.end());
-    }
+    for (auto& [_, s] : stats) detail::finish_stats(s);
     return stats;
 }
 
-double prior_of(const ReviewerStats& s, const TrustConfig& config) {
-    const double paid = s.reviews == 0 ? 0.0 : static_cast<double>(s.paid) / s.reviews;
-    const double age = config.mature_age_seconds <= 0 || s.first_seen >= config.now
-                           ? (s.first_seen >= config.now ? 0.0 : 1.0)
-                           : std::min(1.0, static_cast<double>(config.now - s.first_seen) /
-                                               static_cast<double>(config.mature_age_seconds));
-    const double spread =
-        config.mature_spread == 0
-            ? 1.0
-            : std::min(1.0, static_cast<double>(s.agents.size()) / config.mature_spread);
-    return config.base_prior + config.payment_prior * paid + config.age_prior * age +
-           config.spread_prior * spread;
-}
-
-// Personalized PageRank over addresses and agents (see score.hpp). Returns each address's mass
-// scaled so that the largest address mass is 1.
+// Personalized PageRank over addresses and agents (see score.hpp and review_graph.hpp). Returns
+// each address's mass scaled so that the largest address mass is 1.
 AddressMap<double> standings(const TrustInputs& inputs, const AddressMap<ReviewerStats>& stats,
                              const TrustConfig& config) {
     AddressMap<uint32_t> node_of;
@@ -125,73 +87,41 @@ AddressMap<double> standings(const TrustInputs& inputs, const AddressMap<Reviewe
         address_node(f.owner);
         if (f.wallet) address_node(*f.wallet);
     }
-    const auto n_addr = static_cast<uint32_t>(addresses.size());
-    const auto n = n_addr + static_cast<uint32_t>(inputs.agents.size());
+    const size_t n_addr = addresses.size();
+    const size_t n = n_addr + inputs.agents.size();
     if (n == 0) return {};
-    // Edges in CSR form: address -> agent (rating weight), agent -> owner / wallet.
-    std::vector<std::vector<std::pair<uint32_t, double>>> out(n);
+    detail::ReviewGraph graph;
+    graph.address_out.resize(n_addr);
+    graph.agent_out.resize(inputs.agents.size());
     for (const Review& r : inputs.reviews) {
-        if (r.revoked || r.agent >= inputs.agents.size()) continue;
-        const double w = rating_of(r.value, r.value_decimals, r.tag1).value_or(0.5);
-        if (w <= 0) continue;  // a bad rating endorses nothing
-        out[node_of.at(r.client)].emplace_back(n_addr + r.agent, w);
+        if (r.agent >= inputs.agents.size()) continue;
+        const double w = detail::edge_weight(r);
+        if (w > 0) graph.address_out[node_of.at(r.client)].emplace_back(r.agent, w);
     }
     for (uint32_t i = 0; i < inputs.agents.size(); ++i) {
         const AgentFacts& f = inputs.agents[i];
-        out[n_addr + i].emplace_back(node_of.at(f.owner), 1.0);
-        if (f.wallet && *f.wallet != f.owner)
-            out[n_addr + i].emplace_back(node_of.at(*f.wallet), 1.0);
-    }
-    std::vector<double> out_sum(n, 0.0);
-    for (uint32_t u = 0; u < n; ++u) {
-        for (const auto& [_, w] : out[u]) out_sum[u] += w;
+        graph.agent_out[i].push_back(node_of.at(f.owner));
+        if (f.wallet && *f.wallet != f.owner) graph.agent_out[i].push_back(node_of.at(*f.wallet));
     }
     // Teleport: the trusted set, else reviewers who paid, else everyone.
-    std::vector<double> teleport(n, 0.0);
-    double t_total = 0;
+    std::vector<uint32_t> trusted, payers;
     for (const auto& a : config.trusted) {
-        if (auto it = node_of.find(a); it != node_of.end()) {
-            teleport[it->second] = 1.0;
-            t_total += 1.0;
-        }
+        if (auto it = node_of.find(a); it != node_of.end()) trusted.push_back(it->second);
     }
-    if (t_total == 0 && config.trusted.empty()) {
-        for (const auto& [a, s] : stats) {
-            if (s.paid > 0) {
-                teleport[node_of.at(a)] = 1.0;
-                t_total += 1.0;
-            }
-        }
+    for (const auto& [a, s] : stats) {
+        if (s.paid > 0) payers.push_back(node_of.at(a));
     }
-    if (t_total == 0) {
-        if (!config.trusted.empty()) return {};  // nobody trusted is in the graph: no standing
-        std::fill(teleport.begin(), teleport.end(), 1.0);
-        t_total = n;
+    detail::Teleport teleport;
+    if (!detail::make_teleport(n_addr, inputs.agents.size(), std::move(trusted),
+                               !config.trusted.empty(), std::move(payers), nullptr, teleport)) {
+        return {};
     }
-    for (double& t : teleport) t /= t_total;
-
-    std::vector<double> p = teleport;
-    std::vector<double> next(n);
-    const double d = std::clamp(config.damping, 0.0, 1.0);
-    for (unsigned it = 0; it < config.iterations; ++it) {
-        double dangling = 0;
-        std::fill(next.begin(), next.end(), 0.0);
-        for (uint32_t u = 0; u < n; ++u) {
-            if (out_sum[u] == 0) {
-                dangling += p[u];
-                continue;
-            }
-            const double share = d * p[u] / out_sum[u];
-            for (const auto& [v, w] : out[u]) next[v] += share * w;
-        }
-        for (uint32_t v = 0; v < n; ++v) next[v] += ((1.0 - d) + d * dangling) * teleport[v];
-        p.swap(next);
-    }
-    double top = 0;
-    for (uint32_t i = 0; i < n_addr; ++i) top = std::max(top, p[i]);
+    detail::PageRankVector p;  // empty: a cold start from the teleport vector
+    detail::power_iterate(graph, teleport, config, p);
+    const double top = detail::top_mass(p);
     AddressMap<double> result;
     result.reserve(n_addr);
-    for (uint32_t i = 0; i < n_addr; ++i) result[addresses[i]] = top > 0 ? p[i] / top : 0.0;
+    for (size_t i = 0; i < n_addr; ++i) result[addresses[i]] = top > 0 ? p.address[i] / top : 0.0;
     return result;
 }
 
@@ -254,12 +184,10 @@ std::optional<double> rating_of(const core::Int256& value, uint8_t value_decimal
     return std::nullopt;
 }
 
-AgentScore score_agent(const TrustInputs& inputs, uint32_t agent,
-                       const std::map<core::Address, ReviewerWeight>& weights,
-                       const TrustConfig& config) {
+AgentScore score_reviews(const AgentFacts& facts, std::span<const Review* const> reviews,
+                         const std::map<core::Address, ReviewerWeight>& weights,
+                         const TrustConfig& config) {
     AgentScore out;
-    if (agent >= inputs.agents.size()) return out;
-    const AgentFacts& facts = inputs.agents[agent];
     Beta overall;
     std::map<std::string, Beta> tag_beta;
     std::map<std::string, Mean> tag_mean;
@@ -273,16 +201,17 @@ AgentScore score_agent(const TrustInputs& inputs, uint32_t agent,
     // config.unvouched_cap: however many fresh addresses a Sybil makes, together they weigh at
     // most that much on this agent.
     double unvouched = 0;
-    for (const Review& r : inputs.reviews) {
-        if (r.agent != agent || r.revoked) continue;
+    for (const Review* review : reviews) {
+        const Review& r = *review;
+        if (r.revoked) continue;
         auto it = weights.find(r.client);
         const ReviewerWeight* rw = it != weights.end() ? &it->second : nullptr;
         if (is_unvouched(r, rw != nullptr ? *rw : unknown)) unvouched += weight_of(r, rw);
     }
     const double pool_scale =
         unvouched > config.unvouched_cap ? config.unvouched_cap / unvouched : 1.0;
-    for (const Review& r : inputs.reviews) {
-        if (r.agent != agent) continue;
+    for (const Review* review : reviews) {
+        const Review& r = *review;
         auto it = weights.find(r.client);
         const ReviewerWeight& rw = it != weights.end() ? it->second : unknown;
         const std::optional<double> rating = rating_of(r.value, r.value_decimals, r.tag1);
@@ -348,37 +277,42 @@ AgentScore score_agent(const TrustInputs& inputs, uint32_t agent,
     return out;
 }
 
-TrustResult compute_trust(const TrustInputs& inputs, const TrustConfig& config) {
-    TrustResult result;
+AgentScore score_agent(const TrustInputs& inputs, uint32_t agent,
+                       const std::map<core::Address, ReviewerWeight>& weights,
+                       const TrustConfig& config) {
+    if (agent >= inputs.agents.size()) return {};
+    std::vector<const Review*> mine;
+    for (const Review& r : inputs.reviews) {
+        if (r.agent == agent) mine.push_back(&r);
+    }
+    return score_reviews(inputs.agents[agent], mine, weights, config);
+}
+
+std::map<core::Address, ReviewerWeight> reviewer_weights(const TrustInputs& inputs,
+                                                         const TrustConfig& config) {
+    std::map<core::Address, ReviewerWeight> weights;
     const AddressMap<ReviewerStats> stats = reviewer_stats(inputs);
     const AddressMap<double> standing = standings(inputs, stats, config);
     for (const auto& [address, s] : stats) {
-        ReviewerWeight w;
         auto it = standing.find(address);
-        w.standing = it != standing.end() ? it->second : 0.0;
-        w.prior = prior_of(s, config);
-        w.weight = std::min(1.0, w.prior + w.standing);
-        w.reviews = s.reviews;
-        w.distinct_agents = static_cast<uint32_t>(s.agents.size());
-        w.first_seen = s.first_seen;
-        result.reviewers.emplace(address, w);
+        weights.emplace(address,
+                        detail::weight_of(s, it != standing.end() ? it->second : 0.0, config));
     }
+    return weights;
+}
+
+TrustResult compute_trust(const TrustInputs& inputs, const TrustConfig& config) {
+    TrustResult result;
+    result.reviewers = reviewer_weights(inputs, config);
     // One pass over the reviews per agent would be quadratic; bucket them first.
-    std::vector<std::vector<uint32_t>> by_agent(inputs.agents.size());
-    for (uint32_t i = 0; i < inputs.reviews.size(); ++i) {
-        const uint32_t a = inputs.reviews[i].agent;
-        if (a < by_agent.size()) by_agent[a].push_back(i);
+    std::vector<std::vector<const Review*>> by_agent(inputs.agents.size());
+    for (const Review& r : inputs.reviews) {
+        if (r.agent < by_agent.size()) by_agent[r.agent].push_back(&r);
     }
     result.agents.reserve(inputs.agents.size());
-    TrustInputs one;
     for (uint32_t a = 0; a < inputs.agents.size(); ++a) {
-        one.agents.assign(1, inputs.agents[a]);
-        one.reviews.clear();
-        for (uint32_t i : by_agent[a]) {
-            one.reviews.push_back(inputs.reviews[i]);
-            one.reviews.back().agent = 0;
-        }
-        result.agents.push_back(score_agent(one, 0, result.reviewers, config));
+        result.agents.push_back(
+            score_reviews(inputs.agents[a], by_agent[a], result.reviewers, config));
     }
     return result;
 }

@@ -3,11 +3,12 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <set>
 #include <string_view>
 #include <variant>
 
 #include <nlohmann/json.hpp>
+
+#include <credence/index/row.hpp>
 
 namespace credence::trust {
 namespace {
@@ -21,9 +22,6 @@ DbValue blob(const core::Address& a) { return core::Bytes(a.bytes.begin(), a.byt
 
 /// Finite doubles only: JSON has no NaN, and a REAL column should not hold one either.
 double finite(double x) { return std::isfinite(x) ? x : 0.0; }
-
-// Byte strings as set keys (std::string: GCC 12 warns falsely on vector<uint8_t> ordering).
-std::string key_of(const core::Bytes& b) { return {b.begin(), b.end()}; }
 
 index::DbError unreadable(std::string_view what) {
     return index::DbError{index::DbErrorKind::sql, "trust: unreadable " + std::string(what)};
@@ -155,123 +153,160 @@ DbResult<std::optional<StoredScore>> load_score(index::Database& db, uint64_t ch
                        *computed_at, static_cast<uint64_t>(*covers)};
 }
 
-DbResult<std::vector<core::Bytes>> agents_changed_since(index::Database& db,
-                                                        const TrustSources& sources,
-                                                        uint64_t block_num) {
-    const auto chain = static_cast<int64_t>(sources.chain_id);
-    const auto block = static_cast<int64_t>(block_num);
-    std::set<std::string> changed;
-    auto collect = [&](std::string_view sql, const core::Address& registry) -> DbResult<void> {
-        const std::array<DbValue, 3> params{chain, blob(registry), block};
-        auto rows = db.query(sql, params);
-        if (!rows) return std::unexpected(rows.error());
-        for (const DbRow& row : *rows) {
-            const auto* id = std::get_if<core::Bytes>(&row[0]);
-            if (id == nullptr) return std::unexpected(unreadable("changed agent id"));
-            changed.insert(key_of(*id));
-        }
-        return {};
-    };
-    // Feedback given or revoked after the block (ERC-8004 §Reputation Registry: NewFeedback,
-    // FeedbackRevoked).
-    if (auto r = collect(
-            "SELECT DISTINCT agent_id FROM feedback WHERE chain_id = $1 AND registry = $2 AND "
-            "(block_num > $3 OR revoked_block_num > $3)",
-            sources.reputation_registry);
-        !r) {
-        return std::unexpected(r.error());
-    }
-    // Validation responses (ERC-8004 §Validation Registry: ValidationResponse).
-    if (auto r =
-            collect("SELECT DISTINCT agent_id FROM validation_requests WHERE chain_id = $1 AND "
-                    "registry = $2 AND response_block_num > $3",
-                    sources.validation_registry);
-        !r) {
-        return std::unexpected(r.error());
-    }
-    // New or changed agents (a new wallet or owner moves standing).
-    if (auto r = collect("SELECT agent_id FROM agents WHERE chain_id = $1 AND registry = $2 AND "
-                         "updated_block_num > $3",
-                         sources.identity_registry);
-        !r) {
-        return std::unexpected(r.error());
-    }
-    std::vector<core::Bytes> out;
-    out.reserve(changed.size());
-    for (const std::string& k : changed) out.emplace_back(k.begin(), k.end());
-    return out;
+const std::map<core::Address, ReviewerWeight>& ScoreUpdater::weights() const noexcept {
+    static const std::map<core::Address, ReviewerWeight> kNone;
+    return engine_ ? engine_->weights() : kNone;
 }
 
+DbResult<bool> ScoreUpdater::rolled_back(index::Database& db, const TrustSources& sources) {
+    if (!covered_) return false;
+    // The node's head is the indexer's cursor: below the covered block, the index went back.
+    if (sources.head_block_num < *covered_) return true;
+    const auto chain = static_cast<int64_t>(sources.chain_id);
+    const auto covered = static_cast<int64_t>(*covered_);
+    const std::array<DbValue, 1> chain_param{chain};
+    auto cursor = db.query("SELECT block_num FROM cursors WHERE chain_id = $1", chain_param);
+    if (!cursor) return std::unexpected(cursor.error());
+    if (!cursor->empty()) {
+        const int64_t* at = index::int_at(cursor->front(), 0);
+        if (at == nullptr) return std::unexpected(unreadable("cursor"));
+        if (*at < covered) return true;  // rolled back and not yet re-indexed past it
+    }
+    if (!covered_hash_) return false;  // nothing remembered: the cursor is all we can check
+    // index/store.hpp: a rollback to a fork point deletes the remembered hashes above it, and
+    // re-indexing remembers the new chain's; finality only forgets hashes below a block.
+    const std::array<DbValue, 2> params{chain, covered};
+    auto hash =
+        db.query("SELECT hash FROM block_hashes WHERE chain_id = $1 AND block_num = $2", params);
+    if (!hash) return std::unexpected(hash.error());
+    if (!hash->empty()) {
+        const core::Bytes* h = index::blob_at(hash->front(), 0);
+        if (h == nullptr) return std::unexpected(unreadable("block hash"));
+        return *h != *covered_hash_;
+    }
+    auto lowest =
+        db.query("SELECT MIN(block_num) FROM block_hashes WHERE chain_id = $1", chain_param);
+    if (!lowest) return std::unexpected(lowest.error());
+    const int64_t* min = lowest->empty() ? nullptr : index::int_at(lowest->front(), 0);
+    return min != nullptr && *min <= covered;  // gone while older hashes stay: rolled back
+}
+
+DbResult<void> ScoreUpdater::remember_block(index::Database& db, const TrustSources& sources) {
+    covered_hash_.reset();
+    if (!covered_) return {};
+    const std::array<DbValue, 2> params{static_cast<int64_t>(sources.chain_id),
+                                        static_cast<int64_t>(*covered_)};
+    auto hash =
+        db.query("SELECT hash FROM block_hashes WHERE chain_id = $1 AND block_num = $2", params);
+    if (!hash) return std::unexpected(hash.error());
+    if (!hash->empty()) {
+        if (const core::Bytes* h = index::blob_at(hash->front(), 0)) covered_hash_ = *h;
+    }
+    return {};
+}
+
+namespace {
+
+/// Scores `agents` with the engine's weights and writes them in one transaction.
+DbResult<void> write_scores(index::Database& db, const IncrementalTrust& engine,
+                            const std::vector<uint32_t>& agents, const TrustSources& sources) {
+    std::vector<AgentScore> scores;
+    scores.reserve(agents.size());
+    for (uint32_t g : agents) scores.push_back(engine.score(g));
+    std::vector<ScoreRow> rows;
+    rows.reserve(agents.size());
+    for (size_t i = 0; i < agents.size(); ++i)
+        rows.push_back({&engine.agent(agents[i]), &scores[i]});
+    return save_scores(db, sources.chain_id, sources.identity_registry, rows, engine.weights(),
+                       sources.now, sources.head_block_num);
+}
+
+}  // namespace
+
 DbResult<ScorePass> ScoreUpdater::full_pass(index::Database& db, const TrustSources& sources) {
+    engine_.reset();
+    covered_.reset();
+    // The check cursor before the load: checks written meanwhile are read again, never missed.
+    auto checked = latest_check(db, sources);
+    if (!checked) return std::unexpected(checked.error());
     auto inputs = load_trust_inputs(db, sources);
     if (!inputs) return std::unexpected(inputs.error());
     TrustConfig config = config_;
     config.now = sources.now;
-    TrustResult result = compute_trust(*inputs, config);
-    std::vector<ScoreRow> rows;
-    rows.reserve(inputs->agents.size());
-    for (size_t i = 0; i < inputs->agents.size(); ++i) {
-        rows.push_back({&inputs->agents[i], &result.agents[i]});
-    }
-    if (auto r = save_scores(db, sources.chain_id, sources.identity_registry, rows,
-                             result.reviewers, sources.now, sources.head_block_num);
-        !r) {
+    IncrementalTrust engine(config);
+    const size_t reviews = inputs->reviews.size();
+    engine.reset(std::move(*inputs));
+    const IncrementalTrust::Refresh refresh = engine.refresh();
+    if (auto r = write_scores(db, engine, refresh.agents, sources); !r) {
         return std::unexpected(r.error());
     }
-    weights_ = std::move(result.reviewers);
+    engine_.emplace(std::move(engine));
+    reference_ = sources;
     covered_ = sources.head_block_num;
-    had_full_ = true;
-    return ScorePass{true, rows.size(), inputs->reviews.size(), sources.head_block_num};
+    checked_since_ = *checked;
+    if (auto r = remember_block(db, sources); !r) {
+        engine_.reset();
+        return std::unexpected(r.error());
+    }
+    return ScorePass{
+        true, false, refresh.agents.size(), reviews, refresh.iterations, sources.head_block_num};
 }
 
 DbResult<ScorePass> ScoreUpdater::incremental_pass(index::Database& db,
                                                    const TrustSources& sources) {
-    if (!had_full_ || !covered_) return full_pass(db, sources);
-    if (sources.head_block_num <= *covered_) {
-        return ScorePass{false, 0, 0, *covered_};
+    if (!engine_ || !covered_) return full_pass(db, sources);
+    auto rolled = rolled_back(db, sources);
+    if (!rolled) return std::unexpected(rolled.error());
+    if (*rolled) {
+        auto pass = full_pass(db, sources);
+        if (pass) pass->after_rollback = true;
+        return pass;
     }
-    auto changed = agents_changed_since(db, sources, *covered_);
-    if (!changed) return std::unexpected(changed.error());
-    if (changed->empty()) {
-        covered_ = sources.head_block_num;
-        return ScorePass{false, 0, 0, sources.head_block_num};
+    auto changes = load_trust_changes(db, reference_, *covered_, checked_since_);
+    if (!changes) return std::unexpected(changes.error());
+    IncrementalTrust& engine = *engine_;
+    // Agents new to the engine bring every row a full load would have read for them.
+    std::vector<core::Bytes> fresh;
+    for (const TrustChanges::Agent& a : changes->agents) {
+        if (!engine.has_agent(a.agent_id)) fresh.push_back(a.agent_id);
+        engine.upsert_agent(a.agent_id, a.owner, a.wallet);
     }
-    auto inputs = load_trust_inputs(db, sources);
-    if (!inputs) return std::unexpected(inputs.error());
-    // Only the changed agents and their reviews: score_agent reads nothing else, and scanning the
-    // subset keeps a pass proportional to what changed.
-    std::set<std::string> wanted;
-    for (const core::Bytes& id : *changed) wanted.insert(key_of(id));
-    TrustInputs subset;
-    std::vector<uint32_t> remap(inputs->agents.size(), UINT32_MAX);
-    for (size_t i = 0; i < inputs->agents.size(); ++i) {
-        if (!wanted.contains(key_of(inputs->agents[i].agent_id))) continue;
-        remap[i] = static_cast<uint32_t>(subset.agents.size());
-        subset.agents.push_back(inputs->agents[i]);
+    auto apply = [&](TrustChanges& c) {
+        for (TrustChanges::Feedback& f : c.feedback) engine.upsert_review(f.agent_id, f.review);
+        for (const TrustChanges::Validation& v : c.validations) {
+            engine.set_validation(v.agent_id, v.request_hash, v.validator, v.response);
+        }
+        for (const TrustChanges::Flag& p : c.payments) {
+            engine.set_payment_verified(p.agent_id, p.client, p.feedback_index, p.set);
+        }
+        for (const TrustChanges::Flag& d : c.domains) engine.set_domain_verified(d.agent_id, d.set);
+    };
+    if (!fresh.empty()) {
+        auto evidence = load_agent_evidence(db, reference_, fresh);
+        if (!evidence) return std::unexpected(evidence.error());
+        apply(*evidence);
     }
-    for (const Review& r : inputs->reviews) {
-        if (remap[r.agent] == UINT32_MAX) continue;
-        Review copy = r;
-        copy.agent = remap[r.agent];
-        subset.reviews.push_back(std::move(copy));
+    apply(*changes);
+    const uint64_t head = std::max(sources.head_block_num, *covered_);
+    ScorePass pass{false, false, 0, changes->feedback.size(), 0, head};
+    if (engine.pending()) {
+        const IncrementalTrust::Refresh refresh = engine.refresh();
+        TrustSources written = sources;
+        written.head_block_num = head;
+        if (auto r = write_scores(db, engine, refresh.agents, written); !r) {
+            engine_.reset();  // the table and the engine disagree now: reload next time
+            return std::unexpected(r.error());
+        }
+        pass.agents_scored = refresh.agents.size();
+        pass.iterations = refresh.iterations;
     }
-    TrustConfig config = config_;
-    config.now = sources.now;
-    std::vector<AgentScore> scores;
-    scores.reserve(subset.agents.size());
-    for (uint32_t i = 0; i < subset.agents.size(); ++i) {
-        scores.push_back(score_agent(subset, i, weights_, config));
-    }
-    std::vector<ScoreRow> rows;
-    rows.reserve(scores.size());
-    for (size_t i = 0; i < scores.size(); ++i) rows.push_back({&subset.agents[i], &scores[i]});
-    if (auto r = save_scores(db, sources.chain_id, sources.identity_registry, rows, weights_,
-                             sources.now, sources.head_block_num);
-        !r) {
+    covered_ = head;
+    checked_since_ = std::max(checked_since_, changes->checked_at);
+    if (auto r = remember_block(db, sources); !r) {
+        engine_.reset();
         return std::unexpected(r.error());
     }
-    covered_ = sources.head_block_num;
-    return ScorePass{false, rows.size(), subset.reviews.size(), sources.head_block_num};
+    return pass;
 }
 
 }  // namespace credence::trust

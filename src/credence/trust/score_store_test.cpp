@@ -5,12 +5,19 @@
 
 #include <array>
 #include <atomic>
+#include <map>
 #include <optional>
+#include <random>
 #include <string>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <credence/chain/bindings/identity_registry.hpp>
+#include <credence/chain/bindings/reputation_registry.hpp>
+#include <credence/chain/bindings/validation_registry.hpp>
+#include <credence/core/abi.hpp>
+#include <credence/core/keccak.hpp>
 #include <credence/index/store.hpp>
 #include <support/postgres.hpp>
 #include <support/scratch.hpp>
@@ -47,6 +54,144 @@ core::Bytes id32(uint8_t last) {
 
 core::Bytes bytes_of(const core::Address& a) { return {a.bytes.begin(), a.bytes.end()}; }
 
+core::Hash32 word_of(const core::Address& a) {
+    core::Hash32 w{};
+    std::copy(a.bytes.begin(), a.bytes.end(), w.begin() + 12);
+    return w;
+}
+
+core::Hash32 hash32(const core::Bytes& b) {
+    core::Hash32 h{};
+    std::copy(b.begin(), b.end(), h.begin());
+    return h;
+}
+
+/// ERC-8004 registry logs, ABI-encoded as the contracts emit them, committed block by block
+/// through the real IndexStore (projector, block hashes, cursor) and rolled back by it.
+class LogChain {
+public:
+    LogChain(index::IndexStore& store, const TrustSources& sources)
+        : store_(store), sources_(sources) {}
+
+    void registered(uint8_t agent, const core::Address& owner) {
+        namespace idr = chain::bindings::identity_registry;
+        add(sources_.identity_registry, index::ContractKind::identity_registry,
+            {idr::kRegisteredTopic, hash32(id32(agent)), word_of(owner)},
+            encode("(string)", {core::AbiValue(std::string("https://agent"))}));
+    }
+
+    void feedback(uint8_t agent, const core::Address& client, uint64_t index, int64_t value,
+                  const std::string& tag1 = "starred") {
+        namespace rep = chain::bindings::reputation_registry;
+        add(sources_.reputation_registry, index::ContractKind::reputation_registry,
+            {rep::kNewFeedbackTopic, hash32(id32(agent)), word_of(client), core::keccak256(tag1)},
+            encode(
+                "(uint64,int128,uint8,string,string,string,string,bytes32)",
+                {core::AbiValue(core::Uint256(index)), core::AbiValue(core::Int256(value)),
+                 core::AbiValue(core::Uint256(0)), core::AbiValue(tag1),
+                 core::AbiValue(std::string()), core::AbiValue(std::string()),
+                 core::AbiValue(std::string()), core::AbiValue(core::FixedBytes(core::Hash32{}))}));
+    }
+
+    void revoke(uint8_t agent, const core::Address& client, uint64_t index) {
+        namespace rep = chain::bindings::reputation_registry;
+        add(sources_.reputation_registry, index::ContractKind::reputation_registry,
+            {rep::kFeedbackRevokedTopic, hash32(id32(agent)), word_of(client),
+             core::Uint256(index).to_word()},
+            {});
+    }
+
+    void validation(uint8_t agent, uint8_t request, uint8_t response) {
+        namespace val = chain::bindings::validation_registry;
+        const core::Hash32 hash = core::keccak256("request " + std::to_string(request));
+        const core::Hash32 validator = word_of(addr(0x77));
+        add(sources_.validation_registry, index::ContractKind::validation_registry,
+            {val::kValidationRequestTopic, validator, hash32(id32(agent)), hash},
+            encode("(string)", {core::AbiValue(std::string("https://request"))}));
+        add(sources_.validation_registry, index::ContractKind::validation_registry,
+            {val::kValidationResponseTopic, validator, hash32(id32(agent)), hash},
+            encode("(uint8,string,bytes32,string)",
+                   {core::AbiValue(core::Uint256(response)), core::AbiValue(std::string()),
+                    core::AbiValue(core::FixedBytes(core::Hash32{})),
+                    core::AbiValue(std::string("hard"))}));
+    }
+
+    /// Commits the pending logs as the next block.
+    void commit() {
+        ++block_;
+        index::Batch batch;
+        batch.chain_id = kChain;
+        batch.to_block = block_;
+        index::BlockHeader header;
+        header.block_num = block_;
+        header.parent_hash = block_hash(block_ - 1);
+        header.hash = block_hash(block_);
+        batch.headers.push_back(header);
+        for (size_t i = 0; i < pending_.size(); ++i) {
+            pending_[i].log.block_num = block_;
+            pending_[i].log.block_hash = header.hash;
+            pending_[i].log.log_index = i;
+            pending_[i].log.txn_index = i;
+            pending_[i].log.txn_hash =
+                core::keccak256("txn " + std::to_string(block_) + " " + std::to_string(i) + " " +
+                                std::to_string(fork_));
+        }
+        batch.logs = std::move(pending_);
+        pending_.clear();
+        auto r = store_.commit_batch(batch);
+        ASSERT_TRUE(r.has_value()) << r.error().to_string();
+        ASSERT_TRUE(r->rejected.empty()) << r->rejected.front().reason;
+    }
+
+    /// A reorg: the index rolls back to `block`, and later blocks get new hashes.
+    void rollback_to(uint64_t block) {
+        auto r = store_.rollback_to(kChain, block);
+        ASSERT_TRUE(r.has_value()) << r.error().to_string();
+        block_ = block;
+        ++fork_;
+        hashes_.erase(hashes_.upper_bound(block), hashes_.end());
+    }
+
+    [[nodiscard]] uint64_t block() const { return block_; }
+
+private:
+    // Event data is abi.encode of the non-indexed parameters.
+    static core::Bytes encode(std::string_view types, const std::vector<core::AbiValue>& values) {
+        auto parsed = core::parse_type_list(types);
+        EXPECT_TRUE(parsed.has_value());
+        if (!parsed) return {};
+        auto out = core::encode(*parsed, values);
+        EXPECT_TRUE(out.has_value());
+        return out ? *out : core::Bytes{};
+    }
+
+    core::Hash32 block_hash(uint64_t block) {
+        auto [it, fresh] = hashes_.try_emplace(block);
+        if (fresh) {
+            it->second = core::keccak256("block " + std::to_string(block) + " fork " +
+                                         std::to_string(fork_));
+        }
+        return it->second;
+    }
+
+    void add(const core::Address& address, index::ContractKind kind,
+             std::vector<core::Hash32> topics, core::Bytes data) {
+        index::IngestLog in;
+        in.log.address = address;
+        in.log.topics = std::move(topics);
+        in.log.data = std::move(data);
+        in.kind = kind;
+        pending_.push_back(std::move(in));
+    }
+
+    index::IndexStore& store_;
+    TrustSources sources_;
+    std::vector<index::IngestLog> pending_;
+    uint64_t block_ = 0;
+    uint64_t fork_ = 0;
+    std::map<uint64_t, core::Hash32> hashes_;
+};
+
 class score_store : public ::testing::TestWithParam<Backend> {
 protected:
     void SetUp() override {
@@ -66,6 +211,7 @@ protected:
         db_ = std::move(*db);
         auto store = index::IndexStore::open(*db_);  // applies the migrations
         ASSERT_TRUE(store.has_value()) << store.error().to_string();
+        store_.emplace(std::move(*store));
         sources_.chain_id = kChain;
         sources_.identity_registry = addr(0xAA);
         sources_.reputation_registry = addr(0xBB);
@@ -105,7 +251,55 @@ protected:
         return r ? *r : std::nullopt;
     }
 
+    /// The verifier's flags as verify/verification_store.hpp writes them (bit 1: payment
+    /// verified, bit 2: domain verified).
+    void check(std::string_view kind, const core::Address& contract, const core::Bytes& subject,
+               const core::Address& client, int64_t index, int64_t flags, int64_t checked_at,
+               int64_t covers_block_num) {
+        exec(
+            "INSERT INTO verifications (chain_id, subject_kind, contract, subject_id, client, "
+            "feedback_index, status, reason, detail, checked_at, covers_block_num, flags, report) "
+            "VALUES ($1, $2, $3, $4, $5, $6, 'verified', '', '', $7, $8, $9, '{}') ON CONFLICT "
+            "(chain_id, subject_kind, contract, subject_id, client, feedback_index) DO UPDATE SET "
+            "checked_at = excluded.checked_at, covers_block_num = excluded.covers_block_num, "
+            "flags = excluded.flags",
+            {int64_t{kChain}, std::string(kind), bytes_of(contract), subject, bytes_of(client),
+             index, checked_at, covers_block_num, flags});
+    }
+
+    /// Every stored row equals a full recomputation at the updater's time reference.
+    void expect_rows_match_a_full_recompute(const ScoreUpdater& updater,
+                                            const TrustConfig& config) {
+        const TrustSources& reference = updater.time_reference();
+        auto inputs = load_trust_inputs(*db_, reference);
+        ASSERT_TRUE(inputs.has_value()) << inputs.error().to_string();
+        TrustConfig c = config;
+        c.now = reference.now;
+        const TrustResult full = compute_trust(*inputs, c);
+        for (size_t g = 0; g < inputs->agents.size(); ++g) {
+            auto row =
+                load_score(*db_, kChain, sources_.identity_registry, inputs->agents[g].agent_id);
+            ASSERT_TRUE(row.has_value()) << row.error().to_string();
+            ASSERT_TRUE(row->has_value()) << "agent " << g << " has no row";
+            const StoredScore& kept = **row;
+            const AgentScore& want = full.agents[g];
+            EXPECT_NEAR(kept.score, want.score, kTolerance) << "agent " << g;
+            EXPECT_NEAR(kept.low, want.low, kTolerance) << "agent " << g;
+            EXPECT_NEAR(kept.high, want.high, kTolerance) << "agent " << g;
+            EXPECT_NEAR(kept.evidence, want.evidence, kTolerance) << "agent " << g;
+            EXPECT_NEAR(kept.effective_reviewers, want.effective_reviewers,
+                        kTolerance * std::max(1.0, want.effective_reviewers))
+                << "agent " << g;
+            EXPECT_EQ(kept.reviews, want.reviews) << "agent " << g;
+            EXPECT_EQ(nlohmann::json::parse(kept.tags).size(), want.tags.size()) << "agent " << g;
+        }
+    }
+
+    // Scores of a chain of incremental passes vs a full recompute (score_incremental.hpp).
+    static constexpr double kTolerance = 1e-6;
+
     std::unique_ptr<Database> db_;
+    std::optional<index::IndexStore> store_;
     TrustSources sources_;
 };
 
@@ -177,58 +371,156 @@ TEST_P(score_store, explanation_keeps_the_top_100_by_weight) {
 }
 
 TEST_P(score_store, incremental_pass_rescores_only_agents_with_new_feedback) {
-    add_agent(1, 10);
-    add_agent(2, 10);
-    add_feedback(1, client(1), 1, 90, 20);
-    add_feedback(2, client(2), 1, 90, 20);
-    sources_.head_block_num = 30;
-    ScoreUpdater updater(TrustConfig{});
+    LogChain chain(*store_, sources_);
+    chain.registered(1, addr(0x11));
+    chain.registered(2, addr(0x12));
+    chain.commit();
+    chain.feedback(1, client(1), 1, 90);
+    chain.feedback(2, client(2), 1, 90);
+    chain.commit();
+    sources_.head_block_num = chain.block();
+    // A trusted seed set: a newcomer's review moves nobody else's standing.
+    TrustConfig config;
+    config.trusted = {client(1), client(2)};
+    ScoreUpdater updater(config);
     ASSERT_TRUE(updater.full_pass(*db_, sources_).has_value());
     const auto before_two = stored(2);
     const auto before_one = stored(1);
     ASSERT_TRUE(before_one && before_two);
 
     // Nothing new: nothing rewritten.
-    sources_.head_block_num = 31;
+    chain.commit();
+    sources_.head_block_num = chain.block();
     sources_.now = kNow + 60;
     auto idle = updater.incremental_pass(*db_, sources_);
     ASSERT_TRUE(idle.has_value()) << idle.error().to_string();
     EXPECT_FALSE(idle->full);
     EXPECT_EQ(idle->agents_scored, 0u);
+    EXPECT_EQ(idle->reviews, 0u);
 
-    // A low rating of agent 1 at block 35.
-    add_feedback(1, client(3), 1, 5, 35);
-    sources_.head_block_num = 40;
+    // A low rating of agent 1 (ERC-8004 NewFeedback).
+    chain.feedback(1, client(3), 1, 5);
+    chain.commit();
+    const uint64_t low_block = chain.block();
+    sources_.head_block_num = chain.block();
     sources_.now = kNow + 120;
     auto pass = updater.incremental_pass(*db_, sources_);
     ASSERT_TRUE(pass.has_value()) << pass.error().to_string();
     EXPECT_FALSE(pass->full);
     EXPECT_EQ(pass->agents_scored, 1u);
-    EXPECT_EQ(pass->covers_block_num, 40u);
+    EXPECT_EQ(pass->reviews, 1u);  // only the new row was read
+    EXPECT_EQ(pass->covers_block_num, low_block);
     auto after_one = stored(1);
     auto after_two = stored(2);
     ASSERT_TRUE(after_one && after_two);
     EXPECT_LT(after_one->score, before_one->score);
     EXPECT_EQ(after_one->reviews, 2u);
-    EXPECT_EQ(after_one->covers_block_num, 40u);
+    EXPECT_EQ(after_one->covers_block_num, low_block);
     EXPECT_EQ(after_one->computed_at, kNow + 120);
     // Agent 2 untouched: still the full pass's row.
     EXPECT_EQ(after_two->computed_at, kNow);
-    EXPECT_EQ(after_two->covers_block_num, 30u);
+    EXPECT_EQ(after_two->covers_block_num, 2u);
 
-    // A revocation (FeedbackRevoked at block 45) makes agent 1 due again.
-    exec(
-        "UPDATE feedback SET revoked = 1, revoked_block_num = 45 WHERE client = $1 AND "
-        "chain_id = $2",
-        {bytes_of(client(3)), int64_t{kChain}});
-    sources_.head_block_num = 50;
+    // A revocation (ERC-8004 FeedbackRevoked) makes agent 1 due again.
+    chain.revoke(1, client(3), 1);
+    chain.commit();
+    sources_.head_block_num = chain.block();
     auto revoked = updater.incremental_pass(*db_, sources_);
     ASSERT_TRUE(revoked.has_value()) << revoked.error().to_string();
     EXPECT_EQ(revoked->agents_scored, 1u);
     auto restored = stored(1);
     ASSERT_TRUE(restored.has_value());
-    // Back to the earlier score, up to two minutes more of time decay.
-    EXPECT_NEAR(restored->score, before_one->score, 1e-4);
+    // Back to the earlier score: the clock of the scores is the full pass's until the next one.
+    EXPECT_NEAR(restored->score, before_one->score, 1e-9);
+    expect_rows_match_a_full_recompute(updater, config);
+}
+
+// Issue 7 §2: a chain of incremental passes over random appends, revocations, validation
+// responses, verifier flags, new agents and one reorg gives a full recompute's scores.
+TEST_P(score_store, incremental_passes_equal_a_full_recompute_through_a_rollback) {
+    std::mt19937_64 rng(GetParam() == Backend::sqlite ? 8004 : 8301);
+    LogChain chain(*store_, sources_);
+    uint8_t agents = 12;
+    for (uint8_t a = 1; a <= agents; ++a) chain.registered(a, addr(static_cast<uint8_t>(0x40 + a)));
+    chain.commit();
+    struct Given {
+        uint8_t agent;
+        uint32_t client;
+        uint64_t index;
+    };
+    std::vector<Given> given;
+    std::map<std::pair<uint8_t, uint32_t>, uint64_t> last_index;
+    auto give = [&] {
+        const auto agent = static_cast<uint8_t>(1 + rng() % agents);
+        const auto c = static_cast<uint32_t>(rng() % 25);
+        const uint64_t index = ++last_index[{agent, c}];
+        chain.feedback(agent, client(c), index, static_cast<int64_t>(rng() % 101),
+                       rng() % 5 == 0 ? "responseTime" : "starred");
+        given.push_back({agent, c, index});
+    };
+    for (int b = 0; b < 4; ++b) {
+        for (int i = 0; i < 30; ++i) give();
+        chain.commit();
+    }
+    const TrustConfig config;
+    ScoreUpdater updater(config);
+    sources_.head_block_num = chain.block();
+    ASSERT_TRUE(updater.full_pass(*db_, sources_).has_value());
+    int64_t checked_at = kNow;
+    size_t rescored = 0, passes = 0;
+    for (int step = 0; step < 16; ++step) {
+        const bool reorg = step == 10;
+        if (reorg) {
+            // Three blocks replaced by four others: the cursor ends past the covered block.
+            chain.rollback_to(chain.block() - 3);
+            for (int b = 0; b < 3; ++b) {
+                for (int i = 0; i < 5; ++i) give();
+                chain.commit();
+            }
+        }
+        const int appends = static_cast<int>(rng() % 8);
+        for (int i = 0; i < appends; ++i) give();
+        if (rng() % 2 == 0) {
+            const Given& g = given[rng() % given.size()];
+            chain.revoke(g.agent, client(g.client), g.index);
+        }
+        if (rng() % 3 == 0) {
+            chain.validation(static_cast<uint8_t>(1 + rng() % agents),
+                             static_cast<uint8_t>(rng() % 6), static_cast<uint8_t>(rng() % 101));
+        }
+        if (rng() % 4 == 0 && agents < 20) {
+            ++agents;
+            chain.registered(agents, addr(static_cast<uint8_t>(0x40 + agents)));
+        }
+        chain.commit();
+        // The verifier's checks arrive on their own clock.
+        if (rng() % 2 == 0) {
+            const Given& g = given[rng() % given.size()];
+            check("feedback", sources_.reputation_registry, id32(g.agent), client(g.client),
+                  static_cast<int64_t>(g.index), rng() % 3 == 0 ? 0 : 1, ++checked_at,
+                  static_cast<int64_t>(chain.block()));
+        }
+        if (rng() % 4 == 0) {
+            check("agent", sources_.identity_registry,
+                  id32(static_cast<uint8_t>(1 + rng() % agents)), core::Address{}, 0,
+                  rng() % 2 == 0 ? 2 : 0, ++checked_at, static_cast<int64_t>(chain.block()));
+        }
+        sources_.head_block_num = chain.block();
+        sources_.now += 12;
+        auto pass = updater.incremental_pass(*db_, sources_);
+        ASSERT_TRUE(pass.has_value()) << pass.error().to_string();
+        EXPECT_EQ(pass->full, reorg) << "step " << step;
+        EXPECT_EQ(pass->after_rollback, reorg) << "step " << step;
+        EXPECT_EQ(pass->covers_block_num, chain.block());
+        if (!reorg) {
+            rescored += pass->agents_scored;
+            ++passes;
+        }
+        expect_rows_match_a_full_recompute(updater, config);
+        if (HasFailure()) return;
+    }
+    EXPECT_GT(passes, 0u);
+    EXPECT_GT(rescored, 0u);
 }
 
 TEST_P(score_store, incremental_before_any_full_pass_is_a_full_pass) {
