@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <credence/api/detail/rest_common.hpp>
+#include <credence/api/detail/rest_list.hpp>
 #include <credence/core/caip.hpp>
 #include <credence/core/uint256.hpp>
 #include <credence/trust/summary.hpp>
@@ -23,8 +24,6 @@ using index::DbValue;
 ApiResult<core::Bytes> agent_id_capture(const Ctx& ctx) {
     return parse_uint256_id(ctx.captures.at(0), "agent_id");
 }
-
-DbValue chain(const Ctx& ctx) { return static_cast<int64_t>(ctx.scope.chain_id); }
 
 std::string format_double(double value) { return fmt::format("{:.17g}", value); }
 
@@ -70,15 +69,6 @@ ApiResult<Json> load_score(Ctx& ctx, const core::Bytes& agent_id) {
     return score_json(rows->front(), 0);
 }
 
-Json verification_json(const verify::VerificationRecord& record) {
-    return Json{{"status", std::string(verify::to_string(record.status))},
-                {"reason", record.reason},
-                {"detail", record.detail},
-                {"checked_at", record.checked_at},
-                {"covers_block_num", record.covers_block_num},
-                {"report", stored_json(record.report_json)}};
-}
-
 }  // namespace
 
 ApiResult<Json> list_agents(Ctx& ctx) {
@@ -91,110 +81,85 @@ ApiResult<Json> list_agents(Ctx& ctx) {
     }
     auto limit = limit_param(request);
     if (!limit) return std::unexpected(limit.error());
-    std::vector<DbValue> params{chain(ctx), blob(ctx.scope.identity_registry),
-                                blob(core::Address{})};
-    std::string where = "a.chain_id = $1 AND a.registry = $2";
-    const auto add = [&](std::string_view clause, DbValue value) {
-        params.push_back(std::move(value));
-        where += fmt::format(" AND {}", fmt::format(fmt::runtime(clause), params.size()));
-    };
+    SqlWhere where("a.chain_id = $1 AND a.registry = $2",
+                   {chain(ctx), blob(ctx.scope.identity_registry), blob(core::Address{})});
     // Comma-wrapped list filters on the agent profile (index/schema.cpp migration 3).
-    const std::array<std::pair<std::string_view, std::string_view>, 5> lists{{
-        {"q", "p.search_text"},
+    constexpr std::array<ListFilter, 5> kFilters{{
+        {"q", "p.search_text", true},
         {"service", "p.service_names"},
         {"skill", "p.skills"},
         {"domain", "p.domains"},
         {"trust_model", "p.trust_models"},
     }};
-    for (const auto& [name, column] : lists) {
-        auto value = text_param(request, name);
-        if (!value) return std::unexpected(value.error());
-        const std::optional<std::string> text = std::move(*value);
-        if (!text.has_value() || text->empty()) continue;
-        add(fmt::format("{} LIKE ${{}} ESCAPE '\\'", column), like_pattern(*text, name == "q"));
+    if (auto ok = add_list_filters(request, kFilters, where); !ok) {
+        return std::unexpected(ok.error());
     }
     auto active = bool_param(request, "active");
     if (!active) return std::unexpected(active.error());
     if (const std::optional<bool> flag = *active; flag.has_value()) {
-        add("p.active = ${}", int64_t{*flag ? 1 : 0});
+        where.add("p.active = ${}", int64_t{*flag ? 1 : 0});
     }
     auto min_score = number_param(request, "min_score");
     if (!min_score) return std::unexpected(min_score.error());
     if (const std::optional<double> floor = *min_score; floor.has_value()) {
-        add("s.score >= ${}", *floor);
+        where.add("s.score >= ${}", *floor);
     }
     if (const std::string* owner = request.param("owner")) {
         auto address = parse_address(*owner, "owner");
         if (!address) return std::unexpected(address.error());
-        add("a.owner = ${}", blob(*address));
+        where.add("a.owner = ${}", blob(*address));
     }
-    if (const std::string* status = request.param("verification")) {
-        if (*status == "none") {
-            where += " AND v.status IS NULL";
-        } else if (verify::verification_status_from_string(*status)) {
-            add("v.status = ${}", *status);
-        } else {
-            return std::unexpected(
-                bad_parameter("verification must be verified, unverified, unreachable or none"));
-        }
+    if (auto ok = add_verification_filter(request, "v.status", where); !ok) {
+        return std::unexpected(ok.error());
     }
-    const std::string* sort_param = request.param("sort");
-    const std::string sort = sort_param == nullptr ? "id" : *sort_param;
-    if (sort != "id" && sort != "newest" && sort != "score") {
-        return std::unexpected(bad_parameter("sort must be id, newest or score"));
-    }
+    constexpr std::array<std::string_view, 3> kSorts{"id", "newest", "score"};
+    auto sort_index = choice_param(request, "sort", kSorts, 0, "sort must be id, newest or score");
+    if (!sort_index) return std::unexpected(sort_index.error());
+    const std::string_view sort = kSorts.at(*sort_index);
     // Cursor parts: phase ("s" scored, "u" unscored, "a" any), last score ("" when none), last
     // agent_id. sort=score pages the scored agents by the score index first (agent_scores_by_score
     // keeps it an index walk), then the unscored ones by agentId.
-    const std::string cursor_route = "agents-" + sort;
+    const std::string cursor_route = fmt::format("agents-{}", sort);
     std::string phase = sort == "score" ? "s" : "a";
     std::optional<double> last_score;
     std::optional<core::Bytes> last_id;
-    if (const std::string* cursor = request.param("cursor")) {
-        auto parts = decode_cursor(*cursor, cursor_route, 3);
-        if (!parts) return std::unexpected(parts.error());
-        auto id = core::from_hex((*parts)[2]);
+    auto cursor = cursor_param(request, cursor_route, 3);
+    if (!cursor) return std::unexpected(cursor.error());
+    if (const std::optional<std::vector<std::string>> parts = std::move(*cursor);
+        parts.has_value()) {
+        const std::string& part_phase = (*parts)[0];
         const bool phase_ok =
-            sort == "score" ? ((*parts)[0] == "s" || (*parts)[0] == "u") : (*parts)[0] == "a";
-        if (!id || id->size() != 32 || !phase_ok) {
-            return std::unexpected(ApiError{400, "bad_cursor", "bad cursor"});
-        }
-        phase = (*parts)[0];
-        last_id = std::move(*id);
+            sort == "score" ? (part_phase == "s" || part_phase == "u") : part_phase == "a";
+        last_id = cursor_bytes((*parts)[2], 32);
+        if (!last_id || !phase_ok) return std::unexpected(bad_cursor());
+        phase = part_phase;
         if (phase == "s") {
-            double value = 0;
-            const std::string& text = (*parts)[1];
-            const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-            if (text.empty() || ec != std::errc{} || ptr != text.data() + text.size()) {
-                return std::unexpected(ApiError{400, "bad_cursor", "bad cursor"});
-            }
-            last_score = value;
+            last_score = cursor_double((*parts)[1]);
+            if (!last_score) return std::unexpected(bad_cursor());
         }
     }
     const auto run_phase = [&](const std::string& which,
                                size_t wanted) -> index::DbResult<std::vector<DbRow>> {
-        std::vector<DbValue> p = params;
-        std::string w = where;
+        SqlWhere w = where;
         std::string order;
         const bool resume = last_id && which == phase;
         if (which == "s") {
-            w += " AND s.chain_id = $1 AND s.registry = $2 AND s.score IS NOT NULL";
+            w.add("s.chain_id = $1 AND s.registry = $2 AND s.score IS NOT NULL");
             order = "s.score DESC, a.agent_id ASC";
             if (resume && last_score) {
-                p.emplace_back(*last_score);
-                p.emplace_back(*last_id);
-                w += fmt::format(" AND (s.score < ${0} OR (s.score = ${0} AND a.agent_id > ${1}))",
-                                 p.size() - 1, p.size());
+                const size_t score_n = w.bind(*last_score);
+                const size_t id_n = w.bind(*last_id);
+                w.add(fmt::format("(s.score < ${0} OR (s.score = ${0} AND a.agent_id > ${1}))",
+                                  score_n, id_n));
             }
         } else {
-            if (which == "u") w += " AND s.score IS NULL";
+            if (which == "u") w.add("s.score IS NULL");
             order = sort == "newest" ? "a.agent_id DESC" : "a.agent_id ASC";
             if (resume) {
-                p.emplace_back(*last_id);
-                w += fmt::format(" AND a.agent_id {} ${}", sort == "newest" ? "<" : ">", p.size());
+                w.add(fmt::format("a.agent_id {} ${{}}", sort == "newest" ? "<" : ">"), *last_id);
             }
         }
-        p.emplace_back(static_cast<int64_t>(wanted));
+        const size_t limit_n = w.bind(static_cast<int64_t>(wanted));
         const std::string sql = fmt::format(
             "SELECT a.agent_id, a.owner, a.wallet, a.agent_uri, a.registered_block_num, p.name, "
             "p.description, p.image, p.active, p.service_names, v.status, s.score, s.low, s.high, "
@@ -207,8 +172,8 @@ ApiResult<Json> list_agents(Ctx& ctx) {
             "AND v.contract = a.registry AND v.subject_id = a.agent_id AND v.client = $3 AND "
             "v.feedback_index = 0 "
             "WHERE {} ORDER BY {} LIMIT ${}",
-            w, order, p.size());
-        return ctx.db.query(sql, p);
+            w.sql(), order, limit_n);
+        return ctx.db.query(sql, w.params());
     };
     auto rows = run_phase(phase, *limit + 1);
     if (!rows) return std::unexpected(unavailable(rows.error()));
@@ -224,10 +189,7 @@ ApiResult<Json> list_agents(Ctx& ctx) {
             row_phase.emplace_back("u");
         }
     }
-    Json items = Json::array();
-    const size_t shown = std::min(rows->size(), *limit);
-    for (size_t i = 0; i < shown; ++i) {
-        const DbRow& row = (*rows)[i];
+    const auto item = [](const DbRow& row) {
         Json score = nullptr;
         if (as_real(row[11])) {
             score = Json{{"score", real_or_null(row[11])},
@@ -236,7 +198,7 @@ ApiResult<Json> list_agents(Ctx& ctx) {
                          {"reviews", int_or_null(row[14])}};
         }
         const auto active_flag = as_int(row[8]);
-        items.push_back(Json{
+        return Json{
             {"agent_id", uint256_or_null(row[0])},
             {"owner", address_or_null(row[1])},
             {"wallet", address_or_null(row[2])},
@@ -249,19 +211,21 @@ ApiResult<Json> list_agents(Ctx& ctx) {
             {"services", comma_list(as_text(row[9]).value_or(""))},
             {"verification", text_or_null(row[10])},
             {"score", std::move(score)},
-        });
-    }
-    Json next = nullptr;
-    if (rows->size() > *limit && shown > 0) {
-        const DbRow& last = (*rows)[shown - 1];
-        const std::string& last_phase = row_phase[shown - 1];
-        const auto score_value = as_real(last[11]);
-        const std::array<std::string, 3> parts{
+        };
+    };
+    const auto cursor_parts = [&](size_t last) {
+        const DbRow& row = (*rows)[last];
+        const std::string& last_phase = row_phase[last];
+        const auto score_value = as_real(row[11]);
+        return std::array<std::string, 3>{
             last_phase, last_phase == "s" && score_value ? format_double(*score_value) : "",
-            core::to_hex(as_bytes(last[0]), false)};
-        next = encode_cursor(cursor_route, parts);
+            core::to_hex(as_bytes(row[0]), false)};
+    };
+    Json out = Json::object();
+    if (auto ok = put_page(out, *rows, *limit, cursor_route, item, cursor_parts); !ok) {
+        return std::unexpected(ok.error());
     }
-    return Json{{"items", std::move(items)}, {"next_cursor", std::move(next)}};
+    return out;
 }
 
 ApiResult<Json> get_agent(Ctx& ctx) {
@@ -398,52 +362,38 @@ ApiResult<Json> list_feedback(Ctx& ctx) {
         return std::unexpected(agent.error());
     }
 
-    std::vector<DbValue> params{chain(ctx), blob(ctx.scope.reputation_registry), *agent_id};
-    std::string where = "chain_id = $1 AND registry = $2 AND agent_id = $3";
-    if (!clients->empty()) {
-        where += " AND client IN " + placeholders(params.size() + 1, clients->size());
-        for (const auto& client : *clients) params.push_back(blob(client));
-    }
+    SqlWhere where("chain_id = $1 AND registry = $2 AND agent_id = $3",
+                   {chain(ctx), blob(ctx.scope.reputation_registry), *agent_id});
+    where.add_in("client", *clients);
     // ERC-8004 readAllFeedback: an empty tag does not filter; a non-empty one must be equal.
     const std::optional<std::string> tag1_value = std::move(*tag1);
     const std::optional<std::string> tag2_value = std::move(*tag2);
     for (const auto& [column, tag] :
          {std::pair{"tag1", tag1_value}, std::pair{"tag2", tag2_value}}) {
-        if (tag.has_value() && !tag->empty()) {
-            params.emplace_back(*tag);
-            where += fmt::format(" AND {} = ${}", column, params.size());
-        }
+        if (tag.has_value() && !tag->empty()) where.add(fmt::format("{} = ${{}}", column), *tag);
     }
-    if (!include_revoked->value_or(false)) where += " AND revoked = 0";
-    if (const std::string* cursor = request.param("cursor")) {
-        auto parts = decode_cursor(*cursor, "feedback", 2);
-        if (!parts) return std::unexpected(parts.error());
-        int64_t block_num = 0;
-        int64_t log_index = 0;
-        const auto parse = [](const std::string& s, int64_t& v) {
-            const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-            return ec == std::errc{} && ptr == s.data() + s.size();
-        };
-        if (!parse((*parts)[0], block_num) || !parse((*parts)[1], log_index)) {
-            return std::unexpected(ApiError{400, "bad_cursor", "bad cursor"});
-        }
-        params.emplace_back(block_num);
-        params.emplace_back(log_index);
-        where += fmt::format(" AND (block_num > ${0} OR (block_num = ${0} AND log_index > ${1}))",
-                             params.size() - 1, params.size());
+    if (!include_revoked->value_or(false)) where.add("revoked = 0");
+    auto cursor = cursor_param(request, "feedback", 2);
+    if (!cursor) return std::unexpected(cursor.error());
+    if (const std::optional<std::vector<std::string>> parts = std::move(*cursor);
+        parts.has_value()) {
+        const auto block_num = cursor_int((*parts)[0]);
+        const auto log_index = cursor_int((*parts)[1]);
+        if (!block_num || !log_index) return std::unexpected(bad_cursor());
+        const size_t block_n = where.bind(*block_num);
+        const size_t log_n = where.bind(*log_index);
+        where.add(fmt::format("(block_num > ${0} OR (block_num = ${0} AND log_index > ${1}))",
+                              block_n, log_n));
     }
-    params.emplace_back(static_cast<int64_t>(*limit + 1));
+    const size_t limit_n = where.bind(static_cast<int64_t>(*limit + 1));
     auto rows = ctx.db.query(
         fmt::format("SELECT client, feedback_index, value, value_decimals, normalized, tag1, tag2, "
                     "endpoint, feedback_uri, feedback_hash, revoked, block_num, log_index, "
                     "txn_hash FROM feedback WHERE {} ORDER BY block_num, log_index LIMIT ${}",
-                    where, params.size()),
-        params);
+                    where.sql(), limit_n),
+        where.params());
     if (!rows) return std::unexpected(unavailable(rows.error()));
-    Json items = Json::array();
-    const size_t shown = std::min(rows->size(), *limit);
-    for (size_t i = 0; i < shown; ++i) {
-        const DbRow& f = (*rows)[i];
+    const auto item = [&](const DbRow& f) -> ApiResult<Json> {
         const std::array<DbValue, 5> response_key{chain(ctx), blob(ctx.scope.reputation_registry),
                                                   *agent_id, f[0], f[1]};
         auto responses = ctx.db.query(
@@ -461,32 +411,32 @@ ApiResult<Json> list_feedback(Ctx& ctx) {
                                    {"log_index", int_or_null(r[4])},
                                    {"txn_hash", hex_or_null(r[5])}});
         }
-        items.push_back(Json{{"client", address_or_null(f[0])},
-                             {"feedback_index", int_or_null(f[1])},
-                             {"value", text_or_null(f[2])},
-                             {"value_decimals", int_or_null(f[3])},
-                             {"normalized", real_or_null(f[4])},
-                             {"tag1", text_or_null(f[5])},
-                             {"tag2", text_or_null(f[6])},
-                             {"endpoint", text_or_null(f[7])},
-                             {"feedback_uri", text_or_null(f[8])},
-                             {"feedback_hash", hex_or_null(f[9])},
-                             {"revoked", as_int(f[10]).value_or(0) != 0},
-                             {"block_num", int_or_null(f[11])},
-                             {"log_index", int_or_null(f[12])},
-                             {"txn_hash", hex_or_null(f[13])},
-                             {"responses", std::move(answers)}});
+        return Json{{"client", address_or_null(f[0])},
+                    {"feedback_index", int_or_null(f[1])},
+                    {"value", text_or_null(f[2])},
+                    {"value_decimals", int_or_null(f[3])},
+                    {"normalized", real_or_null(f[4])},
+                    {"tag1", text_or_null(f[5])},
+                    {"tag2", text_or_null(f[6])},
+                    {"endpoint", text_or_null(f[7])},
+                    {"feedback_uri", text_or_null(f[8])},
+                    {"feedback_hash", hex_or_null(f[9])},
+                    {"revoked", as_int(f[10]).value_or(0) != 0},
+                    {"block_num", int_or_null(f[11])},
+                    {"log_index", int_or_null(f[12])},
+                    {"txn_hash", hex_or_null(f[13])},
+                    {"responses", std::move(answers)}};
+    };
+    const auto cursor_parts = [&](size_t last) {
+        const DbRow& row = (*rows)[last];
+        return std::array<std::string, 2>{std::to_string(as_int(row[11]).value_or(0)),
+                                          std::to_string(as_int(row[12]).value_or(0))};
+    };
+    Json out{{"agent_id", uint256_or_null(DbValue(*agent_id))}};
+    if (auto ok = put_page(out, *rows, *limit, "feedback", item, cursor_parts); !ok) {
+        return std::unexpected(ok.error());
     }
-    Json next = nullptr;
-    if (rows->size() > *limit && shown > 0) {
-        const DbRow& last = (*rows)[shown - 1];
-        const std::array<std::string, 2> parts{std::to_string(as_int(last[11]).value_or(0)),
-                                               std::to_string(as_int(last[12]).value_or(0))};
-        next = encode_cursor("feedback", parts);
-    }
-    return Json{{"agent_id", uint256_or_null(DbValue(*agent_id))},
-                {"items", std::move(items)},
-                {"next_cursor", std::move(next)}};
+    return out;
 }
 
 ApiResult<Json> get_reputation(Ctx& ctx) {

@@ -1,10 +1,10 @@
 // The tool, workflow-run, resolver and operations routes (issue 7 §3; docs/api.md).
 #include <algorithm>
-#include <charconv>
 
 #include <fmt/format.h>
 
 #include <credence/api/detail/rest_common.hpp>
+#include <credence/api/detail/rest_list.hpp>
 #include <credence/chain/bindings/i_agent_workflow.hpp>
 #include <credence/chain/bindings/identity_registry.hpp>
 #include <credence/chain/bindings/reputation_registry.hpp>
@@ -23,32 +23,6 @@ namespace {
 
 using index::DbRow;
 using index::DbValue;
-
-DbValue chain(const Ctx& ctx) { return static_cast<int64_t>(ctx.scope.chain_id); }
-
-bool parse_int(const std::string& s, int64_t& v) {
-    const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    return !s.empty() && ec == std::errc{} && ptr == s.data() + s.size();
-}
-
-/// " AND <column> IN (...)" over `addresses`, or "" when the list is empty (any contract).
-std::string in_clause(std::string_view column, std::span<const core::Address> addresses,
-                      std::vector<DbValue>& params) {
-    if (addresses.empty()) return {};
-    std::string out =
-        fmt::format(" AND {} IN {}", column, placeholders(params.size() + 1, addresses.size()));
-    for (const auto& a : addresses) params.push_back(blob(a));
-    return out;
-}
-
-Json verification_json(const verify::VerificationRecord& record) {
-    return Json{{"status", std::string(verify::to_string(record.status))},
-                {"reason", record.reason},
-                {"detail", record.detail},
-                {"checked_at", record.checked_at},
-                {"covers_block_num", record.covers_block_num},
-                {"report", stored_json(record.report_json)}};
-}
 
 constexpr std::string_view kToolColumns =
     "SELECT t.registry, t.tool_id, t.creator, t.metadata_uri, t.manifest_hash, "
@@ -119,86 +93,70 @@ ApiResult<Json> list_tools(Ctx& ctx) {
     }
     auto limit = limit_param(request);
     if (!limit) return std::unexpected(limit.error());
-    std::vector<DbValue> params{chain(ctx), blob(core::Address{})};
-    std::string where = "t.chain_id = $1";
-    where += in_clause("t.registry", ctx.scope.tool_registries, params);
+    SqlWhere where("t.chain_id = $1", {chain(ctx), blob(core::Address{})});
+    where.add_in("t.registry", ctx.scope.tool_registries);
     // Comma-wrapped lists of the tool profile (index/schema.cpp migration 3).
-    const std::array<std::pair<std::string_view, std::string_view>, 5> lists{{
-        {"q", "p.search_text"},
+    constexpr std::array<ListFilter, 5> kFilters{{
+        {"q", "p.search_text", true},
         {"tag", "p.tags"},
         {"pricing", "p.pricing_protocols"},
         {"asset", "p.assets"},
         {"access", "p.access_kinds"},
     }};
-    for (const auto& [name, column] : lists) {
-        auto value = text_param(request, name);
-        if (!value) return std::unexpected(value.error());
-        const std::optional<std::string> text = std::move(*value);
-        if (!text.has_value() || text->empty()) continue;
-        params.emplace_back(like_pattern(*text, name == "q"));
-        where += fmt::format(" AND {} LIKE ${} ESCAPE '\\'", column, params.size());
+    if (auto ok = add_list_filters(request, kFilters, where); !ok) {
+        return std::unexpected(ok.error());
     }
     auto include_deregistered = bool_param(request, "include_deregistered");
     if (!include_deregistered) return std::unexpected(include_deregistered.error());
-    if (!include_deregistered->value_or(false)) where += " AND t.deregistered = 0";
-    if (const std::string* status = request.param("verification")) {
-        if (*status == "none") {
-            where += " AND v.status IS NULL";
-        } else if (verify::verification_status_from_string(*status)) {
-            params.emplace_back(*status);
-            where += fmt::format(" AND v.status = ${}", params.size());
-        } else {
-            return std::unexpected(
-                bad_parameter("verification must be verified, unverified, unreachable or none"));
-        }
+    if (!include_deregistered->value_or(false)) where.add("t.deregistered = 0");
+    if (auto ok = add_verification_filter(request, "v.status", where); !ok) {
+        return std::unexpected(ok.error());
     }
-    if (const std::string* cursor = request.param("cursor")) {
-        auto parts = decode_cursor(*cursor, "tools", 2);
-        if (!parts) return std::unexpected(parts.error());
-        auto registry = core::from_hex((*parts)[0]);
-        auto tool_id = core::from_hex((*parts)[1]);
-        if (!registry || registry->size() != 20 || !tool_id || tool_id->size() != 32) {
-            return std::unexpected(ApiError{400, "bad_cursor", "bad cursor"});
-        }
-        params.emplace_back(std::move(*registry));
-        params.emplace_back(std::move(*tool_id));
-        where += fmt::format(" AND (t.registry > ${0} OR (t.registry = ${0} AND t.tool_id > ${1}))",
-                             params.size() - 1, params.size());
+    auto cursor = cursor_param(request, "tools", 2);
+    if (!cursor) return std::unexpected(cursor.error());
+    if (const std::optional<std::vector<std::string>> parts = std::move(*cursor);
+        parts.has_value()) {
+        auto registry = cursor_bytes((*parts)[0], 20);
+        auto tool_id = cursor_bytes((*parts)[1], 32);
+        if (!registry || !tool_id) return std::unexpected(bad_cursor());
+        const size_t registry_n = where.bind(std::move(*registry));
+        const size_t tool_n = where.bind(std::move(*tool_id));
+        where.add(fmt::format("(t.registry > ${0} OR (t.registry = ${0} AND t.tool_id > ${1}))",
+                              registry_n, tool_n));
     }
-    params.emplace_back(static_cast<int64_t>(*limit + 1));
+    const size_t limit_n = where.bind(static_cast<int64_t>(*limit + 1));
     auto rows = ctx.db.query(fmt::format("{} WHERE {} ORDER BY t.registry, t.tool_id LIMIT ${}",
-                                         kToolColumns, where, params.size()),
-                             params);
+                                         kToolColumns, where.sql(), limit_n),
+                             where.params());
     if (!rows) return std::unexpected(unavailable(rows.error()));
-    Json items = Json::array();
-    const size_t shown = std::min(rows->size(), *limit);
-    for (size_t i = 0; i < shown; ++i) items.push_back(tool_json((*rows)[i]));
-    Json next = nullptr;
-    if (rows->size() > *limit && shown > 0) {
-        const DbRow& last = (*rows)[shown - 1];
-        const std::array<std::string, 2> parts{core::to_hex(as_bytes(last[0]), false),
-                                               core::to_hex(as_bytes(last[1]), false)};
-        next = encode_cursor("tools", parts);
+    const auto cursor_parts = [&](size_t last) {
+        const DbRow& row = (*rows)[last];
+        return std::array<std::string, 2>{core::to_hex(as_bytes(row[0]), false),
+                                          core::to_hex(as_bytes(row[1]), false)};
+    };
+    Json out = Json::object();
+    if (auto ok = put_page(out, *rows, *limit, "tools", tool_json, cursor_parts); !ok) {
+        return std::unexpected(ok.error());
     }
-    return Json{{"items", std::move(items)}, {"next_cursor", std::move(next)}};
+    return out;
 }
 
 ApiResult<Json> get_tool(Ctx& ctx) {
     if (auto ok = check_params(ctx.request, {"registry"}); !ok) return std::unexpected(ok.error());
     auto tool_id = parse_uint256_id(ctx.captures.at(0), "tool_id");
     if (!tool_id) return std::unexpected(tool_id.error());
-    std::vector<DbValue> params{chain(ctx), blob(core::Address{}), *tool_id};
-    std::string where = "t.chain_id = $1 AND t.tool_id = $3";
+    SqlWhere where("t.chain_id = $1 AND t.tool_id = $3",
+                   {chain(ctx), blob(core::Address{}), *tool_id});
     if (const std::string* registry = ctx.request.param("registry")) {
         auto address = parse_address(*registry, "registry");
         if (!address) return std::unexpected(address.error());
-        params.push_back(blob(*address));
-        where += fmt::format(" AND t.registry = ${}", params.size());
+        where.add("t.registry = ${}", blob(*address));
     } else {
-        where += in_clause("t.registry", ctx.scope.tool_registries, params);
+        where.add_in("t.registry", ctx.scope.tool_registries);
     }
     auto rows = ctx.db.query(
-        fmt::format("{} WHERE {} ORDER BY t.registry LIMIT 2", kToolColumns, where), params);
+        fmt::format("{} WHERE {} ORDER BY t.registry LIMIT 2", kToolColumns, where.sql()),
+        where.params());
     if (!rows) return std::unexpected(unavailable(rows.error()));
     if (rows->empty()) return std::unexpected(not_found("no such tool"));
     if (rows->size() > 1) {
@@ -243,84 +201,72 @@ ApiResult<Json> list_runs(Ctx& ctx) {
     }
     auto limit = limit_param(request);
     if (!limit) return std::unexpected(limit.error());
-    std::vector<DbValue> params{chain(ctx), blob(core::Address{})};
-    std::string where = "r.chain_id = $1";
+    SqlWhere where("r.chain_id = $1", {chain(ctx), blob(core::Address{})});
     if (const std::string* workflow = request.param("workflow")) {
         auto address = parse_address(*workflow, "workflow");
         if (!address) return std::unexpected(address.error());
-        params.push_back(blob(*address));
-        where += fmt::format(" AND r.workflow = ${}", params.size());
+        where.add("r.workflow = ${}", blob(*address));
     } else {
-        where += in_clause("r.workflow", ctx.scope.workflows, params);
+        where.add_in("r.workflow", ctx.scope.workflows);
     }
-    if (const std::string* status = request.param("status")) {
-        // ERC-8301 RunStatus: 0 Pending, 1 Success, 2 Failed.
-        const std::string lower = ascii_lower(*status);
-        int64_t value = -1;
-        if (lower == "pending") value = 0;
-        if (lower == "success") value = 1;
-        if (lower == "failed") value = 2;
-        if (value < 0)
-            return std::unexpected(bad_parameter("status must be pending, success or failed"));
-        params.emplace_back(value);
-        where += fmt::format(" AND r.status = ${}", params.size());
-    }
+    // ERC-8301 RunStatus: 0 Pending, 1 Success, 2 Failed (the index of each name).
+    constexpr std::array<std::string_view, 3> kStatuses{"pending", "success", "failed"};
+    auto status = choice_param(request, "status", kStatuses, kStatuses.size(),
+                               "status must be pending, success or failed", true);
+    if (!status) return std::unexpected(status.error());
+    if (*status < kStatuses.size()) where.add("r.status = ${}", static_cast<int64_t>(*status));
     const std::string started = "COALESCE(r.started_block_num, 0)";
-    if (const std::string* cursor = request.param("cursor")) {
-        auto parts = decode_cursor(*cursor, "runs", 3);
-        if (!parts) return std::unexpected(parts.error());
-        int64_t block = 0;
-        auto workflow = core::from_hex((*parts)[1]);
-        auto run_id = core::from_hex((*parts)[2]);
-        if (!parse_int((*parts)[0], block) || !workflow || workflow->size() != 20 || !run_id ||
-            run_id->size() != 32) {
-            return std::unexpected(ApiError{400, "bad_cursor", "bad cursor"});
-        }
-        params.emplace_back(block);
-        params.emplace_back(std::move(*workflow));
-        params.emplace_back(std::move(*run_id));
-        const size_t n = params.size();
-        where += fmt::format(
-            " AND ({0} < ${1} OR ({0} = ${1} AND (r.workflow > ${2} OR (r.workflow = ${2} AND "
+    auto cursor = cursor_param(request, "runs", 3);
+    if (!cursor) return std::unexpected(cursor.error());
+    if (const std::optional<std::vector<std::string>> parts = std::move(*cursor);
+        parts.has_value()) {
+        const auto block = cursor_int((*parts)[0]);
+        auto workflow = cursor_bytes((*parts)[1], 20);
+        auto run_id = cursor_bytes((*parts)[2], 32);
+        if (!block || !workflow || !run_id) return std::unexpected(bad_cursor());
+        const size_t block_n = where.bind(*block);
+        const size_t workflow_n = where.bind(std::move(*workflow));
+        const size_t run_n = where.bind(std::move(*run_id));
+        where.add(fmt::format(
+            "({0} < ${1} OR ({0} = ${1} AND (r.workflow > ${2} OR (r.workflow = ${2} AND "
             "r.run_id > ${3}))))",
-            started, n - 2, n - 1, n);
+            started, block_n, workflow_n, run_n));
     }
-    params.emplace_back(static_cast<int64_t>(*limit + 1));
+    const size_t limit_n = where.bind(static_cast<int64_t>(*limit + 1));
     auto rows =
         ctx.db.query(fmt::format("{} WHERE {} ORDER BY {} DESC, r.workflow, r.run_id LIMIT ${}",
-                                 kRunColumns, where, started, params.size()),
-                     params);
+                                 kRunColumns, where.sql(), started, limit_n),
+                     where.params());
     if (!rows) return std::unexpected(unavailable(rows.error()));
-    Json items = Json::array();
-    const size_t shown = std::min(rows->size(), *limit);
-    for (size_t i = 0; i < shown; ++i) items.push_back(run_json((*rows)[i]));
-    Json next = nullptr;
-    if (rows->size() > *limit && shown > 0) {
-        const DbRow& last = (*rows)[shown - 1];
-        const std::array<std::string, 3> parts{std::to_string(as_int(last[5]).value_or(0)),
-                                               core::to_hex(as_bytes(last[0]), false),
-                                               core::to_hex(as_bytes(last[1]), false)};
-        next = encode_cursor("runs", parts);
+    const auto cursor_parts = [&](size_t last) {
+        const DbRow& row = (*rows)[last];
+        return std::array<std::string, 3>{std::to_string(as_int(row[5]).value_or(0)),
+                                          core::to_hex(as_bytes(row[0]), false),
+                                          core::to_hex(as_bytes(row[1]), false)};
+    };
+    Json out = Json::object();
+    if (auto ok = put_page(out, *rows, *limit, "runs", run_json, cursor_parts); !ok) {
+        return std::unexpected(ok.error());
     }
-    return Json{{"items", std::move(items)}, {"next_cursor", std::move(next)}};
+    return out;
 }
 
 ApiResult<Json> get_run(Ctx& ctx) {
     if (auto ok = check_params(ctx.request, {"workflow"}); !ok) return std::unexpected(ok.error());
     auto run_id = parse_hash32(ctx.captures.at(0), "run_id");
     if (!run_id) return std::unexpected(run_id.error());
-    std::vector<DbValue> params{chain(ctx), blob(core::Address{}), *run_id};
-    std::string where = "r.chain_id = $1 AND r.run_id = $3";
+    SqlWhere where("r.chain_id = $1 AND r.run_id = $3",
+                   {chain(ctx), blob(core::Address{}), *run_id});
     if (const std::string* workflow = ctx.request.param("workflow")) {
         auto address = parse_address(*workflow, "workflow");
         if (!address) return std::unexpected(address.error());
-        params.push_back(blob(*address));
-        where += fmt::format(" AND r.workflow = ${}", params.size());
+        where.add("r.workflow = ${}", blob(*address));
     } else {
-        where += in_clause("r.workflow", ctx.scope.workflows, params);
+        where.add_in("r.workflow", ctx.scope.workflows);
     }
     auto rows = ctx.db.query(
-        fmt::format("{} WHERE {} ORDER BY r.workflow LIMIT 2", kRunColumns, where), params);
+        fmt::format("{} WHERE {} ORDER BY r.workflow LIMIT 2", kRunColumns, where.sql()),
+        where.params());
     if (!rows) return std::unexpected(unavailable(rows.error()));
     if (rows->empty()) return std::unexpected(not_found("no such run"));
     if (rows->size() > 1) {
@@ -384,7 +330,8 @@ ApiResult<Json> resolve_domain(Ctx& ctx) {
         "SELECT a.agent_id, a.owner, a.wallet, a.agent_uri, p.domains FROM agent_profiles p "
         "JOIN agents a ON a.chain_id = p.chain_id AND a.registry = p.registry AND "
         "a.agent_id = p.agent_id WHERE p.chain_id = $1 AND p.registry = $2 AND "
-        "p.domains LIKE $3 ESCAPE '\\' AND a.owner IS NOT NULL ORDER BY a.agent_id LIMIT 1000",
+        "p.domains LIKE CAST($3 AS TEXT) ESCAPE '\\' AND a.owner IS NOT NULL ORDER BY a.agent_id "
+        "LIMIT 1000",
         params);
     if (!rows) return std::unexpected(unavailable(rows.error()));
     Json items = Json::array();

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <credence/core/uint256.hpp>
+#include <credence/verify/verification_store.hpp>
 
 namespace credence::api::detail {
 
@@ -25,6 +26,8 @@ ApiError not_found(std::string message) { return {404, "not_found", std::move(me
 ApiError unavailable(const index::DbError& error) {
     return {503, "unavailable", fmt::format("database unavailable: {}", error.to_string())};
 }
+
+index::DbValue chain(const Ctx& ctx) { return static_cast<int64_t>(ctx.scope.chain_id); }
 
 bool is_valid_utf8(std::string_view text) noexcept {
     // Structural check (RFC 3629): no overlongs, no surrogates, nothing above U+10FFFF.
@@ -317,6 +320,15 @@ Json stored_json(const std::string& text) {
     Json parsed = Json::parse(text, nullptr, false);
     if (parsed.is_discarded()) return text;
     return parsed;
+}
+
+Json verification_json(const verify::VerificationRecord& record) {
+    return Json{{"status", std::string(verify::to_string(record.status))},
+                {"reason", record.reason},
+                {"detail", record.detail},
+                {"checked_at", record.checked_at},
+                {"covers_block_num", record.covers_block_num},
+                {"report", stored_json(record.report_json)}};
 }
 
 std::string placeholders(size_t first, size_t count) {

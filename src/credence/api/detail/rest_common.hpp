@@ -22,6 +22,10 @@
 #include <credence/core/bytes.hpp>
 #include <credence/index/database.hpp>
 
+namespace credence::verify {
+struct VerificationRecord;
+}  // namespace credence::verify
+
 namespace credence::api::detail {
 
 using Json = nlohmann::ordered_json;
@@ -47,6 +51,9 @@ struct Ctx {
     const HttpRequest& request;
     std::vector<std::string> captures;
 };
+
+/// The scope's chain id as a bound value ($1 of every query).
+[[nodiscard]] index::DbValue chain(const Ctx& ctx);
 
 /// 400 unknown_parameter unless every query parameter is in `allowed`.
 [[nodiscard]] ApiResult<void> check_params(const HttpRequest& request,
@@ -108,6 +115,9 @@ struct Ctx {
 [[nodiscard]] index::DbValue blob(core::ByteView bytes);
 /// JSON text from the index (a report, a score's tags): parsed, or the text itself when invalid.
 [[nodiscard]] Json stored_json(const std::string& text);
+
+/// The stored latest check of a subject (verify/verification_store.hpp) as the API shows it.
+[[nodiscard]] Json verification_json(const verify::VerificationRecord& record);
 
 /// "($k, $k+1, ...)" for `count` placeholders starting at `first`.
 [[nodiscard]] std::string placeholders(size_t first, size_t count);
