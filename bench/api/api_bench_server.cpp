@@ -1,7 +1,10 @@
 // Serves RestApi + HttpServer over a benchmark index until SIGINT/SIGTERM (issue 7
 // §Performance). No rate limit (the load generator is one IP).
 //
-//   api_bench_server <sqlite-file | postgresql://...> <port> [threads=8]
+//   api_bench_server <sqlite-file | postgresql://...> <port> [threads=16] [db_connections=4]
+//
+// threads >= the load generator's connections: cpp-httplib holds a worker per keep-alive
+// connection (api/http_server.hpp).
 #include <csignal>
 #include <cstdio>
 #include <string>
@@ -14,7 +17,7 @@
 
 int main(int argc, char** argv) {
     if (argc < 3) {
-        std::fprintf(stderr, "usage: api_bench_server <db> <port> [threads]\n");
+        std::fprintf(stderr, "usage: api_bench_server <db> <port> [threads] [db_connections]\n");
         return 2;
     }
     sigset_t signals;
@@ -27,11 +30,12 @@ int main(int argc, char** argv) {
     credence::api::RestApiOptions options;
     options.scope = credence::bench::bench_scope();
     options.open_database = [location] { return credence::index::open_database(location); };
+    if (argc > 4) options.max_connections = std::stoul(argv[4]);
     credence::api::RestApi rest(std::move(options));
     credence::api::McpEndpoint mcp(rest, credence::api::McpOptions{});
     credence::api::HttpServerOptions server_options;
     server_options.port = static_cast<uint16_t>(std::stoul(argv[2]));
-    server_options.threads = argc > 3 ? static_cast<unsigned>(std::stoul(argv[3])) : 8;
+    server_options.threads = argc > 3 ? static_cast<unsigned>(std::stoul(argv[3])) : 16;
     server_options.rate_limit_per_second = 0;  // off: one load generator
     credence::api::HttpServer server(rest, mcp, server_options);
     if (auto started = server.start(); !started) {

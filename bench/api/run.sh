@@ -3,10 +3,13 @@
 #   bench/api/run.sh <build-dir> [sqlite-file | postgresql://...] [seconds=30]
 # Generates the index when the SQLite file does not exist (or always for a PostgreSQL URL, unless
 # BENCH_SKIP_GEN is set), starts
-# api_bench_server under /usr/bin/time -v, drives agent detail then search at 500 req/s (10
-# connections, each waiting 20 ms between requests: wrk's Lua delay()), and prints wrk's latency
-# distribution, the achieved rate and the server's peak RSS. BENCH_CONNECTIONS (11) and BENCH_DELAY_MS (20)
-# set the offered rate: connections / (delay + latency) ~ 500 req/s at a few ms of latency.
+# api_bench_server under /usr/bin/time -v, drives agent detail then search at a fixed offered rate
+# (BENCH_CONNECTIONS connections, each waiting BENCH_DELAY_MS between requests: wrk's Lua delay()),
+# and prints wrk's latency distribution, the achieved rate, the server's CPU time per request and
+# its peak RSS. Offered rate ~ connections / (delay + latency + wrk's timer slack, ~3 ms): the
+# defaults (14, 20 ms) offer ~600 req/s. The server gets BENCH_THREADS (16) workers, at least one
+# per connection (cpp-httplib holds a worker per keep-alive connection), and BENCH_DB_CONNECTIONS
+# (2, RestApiOptions' default) database connections.
 set -euo pipefail
 build=${1:?build dir}
 db=${2:-/tmp/credence_api_bench.sqlite}
@@ -17,7 +20,8 @@ if [[ -z "${BENCH_SKIP_GEN:-}" && ( "$db" == postgres* || ! -f "$db" ) ]]; then
     "$build/bench/api/api_bench_gen" "$db" 100000 1000000
 fi
 log=$(mktemp)
-/usr/bin/time -v "$build/bench/api/api_bench_server" "$db" "$port" 8 > /dev/null 2> "$log" &
+/usr/bin/time -v "$build/bench/api/api_bench_server" "$db" "$port" "${BENCH_THREADS:-16}" \
+    "${BENCH_DB_CONNECTIONS:-2}" > /dev/null 2> "$log" &
 wrapper=$!
 server_pid() { pgrep -P "$wrapper" api_bench_serve || true; }
 for _ in $(seq 50); do
@@ -25,10 +29,18 @@ for _ in $(seq 50); do
     sleep 0.1
 done
 curl -sf "http://127.0.0.1:$port/api/v1/agents/1" > /dev/null
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$(server_pid)/stat"; }
+ticks_per_second=$(getconf CLK_TCK)
 for route in detail search; do
-    echo "== $route: ${BENCH_CONNECTIONS:-11} connections, ${BENCH_DELAY_MS:-20} ms between requests each, ${seconds}s"
-    wrk -t2 -c"${BENCH_CONNECTIONS:-11}" -d"${seconds}s" --latency -s "$here/$route.lua" "http://127.0.0.1:$port" |
-        grep -E "Latency|50%|90%|99%|requests in|Requests/sec|Non-2xx|Socket errors"
+    echo "== $route: ${BENCH_CONNECTIONS:-14} connections, ${BENCH_DELAY_MS:-20} ms between requests each, ${seconds}s"
+    before=$(cpu_ticks)
+    out=$(wrk -t2 -c"${BENCH_CONNECTIONS:-14}" -d"${seconds}s" --latency -s "$here/$route.lua" \
+        "http://127.0.0.1:$port")
+    after=$(cpu_ticks)
+    grep -E "Latency|50%|90%|99%|requests in|Requests/sec|Non-2xx|Socket errors" <<< "$out"
+    requests=$(grep -oP '^\s*\K[0-9]+(?= requests in)' <<< "$out")
+    echo "server CPU: $(( (after - before) * 1000000 / ticks_per_second / requests )) us per request"
+    echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 done
 kill -TERM "$(server_pid)"
 wait "$wrapper" || true

@@ -219,6 +219,7 @@ std::expected<void, std::string> HttpServer::start() {
     s.server.set_read_timeout(5, 0);
     s.server.set_write_timeout(5, 0);
     s.server.set_keep_alive_timeout(5);
+    s.server.set_keep_alive_max_count(std::max<size_t>(1, s.options.keep_alive_requests));
     const size_t max_body = s.options.max_body_bytes;
     // Refuse an announced oversized body before reading it (413 JSON, never a 5xx).
     s.server.set_pre_routing_handler(

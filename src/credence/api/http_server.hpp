@@ -29,7 +29,12 @@ struct HttpServerOptions {
     size_t max_body_bytes = 64 * 1024;
     double rate_limit_per_second = 50;
     double rate_limit_burst = 100;
+    /// Worker threads. cpp-httplib keeps a thread per open keep-alive connection, so a client
+    /// past this many connections waits until one closes (keep_alive_requests, or 5 s idle).
     unsigned threads = 8;
+    /// Requests served on one keep-alive connection before it is closed (httplib's default of 5
+    /// made a load generator reconnect every fifth request).
+    size_t keep_alive_requests = 100;
 };
 
 class HttpServer {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <condition_variable>
 #include <map>
 #include <mutex>
 #include <string_view>
@@ -160,33 +161,92 @@ struct RestApi::Impl {
     RestApiOptions options;
     Metrics metrics;
     std::mutex pool_mutex;
+    std::condition_variable pool_freed;
     std::vector<std::unique_ptr<index::Database>> pool;
+    size_t leased = 0;  ///< connections handed out (open or being opened), under pool_mutex
 
-    /// A connection from the pool (opened on demand: one per concurrent request at most).
+    /// A connection from the pool: an idle one, else a new one while fewer than
+    /// options.max_connections are out, else the next one released (at most
+    /// options.connection_wait; then a 503, like any database failure). Every successful or
+    /// failed acquire() is paired with one release() (nullptr for a lost or unopened connection).
     index::DbResult<std::unique_ptr<index::Database>> acquire() {
         {
-            const std::lock_guard lock(pool_mutex);
+            std::unique_lock lock(pool_mutex);
+            const size_t cap = std::max<size_t>(1, options.max_connections);
+            if (!pool_freed.wait_for(lock, options.connection_wait,
+                                     [&] { return !pool.empty() || leased < cap; })) {
+                return std::unexpected(
+                    index::DbError{index::DbErrorKind::connection, "all connections busy"});
+            }
+            ++leased;
             if (!pool.empty()) {
                 auto db = std::move(pool.back());
                 pool.pop_back();
                 return db;
             }
         }
-        if (!options.open_database) {
-            return std::unexpected(index::DbError{index::DbErrorKind::open, "no database"});
+        auto opened =
+            options.open_database
+                ? options.open_database()
+                : std::unexpected(index::DbError{index::DbErrorKind::open, "no database"});
+        if (opened) {
+            if (auto tuned = tune(**opened); !tuned) opened = std::unexpected(tuned.error());
         }
-        return options.open_database();
+        if (!opened) release(nullptr);
+        return opened;
+    }
+
+    /// The API's SQLite connections only read: map the file instead of copying every page into a
+    /// private cache. With 32 KiB pages and a random agent per request, the private 64 MiB caches
+    /// missed on most B-tree pages and half the server's CPU went to pread() copies (perf,
+    /// docs/benchmarks.md §REST API under wrk). A mapped page is shared with the OS page cache
+    /// and with the other connections; the small private cache then only holds page headers.
+    index::DbResult<void> tune(index::Database& db) const {
+        if (db.dialect() != index::Dialect::sqlite || options.sqlite_mmap_bytes == 0) return {};
+        return db.exec_script(fmt::format("PRAGMA mmap_size={}; PRAGMA cache_size=-{}",
+                                          options.sqlite_mmap_bytes, options.sqlite_cache_kib));
     }
 
     void release(std::unique_ptr<index::Database> db) {
-        if (!db) return;
-        if (db->in_transaction()) {
+        if (db && db->in_transaction()) {
             // Handlers only read; a failed rollback leaves no transaction open (database.hpp).
             ignore(db->rollback());
         }
-        const std::lock_guard lock(pool_mutex);
-        pool.push_back(std::move(db));
+        {
+            const std::lock_guard lock(pool_mutex);
+            --leased;
+            if (db) pool.push_back(std::move(db));
+        }
+        pool_freed.notify_one();
     }
+
+    /// Returns a leased connection to the pool when it goes out of scope, also when a handler
+    /// throws (a null one counts as lost: the next acquire() may open a new one).
+    struct Returner {
+        Impl& impl;
+        std::unique_ptr<index::Database>& db;
+        bool snapshot = false;
+        Returner(Impl& i, std::unique_ptr<index::Database>& d) : impl(i), db(d) {}
+        Returner(const Returner&) = delete;
+        Returner& operator=(const Returner&) = delete;
+        ~Returner() {
+            // Ends the read snapshot; a connection that cannot end it is dropped.
+            if (snapshot && db && !db->exec("ROLLBACK")) db.reset();
+            impl.release(std::move(db));
+        }
+        /// SQLite: one deferred (read) transaction per answer, so that every query of an answer
+        /// sees the same index state while the indexer commits, and the file's shared lock and
+        /// WAL snapshot are taken once instead of once per statement. (Database::begin() takes
+        /// the write lock; PostgreSQL statements stay in autocommit: a BEGIN there costs a round
+        /// trip.)
+        [[nodiscard]] index::DbResult<void> begin_snapshot() {
+            if (db->dialect() != index::Dialect::sqlite) return {};
+            // exec(): a cached prepared statement, unlike exec_script()'s parse per call.
+            auto begun = db->exec("BEGIN DEFERRED");
+            snapshot = begun.has_value();
+            return begun;
+        }
+    };
 
     Json node_status() const {
         if (!options.node_status) return nullptr;
@@ -202,6 +262,7 @@ struct RestApi::Impl {
         Json body;
         int status = 200;
         if (db) {
+            const Returner returner(*this, *db);
             auto probe = (*db)->query("SELECT 1");
             if (probe) {
                 body = Json{{"status", "ok"}, {"database", "ok"}};
@@ -213,7 +274,6 @@ struct RestApi::Impl {
                             {"code", "unavailable"}};
                 if (probe.error().kind == index::DbErrorKind::connection) (*db).reset();
             }
-            release(std::move(*db));
         } else {
             status = 503;
             body = Json{{"status", "unavailable"},
@@ -255,18 +315,21 @@ struct RestApi::Impl {
             return error_response(detail::not_found("no such route"));
         }
         route_name = found->name;
-        auto db = acquire();
-        if (!db) return error_response(detail::unavailable(db.error()));
-        Ctx ctx{options.scope, **db, request, std::move(captures)};
-        ApiResult<Json> result = found->handler != nullptr
-                                     ? found->handler(ctx)
-                                     : found->status_handler(ctx, node_status());
-        bool keep = true;
-        if (!result && result.error().status == 503) {
+        ApiResult<Json> result;
+        {
+            auto db = acquire();
+            if (!db) return error_response(detail::unavailable(db.error()));
+            Returner returner(*this, *db);
+            if (auto begun = returner.begin_snapshot(); !begun) {
+                (*db).reset();
+                return error_response(detail::unavailable(begun.error()));
+            }
+            Ctx ctx{options.scope, **db, request, std::move(captures)};
+            result = found->handler != nullptr ? found->handler(ctx)
+                                               : found->status_handler(ctx, node_status());
             // A lost connection is not returned to the pool; the next request opens a new one.
-            keep = false;
+            if (!result && result.error().status == 503) (*db).reset();
         }
-        if (keep) release(std::move(*db));
         if (!result) return error_response(result.error());
         return {200, "application/json", dump(*result), {}};
     }

@@ -6,10 +6,11 @@
 // than that. Handlers never throw.
 //
 // Thread-safety: handle() may be called from many threads at once (the server's worker pool);
-// each thread gets its own database connection from the DatabaseOpener on first use.
+// a request borrows one connection of a bounded pool (opened by the DatabaseOpener on demand).
 // Ownership: owns its connections; borrows nothing past construction.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -24,7 +25,7 @@
 
 namespace credence::api {
 
-/// Opens one more connection to the node's index (called once per server thread).
+/// Opens one more connection to the node's index (called when the pool needs another one).
 using DatabaseOpener = std::function<index::DbResult<std::unique_ptr<index::Database>>()>;
 
 /// The registries the API answers for (one chain; addresses as the index stores them).
@@ -45,6 +46,15 @@ struct RestApiOptions {
     /// be empty.
     std::function<nlohmann::json()> node_status;
     std::function<std::string()> node_metrics;
+    /// Connections open at once (a request past it waits for one, then 503 after
+    /// connection_wait). Database work is CPU-bound on a warm index: a few connections keep the
+    /// cores busy, and each SQLite one maps the file (RSS counts a page once per mapping).
+    size_t max_connections = 2;
+    std::chrono::milliseconds connection_wait{5000};
+    /// SQLite connections: PRAGMA mmap_size (0 keeps the index's defaults: no map, 64 MiB
+    /// private cache) and the private page cache beside the map.
+    uint64_t sqlite_mmap_bytes = uint64_t{1} << 30;
+    uint64_t sqlite_cache_kib = 2048;
 };
 
 class RestApi {
