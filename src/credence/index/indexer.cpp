@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <future>
+#include <iterator>
 #include <map>
 #include <thread>
 
@@ -110,8 +112,81 @@ std::expected<uint64_t, IndexError> rewind_to_fork(IndexStore& store, LogSource&
 
 }  // namespace
 
+std::expected<Indexer::Fetched, IndexError> Indexer::fetch(uint64_t from, uint64_t head) {
+    std::vector<core::Address> addresses;
+    std::map<core::Address, ContractKind> kinds;
+    for (const auto& src : options_.sources) {
+        if (kinds.emplace(src.address, src.kind).second) addresses.push_back(src.address);
+    }
+    Fetched out;
+    auto chunk = source_.next_chunk(from, head, addresses);
+    if (!chunk) {
+        metrics_.rpc_errors_total++;
+        return rpc_fail(chunk.error(), fmt::format("eth_getLogs from block {}", from));
+    }
+    out.chunk = std::move(*chunk);
+    // Far behind the head, merge the following chunks while they are final (no reorg can touch
+    // them) and the batch is under batch_logs: fewer, larger transactions. A failed follow-up
+    // fetch ends the merge: what was fetched commits, and the next step meets the error again.
+    const uint64_t depth = options_.finality_depth;
+    const uint64_t final_to = head > depth ? head - depth : 0;
+    while (out.chunk.to_block < final_to && out.chunk.logs.size() < options_.batch_logs) {
+        auto more = source_.next_chunk(out.chunk.to_block + 1, head, addresses);
+        if (!more) break;
+        out.chunk.to_block = more->to_block;
+        out.chunk.logs.insert(out.chunk.logs.end(), std::make_move_iterator(more->logs.begin()),
+                              std::make_move_iterator(more->logs.end()));
+        out.chunk.skipped.insert(out.chunk.skipped.end(),
+                                 std::make_move_iterator(more->skipped.begin()),
+                                 std::make_move_iterator(more->skipped.end()));
+    }
+    out.logs.reserve(out.chunk.logs.size());
+    for (auto& log : out.chunk.logs) {
+        const ContractKind kind = kinds.at(log.address);
+        out.logs.push_back({std::move(log), kind, {}});
+    }
+    out.chunk.logs.clear();
+    if (!options_.fetch_details) return out;
+
+    // ERC-8301 events carry only hashes: read the task / reply structs at the log's block.
+    std::vector<chain::RpcCall> calls;
+    std::vector<size_t> which;
+    for (size_t i = 0; i < out.logs.size(); ++i) {
+        auto call = detail_call(out.logs[i].log, out.logs[i].kind);
+        if (!call) continue;
+        calls.push_back(
+            {"eth_call", nlohmann::json::array({chain::to_json(*call),
+                                                chain::to_quantity(out.logs[i].log.block_num)})});
+        which.push_back(i);
+    }
+    constexpr size_t kCallsPerRequest = 500;
+    for (size_t at = 0; at < calls.size(); at += kCallsPerRequest) {
+        const size_t n = std::min(kCallsPerRequest, calls.size() - at);
+        auto results =
+            source_.client().batch(std::span<const chain::RpcCall>(calls).subspan(at, n));
+        if (!results) {
+            metrics_.rpc_errors_total++;
+            return rpc_fail(results.error(), "read task and reply details");
+        }
+        for (size_t k = 0; k < n; ++k) {
+            auto& result = (*results)[k];
+            auto data = result ? chain::read_data(*result)
+                               : chain::RpcResult<core::Bytes>(std::unexpected(result.error()));
+            if (!data) {
+                metrics_.rpc_errors_total++;
+                return rpc_fail(data.error(), "read a task or reply detail");
+            }
+            out.logs[which[at + k]].detail = std::move(*data);
+        }
+    }
+    return out;
+}
+
 std::expected<StepReport, IndexError> Indexer::step() {
     if (!store_) return fail(IndexErrorKind::database, "the indexer was not started");
+    // The fetch-ahead thread owns the source until it is joined: first thing, before any RPC.
+    std::optional<std::expected<Fetched, IndexError>> ahead;
+    if (ahead_.valid()) ahead = ahead_.get();
     const auto started = Clock::now();
     const uint64_t chain_id = options_.chain_id;
     auto& rpc = source_.client();
@@ -173,17 +248,15 @@ std::expected<StepReport, IndexError> Indexer::step() {
         return report;
     }
 
-    std::vector<core::Address> addresses;
-    std::map<core::Address, ContractKind> kinds;
-    for (const auto& src : options_.sources) {
-        if (kinds.emplace(src.address, src.kind).second) addresses.push_back(src.address);
-    }
-    auto chunk = source_.next_chunk(from, *head, addresses);
-    if (!chunk) {
-        metrics_.rpc_errors_total++;
-        return rpc_fail(chunk.error(), fmt::format("eth_getLogs from block {}", from));
-    }
-    for (const auto& skipped : chunk->skipped) {
+    // A chunk fetched ahead during the previous commit is used when it starts at this step's
+    // first block and the head has not moved below it; any other is dropped.
+    auto fetched =
+        ahead && *ahead && (*ahead)->chunk.from_block == from && (*ahead)->chunk.to_block <= *head
+            ? std::move(*ahead)
+            : fetch(from, *head);
+    if (!fetched) return std::unexpected(fetched.error());
+    const LogChunk& chunk = fetched->chunk;
+    for (const auto& skipped : chunk.skipped) {
         report.warnings.push_back(fmt::format("skipped a log of block {} index {}: {}",
                                               skipped.log.block_num, skipped.log.log_index,
                                               skipped.reason));
@@ -191,18 +264,19 @@ std::expected<StepReport, IndexError> Indexer::step() {
 
     Batch batch;
     batch.chain_id = chain_id;
-    batch.to_block = chunk->to_block;
+    batch.to_block = chunk.to_block;
     const uint64_t depth = options_.finality_depth;
+    const uint64_t final_to = *head > depth ? *head - depth : 0;
     // Never forget the chunk's own last block: the next reorg check starts from it.
-    batch.forget_below = std::min(*head > depth ? *head - depth : 0, chunk->to_block);
+    batch.forget_below = std::min(final_to, chunk.to_block);
 
     // Unfinalized blocks of the chunk: remember every header and check that the logs belong to
     // them, so a reorg racing this fetch is caught now rather than committed (issue 5 §4). The
     // chunk's last block is always remembered: the next step's reorg check starts there.
     const uint64_t window_from = std::max(from, batch.forget_below);
     std::vector<uint64_t> nums;
-    for (uint64_t b = window_from; b <= chunk->to_block; ++b) nums.push_back(b);
-    if (nums.empty() || nums.back() != chunk->to_block) nums.push_back(chunk->to_block);
+    for (uint64_t b = window_from; b <= chunk.to_block; ++b) nums.push_back(b);
+    if (nums.empty() || nums.back() != chunk.to_block) nums.push_back(chunk.to_block);
     auto headers = source_.headers_of(nums);
     if (!headers) {
         metrics_.rpc_errors_total++;
@@ -220,53 +294,25 @@ std::expected<StepReport, IndexError> Indexer::step() {
         }
     }
     batch.headers = std::move(*headers);
-
-    batch.logs.reserve(chunk->logs.size());
-    for (auto& log : chunk->logs) {
-        auto hash = hashes.find(log.block_num);
-        if (hash != hashes.end() && hash->second != log.block_hash) {
+    for (const IngestLog& in : fetched->logs) {
+        auto hash = hashes.find(in.log.block_num);
+        if (hash != hashes.end() && hash->second != in.log.block_hash) {
             return fail(IndexErrorKind::rpc,
                         fmt::format("a log of block {} names another block hash: the chain is "
                                     "reorganising",
-                                    log.block_num));
-        }
-        const ContractKind kind = kinds.at(log.address);
-        batch.logs.push_back({std::move(log), kind, {}});
-    }
-
-    // ERC-8301 events carry only hashes: read the task / reply structs at the log's block.
-    if (options_.fetch_details) {
-        std::vector<chain::RpcCall> calls;
-        std::vector<size_t> which;
-        for (size_t i = 0; i < batch.logs.size(); ++i) {
-            auto call = detail_call(batch.logs[i].log, batch.logs[i].kind);
-            if (!call) continue;
-            calls.push_back({"eth_call", nlohmann::json::array(
-                                             {chain::to_json(*call),
-                                              chain::to_quantity(batch.logs[i].log.block_num)})});
-            which.push_back(i);
-        }
-        constexpr size_t kCallsPerRequest = 500;
-        for (size_t at = 0; at < calls.size(); at += kCallsPerRequest) {
-            const size_t n = std::min(kCallsPerRequest, calls.size() - at);
-            auto results = rpc.batch(std::span<const chain::RpcCall>(calls).subspan(at, n));
-            if (!results) {
-                metrics_.rpc_errors_total++;
-                return rpc_fail(results.error(), "read task and reply details");
-            }
-            for (size_t k = 0; k < n; ++k) {
-                auto& result = (*results)[k];
-                auto data = result ? chain::read_data(*result)
-                                   : chain::RpcResult<core::Bytes>(std::unexpected(result.error()));
-                if (!data) {
-                    metrics_.rpc_errors_total++;
-                    return rpc_fail(data.error(), "read a task or reply detail");
-                }
-                batch.logs[which[at + k]].detail = std::move(*data);
-            }
+                                    in.log.block_num));
         }
     }
+    batch.logs = std::move(fetched->logs);
 
+    // Far behind the head, the next chunk is fetched (logs, details) on a second thread while this
+    // batch commits (issue 5 §Performance: the machine has two cores). Only final blocks follow,
+    // so no reorg check is skipped; the source is not touched here until the next step joins it.
+    if (batch.to_block < final_to) {
+        ahead_ = std::async(std::launch::async, [this, next = batch.to_block + 1, to = *head] {
+            return fetch(next, to);
+        });
+    }
     auto outcome = store_->commit_batch(batch);
     if (!outcome) return db_fail(outcome.error(), "commit batch");
     for (const auto& rejected : outcome->rejected) {
@@ -276,10 +322,10 @@ std::expected<StepReport, IndexError> Indexer::step() {
     }
 
     report.from_block = from;
-    report.to_block = chunk->to_block;
-    report.cursor = chunk->to_block;
+    report.to_block = chunk.to_block;
+    report.cursor = chunk.to_block;
     report.stored = outcome->stored;
-    report.rejected = outcome->rejected.size() + chunk->skipped.size();
+    report.rejected = outcome->rejected.size() + chunk.skipped.size();
     report.caught_up = report.cursor >= *head;
     metrics_.cursor_block = report.cursor;
     metrics_.events_total += report.stored;

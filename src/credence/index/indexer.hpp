@@ -14,6 +14,10 @@
 // data from the node (undecodable logs, logs of unknown contracts) is logged and skipped, never
 // committed half-way (issue 5 §Bad input).
 //
+// Far behind the head (every block of the chunk final), step() merges chunks into batches of up to
+// IndexerOptions::batch_logs logs and fetches the next batch on a second thread while the current
+// one commits; the store is only ever used by the calling thread.
+//
 // Thread-safety: one thread drives an Indexer; metrics() may be read from any thread.
 // Ownership: owns its LogSource and IndexStore; borrows the Database.
 #pragma once
@@ -22,6 +26,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <optional>
 #include <stop_token>
 #include <string>
@@ -44,6 +49,11 @@ struct IndexerOptions {
     RangePolicy range;
     /// Whether to read getAgentTask / getAgentReply for ERC-8301 task and reply events.
     bool fetch_details = true;
+    /// Far behind the head (the chunk's blocks all final), consecutive chunks are merged into one
+    /// batch of up to about this many logs: fewer, larger transactions write each B-tree page of
+    /// the projections' random-order keys once per batch instead of once per chunk (issue 5
+    /// §Performance; docs/benchmarks.md). Bounds the memory of one batch (~1 KB per log).
+    uint64_t batch_logs = 25'000;
 };
 
 /// The finality depth used when none is configured: 64 blocks on Ethereum mainnet and testnets (two
@@ -117,11 +127,23 @@ public:
     [[nodiscard]] IndexStore& store();
 
 private:
+    /// A step's logs with their kinds and details, fetched from the source.
+    struct Fetched {
+        LogChunk chunk;  // its range and skipped logs; the logs moved to `logs`
+        std::vector<IngestLog> logs;
+    };
+    /// Logs of [from, at most head] (several chunks merged far behind the head, see batch_logs)
+    /// and their details. Uses only source_ and metrics_, so it may run on the fetch-ahead thread.
+    [[nodiscard]] std::expected<Fetched, IndexError> fetch(uint64_t from, uint64_t head);
+
     IndexerOptions options_;
     LogSource source_;
     Database* db_;
     std::optional<IndexStore> store_;
     IndexerMetrics metrics_;
+    /// The next batch's fetch, running while the current batch commits (step()). Declared last:
+    /// destroyed (joined) before the source it uses.
+    std::future<std::expected<Fetched, IndexError>> ahead_;
 };
 
 }  // namespace credence::index

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <string>
@@ -283,6 +284,40 @@ TEST_F(IndexerDevnet, metrics_count_events_batches_and_lag) {
               std::string::npos)
         << text;
     EXPECT_GT(indexer.metrics().batches_total.load(), 1U);
+}
+
+// Far behind the head (finality depth 0: every block final) step() merges chunks into batches of
+// batch_logs and fetches the next batch while the current one commits (issue 5 §Performance); the
+// result must equal a sync that commits one chunk per step (depth 64: nothing final, no merge).
+TEST_F(IndexerDevnet, merged_and_fetched_ahead_batches_equal_one_chunk_per_batch) {
+    traffic(5, 3);
+    auto plain = fresh_sqlite("plain");
+    ASSERT_TRUE(plain);
+    Indexer one(options(), client_for(devnet().rpc_url()), *plain);
+    ASSERT_TRUE(one.start());
+    std::stop_source stop;
+    ASSERT_TRUE(one.run(stop.get_token(), false, std::chrono::milliseconds(10), nullptr));
+    const std::string expected = dump(*plain);
+    ASSERT_GE(one.metrics().events_total.load(), 25U);  // 5 x (Registered, Transfer, 3 feedback)
+
+    auto merged = fresh_sqlite("merged");
+    ASSERT_TRUE(merged);
+    IndexerOptions o = options();
+    o.finality_depth = 0;
+    o.range.initial_blocks = 1;
+    o.range.max_blocks = 1;  // one block per chunk: every batch of 4+ logs merges chunks
+    o.batch_logs = 4;
+    Indexer many(o, client_for(devnet().rpc_url()), *merged);
+    ASSERT_TRUE(many.start());
+    uint64_t widest = 0;
+    ASSERT_TRUE(
+        many.run(stop.get_token(), false, std::chrono::milliseconds(10), [&](const StepReport& r) {
+            if (r.stored > 0) widest = std::max(widest, r.to_block - r.from_block);
+        }));
+    EXPECT_EQ(dump(*merged), expected);
+    EXPECT_EQ(many.metrics().events_total.load(), one.metrics().events_total.load());
+    EXPECT_GT(widest, 0U) << "no batch merged two one-block chunks";
+    EXPECT_LT(many.metrics().batches_total.load(), many.metrics().cursor_block.load());
 }
 
 // The built-in addresses are the deployed ones listed in the external vectors (erc8004.json).

@@ -526,12 +526,27 @@ CREATE INDEX feedback_by_agent_block ON feedback (chain_id, registry, agent_id, 
                                                   log_index, revoked, normalized);
 )sql";
 
-constexpr std::array<Migration, 4> kMigrations{{
+constexpr std::string_view kV5Sql = R"sql(
+-- Ingest throughput (issue 5 §Performance): every secondary index costs a random-order B-tree
+-- insert per event, and these six are read by no query (api/, trust/ and verify/ reach these
+-- tables through their key's entity prefix; rollback deletes by that prefix too). Dropped:
+-- feedback by client, responses by responder, validation requests by validator, replies by
+-- replier, transfers by recipient, tools by creator.
+DROP INDEX IF EXISTS feedback_by_client;
+DROP INDEX IF EXISTS feedback_responses_by_responder;
+DROP INDEX IF EXISTS validation_requests_by_validator;
+DROP INDEX IF EXISTS workflow_replies_by_replier;
+DROP INDEX IF EXISTS agent_transfers_by_to;
+DROP INDEX IF EXISTS tools_by_creator;
+)sql";
+
+constexpr std::array<Migration, 5> kMigrations{{
     {1, "indexer tables: raw logs, cursors, block and code hashes, projections", kV1Sql},
     {2, "verifications: the latest check of each agent, tool, feedback, validation and run",
      kV2Sql},
     {3, "read models: agent and tool profiles, trust scores", kV3Sql},
     {4, "API read paths: feedback by agent in chain order", kV4Sql},
+    {5, "ingest throughput: drop the secondary indexes no query reads", kV5Sql},
 }};
 
 constexpr std::array<std::string_view, 19> kDataTables{
