@@ -86,9 +86,20 @@ unsigned power_iterate(const ReviewGraph& graph, const Teleport& teleport,
                        const TrustConfig& config, PageRankVector& p) {
     const size_t n_addr = graph.address_out.size();
     const size_t n_agent = graph.agent_out.size();
+    // The address -> agent edges flattened (CSR): each step then reads them in one sweep of
+    // contiguous memory, in the same order as the lists (the same sums, bit for bit).
+    std::vector<size_t> first(n_addr + 1, 0);
+    for (size_t u = 0; u < n_addr; ++u) first[u + 1] = first[u] + graph.address_out[u].size();
+    std::vector<uint32_t> to(first[n_addr]);
+    std::vector<double> weight(first[n_addr]);
     std::vector<double> addr_sum(n_addr, 0.0);
     for (size_t u = 0; u < n_addr; ++u) {
-        for (const auto& [_, w] : graph.address_out[u]) addr_sum[u] += w;
+        size_t e = first[u];
+        for (const auto& [v, w] : graph.address_out[u]) {
+            to[e] = v;
+            weight[e++] = w;
+            addr_sum[u] += w;
+        }
     }
     p.address.resize(n_addr, 0.0);
     p.agent.resize(n_agent, 0.0);
@@ -116,7 +127,7 @@ unsigned power_iterate(const ReviewGraph& graph, const Teleport& teleport,
                 continue;
             }
             const double share = d * p.address[u] / addr_sum[u];
-            for (const auto& [v, w] : graph.address_out[u]) next.agent[v] += share * w;
+            for (size_t e = first[u]; e < first[u + 1]; ++e) next.agent[to[e]] += share * weight[e];
         }
         for (size_t g = 0; g < n_agent; ++g) {
             const auto& out = graph.agent_out[g];
