@@ -1,10 +1,10 @@
 // Serves RestApi + HttpServer over a benchmark index until SIGINT/SIGTERM (issue 7
 // §Performance). No rate limit (the load generator is one IP).
 //
-//   api_bench_server <sqlite-file | postgresql://...> <port> [threads=16] [db_connections=4]
+//   api_bench_server <sqlite-file | postgresql://...> <port> [threads=16] [db_connections=0]
 //
 // threads >= the load generator's connections: cpp-httplib holds a worker per keep-alive
-// connection (api/http_server.hpp).
+// connection (api/http_server.hpp). db_connections 0: RestApiOptions' choice by backend.
 #include <csignal>
 #include <cstdio>
 #include <string>

@@ -9,7 +9,7 @@
 # its peak RSS. Offered rate ~ connections / (delay + latency + wrk's timer slack, ~3 ms): the
 # defaults (14, 20 ms) offer ~600 req/s. The server gets BENCH_THREADS (16) workers, at least one
 # per connection (cpp-httplib holds a worker per keep-alive connection), and BENCH_DB_CONNECTIONS
-# (2, RestApiOptions' default) database connections.
+# database connections (default 0: RestApiOptions' choice by backend, 2 for SQLite, 8 for PostgreSQL).
 set -euo pipefail
 build=${1:?build dir}
 db=${2:-/tmp/credence_api_bench.sqlite}
@@ -21,7 +21,7 @@ if [[ -z "${BENCH_SKIP_GEN:-}" && ( "$db" == postgres* || ! -f "$db" ) ]]; then
 fi
 log=$(mktemp)
 /usr/bin/time -v "$build/bench/api/api_bench_server" "$db" "$port" "${BENCH_THREADS:-16}" \
-    "${BENCH_DB_CONNECTIONS:-2}" > /dev/null 2> "$log" &
+    "${BENCH_DB_CONNECTIONS:-0}" > /dev/null 2> "$log" &
 wrapper=$!
 server_pid() { pgrep -P "$wrapper" api_bench_serve || true; }
 for _ in $(seq 50); do

@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string_view>
 #include <utility>
 
@@ -164,17 +165,24 @@ struct RestApi::Impl {
     std::condition_variable pool_freed;
     std::vector<std::unique_ptr<index::Database>> pool;
     size_t leased = 0;  ///< connections handed out (open or being opened), under pool_mutex
+    std::optional<index::Dialect> dialect;  ///< of the first connection opened, under pool_mutex
 
-    /// A connection from the pool: an idle one, else a new one while fewer than
-    /// options.max_connections are out, else the next one released (at most
+    /// options.max_connections, or by backend (rest_api.hpp); 1 until a connection says which.
+    size_t cap() const {
+        if (options.max_connections != 0) return options.max_connections;
+        if (!dialect) return 1;
+        return *dialect == index::Dialect::sqlite ? 2 : 8;
+    }
+
+    /// A connection from the pool: an idle one, else a new one while fewer than cap() are out,
+    /// else the next one released (at most
     /// options.connection_wait; then a 503, like any database failure). Every successful or
     /// failed acquire() is paired with one release() (nullptr for a lost or unopened connection).
     index::DbResult<std::unique_ptr<index::Database>> acquire() {
         {
             std::unique_lock lock(pool_mutex);
-            const size_t cap = std::max<size_t>(1, options.max_connections);
             if (!pool_freed.wait_for(lock, options.connection_wait,
-                                     [&] { return !pool.empty() || leased < cap; })) {
+                                     [&] { return !pool.empty() || leased < cap(); })) {
                 return std::unexpected(
                     index::DbError{index::DbErrorKind::connection, "all connections busy"});
             }
@@ -192,7 +200,15 @@ struct RestApi::Impl {
         if (opened) {
             if (auto tuned = tune(**opened); !tuned) opened = std::unexpected(tuned.error());
         }
-        if (!opened) release(nullptr);
+        if (!opened) {
+            release(nullptr);
+        } else if (options.max_connections == 0) {
+            {
+                const std::lock_guard lock(pool_mutex);
+                dialect = (*opened)->dialect();
+            }
+            pool_freed.notify_all();  // the cap is known now
+        }
         return opened;
     }
 

@@ -47,9 +47,10 @@ struct RestApiOptions {
     std::function<nlohmann::json()> node_status;
     std::function<std::string()> node_metrics;
     /// Connections open at once (a request past it waits for one, then 503 after
-    /// connection_wait). Database work is CPU-bound on a warm index: a few connections keep the
-    /// cores busy, and each SQLite one maps the file (RSS counts a page once per mapping).
-    size_t max_connections = 2;
+    /// connection_wait). 0: by backend, 2 for SQLite (database work is CPU-bound on a warm index,
+    /// and each connection maps the file: RSS counts a page once per mapping), 8 for PostgreSQL
+    /// (each query waits a round trip). docs/benchmarks.md §REST API under wrk.
+    size_t max_connections = 0;
     std::chrono::milliseconds connection_wait{5000};
     /// SQLite connections: PRAGMA mmap_size (0 keeps the index's defaults: no map, 64 MiB
     /// private cache) and the private page cache beside the map.

@@ -603,29 +603,32 @@ TEST(rest_api, a_failing_database_is_503_unavailable) {
 // The pool opens at most max_connections connections however many requests run at once (each
 // SQLite one maps the index file); a request past the cap waits for a released one.
 TEST(rest_api, connection_pool_is_bounded) {
-    auto options = options_for(empty_index("rest_pool.sqlite"));
-    std::atomic<int> opened{0};
-    options.open_database = [open = options.open_database, &opened] {
-        ++opened;
-        return open();
-    };
-    options.max_connections = 2;
-    RestApi api(std::move(options));
-    std::atomic<int> failures{0};
-    std::vector<std::thread> threads;
-    for (int t = 0; t < 6; ++t) {
-        threads.emplace_back([&] {
-            for (int i = 0; i < 25; ++i) {
-                const std::string path = i % 2 == 0 ? "/api/v1/agents" : "/api/v1/agents/1";
-                const int status = api.handle(get(path)).status;
-                if (status != 200 && status != 404) ++failures;
-            }
-        });
+    // max_connections 3, then the default (0: 2 for SQLite).
+    for (const size_t cap : {size_t{3}, size_t{0}}) {
+        auto options = options_for(empty_index("rest_pool.sqlite"));
+        std::atomic<int> opened{0};
+        options.open_database = [open = options.open_database, &opened] {
+            ++opened;
+            return open();
+        };
+        options.max_connections = cap;
+        RestApi api(std::move(options));
+        std::atomic<int> failures{0};
+        std::vector<std::thread> threads;
+        for (int t = 0; t < 6; ++t) {
+            threads.emplace_back([&] {
+                for (int i = 0; i < 25; ++i) {
+                    const std::string path = i % 2 == 0 ? "/api/v1/agents" : "/api/v1/agents/1";
+                    const int status = api.handle(get(path)).status;
+                    if (status != 200 && status != 404) ++failures;
+                }
+            });
+        }
+        for (auto& thread : threads) thread.join();
+        EXPECT_EQ(failures.load(), 0);
+        EXPECT_GE(opened.load(), 1);
+        EXPECT_LE(opened.load(), cap == 0 ? 2 : static_cast<int>(cap));
     }
-    for (auto& thread : threads) thread.join();
-    EXPECT_EQ(failures.load(), 0);
-    EXPECT_GE(opened.load(), 1);
-    EXPECT_LE(opened.load(), 2);
 }
 
 // Structural validation of the OpenAPI 3.1 document: version, every route of the API described
