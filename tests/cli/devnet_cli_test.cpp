@@ -5,10 +5,7 @@
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
-#include <fcntl.h>
 #include <signal.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -26,6 +23,7 @@
 #include <credence/chain/deployment.hpp>
 #include <credence/chain/rpc_client.hpp>
 
+#include "support/child_process.hpp"
 #include "support/devnet.hpp"
 
 namespace {
@@ -33,12 +31,7 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-std::string read_text(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream out;
-    out << in.rdbuf();
-    return out.str();
-}
+using credence::testing::read_text;
 
 // pids of running anvil processes whose command line has "--port <port>".
 std::vector<pid_t> anvils_on_port(uint16_t port) {
@@ -60,74 +53,35 @@ std::vector<pid_t> anvils_on_port(uint16_t port) {
 // A `credence devnet` child process with its own CREDENCE_HOME; killed if the test bails out.
 class DevnetChild {
 public:
-    DevnetChild(const fs::path& home, std::vector<std::string> args) : home_(home) {
-        out_path_ = home / "stdout.txt";
-        err_path_ = home / "stderr.txt";
-        std::vector<std::string> storage{CREDENCE_BIN, "devnet"};
-        storage.insert(storage.end(), args.begin(), args.end());
-        std::vector<char*> argv;
-        for (auto& s : storage) argv.push_back(s.data());
-        argv.push_back(nullptr);
-        const std::string home_env = "CREDENCE_HOME=" + home.string();
-        const int out_fd = ::open(out_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        const int err_fd = ::open(err_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        pid_ = ::fork();
-        if (pid_ == 0) {
-            ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-            ::dup2(out_fd, STDOUT_FILENO);
-            ::dup2(err_fd, STDERR_FILENO);
-            ::putenv(const_cast<char*>(home_env.c_str()));  // NOLINT: child only, before exec
-            ::execv(argv[0], argv.data());
-            ::_exit(127);
-        }
-        ::close(out_fd);
-        ::close(err_fd);
-    }
-    ~DevnetChild() {
-        if (pid_ > 0) {
-            ::kill(pid_, SIGKILL);
-            ::waitpid(pid_, nullptr, 0);
-        }
-    }
-    DevnetChild(const DevnetChild&) = delete;
-    DevnetChild& operator=(const DevnetChild&) = delete;
+    DevnetChild(const fs::path& home, std::vector<std::string> args)
+        : home_(home),
+          proc_(argv(std::move(args)), home, home / "stdout.txt", home / "stderr.txt") {}
 
     // Waits for devnet.json (the devnet is up); false on timeout or early exit.
     bool wait_ready(std::chrono::seconds timeout = std::chrono::seconds(90)) {
         const auto deadline = Clock::now() + timeout;
         while (Clock::now() < deadline) {
             if (fs::exists(home_ / "devnet.json")) return true;
-            int status = 0;
-            if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-                pid_ = -1;
-                return false;
-            }
+            if (proc_.exited()) return false;
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
         }
         return false;
     }
     // Sends `sig` and waits for the exit; the exit code, or -1.
     int stop(int sig, std::chrono::seconds timeout = std::chrono::seconds(30)) {
-        ::kill(pid_, sig);
-        const auto deadline = Clock::now() + timeout;
-        while (Clock::now() < deadline) {
-            int status = 0;
-            if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-                pid_ = -1;
-                return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        }
-        return -1;
+        return proc_.stop(sig, timeout);
     }
-    [[nodiscard]] std::string out() const { return read_text(out_path_); }
-    [[nodiscard]] std::string err() const { return read_text(err_path_); }
+    [[nodiscard]] std::string out() const { return proc_.out(); }
+    [[nodiscard]] std::string err() const { return proc_.err(); }
 
 private:
+    static std::vector<std::string> argv(std::vector<std::string> args) {
+        std::vector<std::string> all{CREDENCE_BIN, "devnet"};
+        all.insert(all.end(), args.begin(), args.end());
+        return all;
+    }
     fs::path home_;
-    fs::path out_path_;
-    fs::path err_path_;
-    pid_t pid_ = -1;
+    credence::testing::ChildProcess proc_;
 };
 
 fs::path make_home(const std::string& tag) {

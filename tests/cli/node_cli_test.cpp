@@ -6,12 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -32,6 +29,7 @@
 #include <credence/index/database.hpp>
 
 #include "erc8004_cli_helpers.hpp"
+#include "support/child_process.hpp"
 #include "support/devnet.hpp"
 #include "support/scratch.hpp"
 
@@ -44,13 +42,6 @@ using credence::testing::Devnet;
 using credence::testing::run_command;
 using nlohmann::json;
 
-std::string read_text(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream out;
-    out << in.rdbuf();
-    return out.str();
-}
-
 fs::path fresh_dir(const std::string& name) {
     static int counter = 0;
     const fs::path dir =
@@ -60,40 +51,10 @@ fs::path fresh_dir(const std::string& name) {
 }
 
 // A `credence node` child with its own CREDENCE_HOME; SIGKILLed if the test bails out.
-class NodeChild {
+class NodeChild : public credence::testing::ChildProcess {
 public:
-    NodeChild(const fs::path& home, std::vector<std::string> args) {
-        out_path_ = home / "node.out";
-        err_path_ = home / "node.err";
-        std::vector<std::string> storage{CREDENCE_BIN, "node"};
-        storage.insert(storage.end(), args.begin(), args.end());
-        std::vector<char*> argv;
-        for (auto& s : storage) argv.push_back(s.data());
-        argv.push_back(nullptr);
-        const std::string home_env = "CREDENCE_HOME=" + home.string();
-        const int out_fd = ::open(out_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        const int err_fd = ::open(err_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        pid_ = ::fork();
-        if (pid_ == 0) {
-            ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-            ::dup2(out_fd, STDOUT_FILENO);
-            ::dup2(err_fd, STDERR_FILENO);
-            ::putenv(const_cast<char*>(home_env.c_str()));  // NOLINT: child only, before exec
-            ::execv(argv[0], argv.data());
-            ::_exit(127);
-        }
-        ::close(out_fd);
-        ::close(err_fd);
-    }
-    ~NodeChild() {
-        if (pid_ > 0 && !exit_code_) {
-            ::kill(pid_, SIGKILL);
-            int status = 0;
-            ::waitpid(pid_, &status, 0);
-        }
-    }
-    NodeChild(const NodeChild&) = delete;
-    NodeChild& operator=(const NodeChild&) = delete;
+    NodeChild(const fs::path& home, std::vector<std::string> args)
+        : ChildProcess(argv(std::move(args)), home, home / "node.out", home / "node.err") {}
 
     /// The URL from "credence node: serving <url>", or nullopt after `limit`.
     std::optional<std::string> wait_serving(std::chrono::milliseconds limit) {
@@ -101,50 +62,20 @@ public:
         const auto until = Clock::now() + limit;
         while (Clock::now() < until) {
             std::smatch m;
-            const std::string out = read_text(out_path_);
-            if (std::regex_search(out, m, line)) return m[1].str();
+            const std::string text = out();
+            if (std::regex_search(text, m, line)) return m[1].str();
             if (exited()) return std::nullopt;
             std::this_thread::sleep_for(std::chrono::milliseconds(50));
         }
         return std::nullopt;
     }
 
-    /// Sends `sig` and waits up to `limit` for the exit code (-1: killed / did not exit).
-    int stop(int sig, std::chrono::milliseconds limit) {
-        ::kill(pid_, sig);
-        const auto until = Clock::now() + limit;
-        while (Clock::now() < until) {
-            if (exited()) return *exit_code_;
-            std::this_thread::sleep_for(std::chrono::milliseconds(25));
-        }
-        return -1;
-    }
-
-    /// Waits up to `limit` for the exit code without signalling (-1: still running).
-    int wait_exit(std::chrono::milliseconds limit) {
-        const auto until = Clock::now() + limit;
-        while (Clock::now() < until) {
-            if (exited()) return *exit_code_;
-            std::this_thread::sleep_for(std::chrono::milliseconds(25));
-        }
-        return -1;
-    }
-
-    bool exited() {
-        if (exit_code_) return true;
-        int status = 0;
-        if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-            exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-            return true;
-        }
-        return false;
-    }
-    std::string err() const { return read_text(err_path_); }
-
 private:
-    pid_t pid_ = -1;
-    std::optional<int> exit_code_;
-    fs::path out_path_, err_path_;
+    static std::vector<std::string> argv(std::vector<std::string> args) {
+        std::vector<std::string> all{CREDENCE_BIN, "node"};
+        all.insert(all.end(), args.begin(), args.end());
+        return all;
+    }
 };
 
 /// GET `path` on the node; the parsed JSON body and status.
