@@ -56,7 +56,9 @@ struct HttpConfig {
     size_t max_body_bytes = 64 * 1024;
     double rate_limit_per_second = 50;
     double rate_limit_burst = 100;
-    unsigned threads = 8;
+    // httplib holds a worker per keep-alive connection: more threads than the database pool
+    // (api::RestApiOptions::max_connections) so idle clients do not queue busy ones.
+    unsigned threads = 16;
 };
 
 struct TrustEngineConfig {
