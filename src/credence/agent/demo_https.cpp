@@ -11,11 +11,9 @@
 
 #include <fmt/core.h>
 #include <httplib.h>
-#include <openssl/evp.h>
-#include <openssl/pem.h>
-#include <openssl/x509.h>
 
 #include <credence/verify/certificate_issuer.hpp>
+#include <credence/verify/openssl_handles.hpp>
 
 namespace credence::agent {
 
@@ -33,30 +31,10 @@ std::string_view to_string(DemoHttpsError e) noexcept {
 
 namespace {
 
-struct KeyFree {
-    void operator()(EVP_PKEY* k) const { EVP_PKEY_free(k); }
-};
-struct CertFree {
-    void operator()(X509* c) const { X509_free(c); }
-};
-struct BioFree {
-    void operator()(BIO* b) const { BIO_free(b); }
-};
-using KeyPtr = std::unique_ptr<EVP_PKEY, KeyFree>;
-using CertPtr = std::unique_ptr<X509, CertFree>;
-using BioPtr = std::unique_ptr<BIO, BioFree>;
-
-// cpp-httplib's SSLServer takes OpenSSL objects; the certificates come as PEM
-// (verify/certificate_issuer.hpp).
-KeyPtr key_from_pem(const std::string& pem) {
-    BioPtr bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
-    return KeyPtr(PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr));
-}
-
-CertPtr cert_from_pem(const std::string& pem) {
-    BioPtr bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
-    return CertPtr(PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr));
-}
+using verify::cert_from_pem;
+using verify::CertPtr;
+using verify::key_from_pem;
+using verify::KeyPtr;
 
 std::optional<std::string> read_text(const std::filesystem::path& path) {
     std::ifstream f(path, std::ios::binary);

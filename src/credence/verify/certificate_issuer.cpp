@@ -1,4 +1,5 @@
 #include <credence/verify/certificate_issuer.hpp>
+#include <credence/verify/openssl_handles.hpp>
 
 #include <array>
 #include <memory>
@@ -25,23 +26,6 @@ std::string_view to_string(CertificateError e) noexcept {
 }
 
 namespace {
-
-struct KeyFree {
-    void operator()(EVP_PKEY* k) const { EVP_PKEY_free(k); }
-};
-struct CertFree {
-    void operator()(X509* c) const { X509_free(c); }
-};
-struct BioFree {
-    void operator()(BIO* b) const { BIO_free(b); }
-};
-struct BnFree {
-    void operator()(BIGNUM* b) const { BN_free(b); }
-};
-using KeyPtr = std::unique_ptr<EVP_PKEY, KeyFree>;
-using CertPtr = std::unique_ptr<X509, CertFree>;
-using BioPtr = std::unique_ptr<BIO, BioFree>;
-using BnPtr = std::unique_ptr<BIGNUM, BnFree>;
 
 std::unexpected<core::Error<CertificateError>> failure(CertificateError code,
                                                        std::string_view what) {
@@ -70,16 +54,6 @@ std::string cert_to_pem(X509* cert) {
     BioPtr bio(BIO_new(BIO_s_mem()));
     if (!bio || PEM_write_bio_X509(bio.get(), cert) != 1) return {};
     return bio_text(bio.get());
-}
-
-KeyPtr key_from_pem(const std::string& pem) {
-    BioPtr bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
-    return KeyPtr(bio ? PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr) : nullptr);
-}
-
-CertPtr cert_from_pem(const std::string& pem) {
-    BioPtr bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
-    return CertPtr(bio ? PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr) : nullptr);
 }
 
 bool add_extension(X509* cert, X509* issuer, int nid, const std::string& value) {
