@@ -104,18 +104,6 @@ protected:
         EXPECT_EQ(r.exit_code, 0) << r.err;
         return Json::parse(r.out, nullptr, false);
     }
-
-    chain::Receipt send(size_t from, const core::Address& to, core::Bytes data) {
-        auto rpc = devnet().rpc();
-        auto key = devnet().secret_key(from);
-        chain::TxnSender sender(rpc, key);
-        chain::TxnRequest req;
-        req.to = to;
-        req.data = std::move(data);
-        auto r = sender.send(req);
-        EXPECT_TRUE(r) << (r ? "" : r.error().detail);
-        return r ? *r : chain::Receipt{};
-    }
 };
 
 TEST_F(WorkerCli, killed_after_sending_its_reply_a_restarted_worker_makes_no_second_reply) {
@@ -245,7 +233,8 @@ TEST_F(WorkerCli, sigterm_stops_a_running_worker_cleanly) {
 TEST_F(WorkerCli, validator_answers_a_request_and_refuses_a_wrong_hash) {
     const auto identity = devnet().address("IdentityRegistry");
     const auto registry = devnet().address("ValidationRegistry");
-    const auto reg = send(1, identity, *ir::register_1("https://agent.example/agent.json"));
+    const auto reg =
+        devnet().send(1, identity, *ir::register_1("https://agent.example/agent.json"));
     core::Uint256 agent_id;
     for (const auto& log : reg.logs)
         if (auto e = ir::decode_registered_event(log.topics, log.data)) agent_id = e->agent_id;
@@ -255,8 +244,10 @@ TEST_F(WorkerCli, validator_answers_a_request_and_refuses_a_wrong_hash) {
     const auto good = core::keccak256(content);
     auto bad = good;
     bad[31] ^= 1;
-    send(1, registry, *vr::validation_request(devnet().dev_address(5), agent_id, uri, good));
-    send(1, registry, *vr::validation_request(devnet().dev_address(5), agent_id, uri, bad));
+    devnet().send(1, registry,
+                  *vr::validation_request(devnet().dev_address(5), agent_id, uri, good));
+    devnet().send(1, registry,
+                  *vr::validation_request(devnet().dev_address(5), agent_id, uri, bad));
 
     const auto r =
         credence({"validator", "--handler", "builtin:score", "--private-key", devnet().dev_key(5),

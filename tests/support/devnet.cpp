@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include <credence/chain/devnet_deploy.hpp>
+#include <credence/chain/txn_sender.hpp>
 
 extern char** environ;  // NOLINT(readability-redundant-declaration): POSIX, not in a header
 
@@ -123,6 +124,31 @@ void DevnetFixture::SetUp() {
     auto started = Devnet::start();
     ASSERT_TRUE(started) << started.error();
     devnet_ = std::move(*started);
+}
+
+chain::Receipt Devnet::send(size_t from, const core::Address& to, core::Bytes data) const {
+    auto client = rpc();
+    const core::SecretKey key = secret_key(from);  // TxnSender keeps a reference
+    chain::TxnSender sender(client, key);
+    chain::TxnRequest req;
+    req.to = to;
+    req.data = std::move(data);
+    auto receipt = sender.send(req);
+    if (!receipt) {
+        ADD_FAILURE() << "send from dev account " << from << ": " << receipt.error().detail;
+        return {};
+    }
+    return *receipt;
+}
+
+uint64_t Devnet::chain_time() const {
+    auto client = rpc();
+    auto block = client.get_block_by_number(chain::BlockId::latest());
+    if (!block || !*block) {
+        ADD_FAILURE() << "eth_getBlockByNumber(latest) failed";
+        return 0;
+    }
+    return (*block)->timestamp;
 }
 
 void DevnetFixture::TearDown() { devnet_.reset(); }

@@ -84,6 +84,11 @@ public:
 
     /// A new JSON-RPC client for this node (the client is not thread-safe: one per thread).
     [[nodiscard]] chain::RpcClient rpc() const;
+    /// Sends `data` to `to` from dev account `from` and waits for it to be mined; the receipt.
+    /// A failed send fails the current test and returns an empty receipt.
+    chain::Receipt send(size_t from, const core::Address& to, core::Bytes data) const;
+    /// The latest block's timestamp (0 after a failed read, which fails the current test).
+    [[nodiscard]] uint64_t chain_time() const;
     [[nodiscard]] chain::AnvilProcess& anvil() noexcept { return *anvil_; }
 
 private:

@@ -143,32 +143,13 @@ TEST(agent_handler, builtins) {
 
 class AgentDevnet : public DevnetFixture {
 protected:
-    /// Sends `data` to `to` from dev account `from`; the receipt.
-    chain::Receipt send(size_t from, const core::Address& to, core::Bytes data) {
-        auto rpc = devnet().rpc();
-        auto key = devnet().secret_key(from);
-        chain::TxnSender sender(rpc, key);
-        chain::TxnRequest req;
-        req.to = to;
-        req.data = std::move(data);
-        auto r = sender.send(req);
-        EXPECT_TRUE(r) << (r ? "" : r.error().detail);
-        return r ? *r : chain::Receipt{};
-    }
-
-    uint64_t chain_time() {
-        auto rpc = devnet().rpc();
-        auto b = rpc.get_block_by_number(chain::BlockId::latest());
-        return b && *b ? (*b)->timestamp : 0;
-    }
-
     /// run(input) on `workflow` from dev account 9; the run id.
     core::Hash32 start_run(const core::Address& workflow, const std::string& input,
                            uint64_t expires_in = 600) {
         const auto data = iw::run(core::keccak256(input), core::as_bytes(std::string_view(input)),
-                                  core::Uint256{chain_time() + expires_in});
+                                  core::Uint256{devnet().chain_time() + expires_in});
         EXPECT_TRUE(data);
-        const auto receipt = send(9, workflow, *data);
+        const auto receipt = devnet().send(9, workflow, *data);
         for (const auto& log : receipt.logs) {
             if (auto e = iw::decode_new_agent_task_event(log.topics, log.data))
                 return e->workflow_run_id;
@@ -378,7 +359,8 @@ TEST_F(AgentDevnet, validator_answers_a_request_and_refuses_a_wrong_hash) {
     const core::Address identity = devnet().address("IdentityRegistry");
     const core::Address registry = devnet().address("ValidationRegistry");
     // Agent 0.. registered by dev account 1, which then asks dev account 4 to validate.
-    const auto reg = send(1, identity, *ir::register_1("https://agent.example/agent.json"));
+    const auto reg =
+        devnet().send(1, identity, *ir::register_1("https://agent.example/agent.json"));
     core::Uint256 agent_id;
     for (const auto& log : reg.logs)
         if (auto e = ir::decode_registered_event(log.topics, log.data)) agent_id = e->agent_id;
@@ -389,8 +371,8 @@ TEST_F(AgentDevnet, validator_answers_a_request_and_refuses_a_wrong_hash) {
     core::Hash32 bad = good;
     bad[0] ^= 0xff;
     const auto validator_address = devnet().dev_address(4);
-    send(1, registry, *vr::validation_request(validator_address, agent_id, uri, good));
-    send(1, registry, *vr::validation_request(validator_address, agent_id, uri, bad));
+    devnet().send(1, registry, *vr::validation_request(validator_address, agent_id, uri, good));
+    devnet().send(1, registry, *vr::validation_request(validator_address, agent_id, uri, bad));
 
     auto handler = agent::make_handler("builtin:score");
     ASSERT_TRUE(handler);

@@ -68,7 +68,8 @@ TEST_F(AgentValidatorRpcLoss, run_backs_off_while_the_rpc_is_gone_and_answers_on
     ASSERT_TRUE(v) << v.error().detail;
 
     proxy.down();
-    const auto reg = send(1, identity, *ir::register_1("https://agent.example/agent.json"));
+    const auto reg =
+        devnet().send(1, identity, *ir::register_1("https://agent.example/agent.json"));
     core::Uint256 agent_id;
     for (const auto& log : reg.logs)
         if (auto e = ir::decode_registered_event(log.topics, log.data)) agent_id = e->agent_id;
@@ -76,8 +77,8 @@ TEST_F(AgentValidatorRpcLoss, run_backs_off_while_the_rpc_is_gone_and_answers_on
     const auto uri = *core::encode_base64_data_uri("application/json",
                                                    core::as_bytes(std::string_view(content)));
     const core::Hash32 request_hash = core::keccak256(content);
-    send(1, registry,
-         *vr::validation_request(devnet().dev_address(4), agent_id, uri, request_hash));
+    devnet().send(1, registry,
+                  *vr::validation_request(devnet().dev_address(4), agent_id, uri, request_hash));
 
     std::jthread runner([&](const std::stop_token& stop) {
         (*v)->run(

@@ -233,32 +233,13 @@ private:
 /// A devnet per test with the chain actions the fault tests share.
 class WorkerDevnet : public credence::testing::DevnetFixture {
 protected:
-    /// Sends `data` to `to` from dev account `from`; the receipt.
-    chain::Receipt send(size_t from, const core::Address& to, core::Bytes data) {
-        auto rpc = devnet().rpc();
-        auto key = devnet().secret_key(from);
-        chain::TxnSender sender(rpc, key);
-        chain::TxnRequest req;
-        req.to = to;
-        req.data = std::move(data);
-        auto r = sender.send(req);
-        EXPECT_TRUE(r) << (r ? "" : r.error().detail);
-        return r ? *r : chain::Receipt{};
-    }
-
-    uint64_t chain_time() {
-        auto rpc = devnet().rpc();
-        auto b = rpc.get_block_by_number(chain::BlockId::latest());
-        return b && *b ? (*b)->timestamp : 0;
-    }
-
     /// run(input) on `workflow` from dev account 9: (run id, task hash).
     std::pair<core::Hash32, core::Hash32> start_run(const core::Address& workflow,
                                                     const std::string& input) {
         const auto data = iw::run(core::keccak256(input), core::as_bytes(std::string_view(input)),
-                                  core::Uint256{chain_time() + 600});
+                                  core::Uint256{devnet().chain_time() + 600});
         EXPECT_TRUE(data);
-        const auto receipt = send(9, workflow, *data);
+        const auto receipt = devnet().send(9, workflow, *data);
         for (const auto& log : receipt.logs) {
             if (auto e = iw::decode_new_agent_task_event(log.topics, log.data))
                 return {e->workflow_run_id, e->task_hash};
