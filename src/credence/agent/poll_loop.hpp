@@ -10,6 +10,8 @@
 #include <functional>
 #include <optional>
 #include <stop_token>
+#include <type_traits>
+#include <utility>
 
 namespace credence::agent {
 
@@ -34,5 +36,25 @@ struct PollTiming {
 void run_poll_loop(const std::stop_token& stop, const PollTiming& timing, const PollSleep& sleep,
                    const std::function<std::optional<AgentFailure>()>& step,
                    const std::function<void(const AgentFailure&)>& on_error);
+
+/// run_poll_loop over a `step` that returns AgentResult<std::vector<Report>>: each report goes to
+/// `on_report` (optional), each failure to `on_error`. TaskWorker::run and Validator::run.
+template <typename Report, typename Step>
+void run_report_loop(const std::stop_token& stop, const PollTiming& timing, const PollSleep& sleep,
+                     Step&& step, const std::function<void(const Report&)>& on_report,
+                     const std::function<void(const AgentFailure&)>& on_error) {
+    // Dependent, so AgentFailure (task_worker.hpp, which includes this header) is complete here.
+    using Failure = std::remove_cvref_t<decltype(std::declval<Step&>()().error())>;
+    run_poll_loop(
+        stop, timing, sleep,
+        [&]() -> std::optional<Failure> {
+            auto reports = step();
+            if (!reports) return reports.error();
+            if (on_report)
+                for (const auto& report : *reports) on_report(report);
+            return std::nullopt;
+        },
+        on_error);
+}
 
 }  // namespace credence::agent

@@ -797,16 +797,8 @@ void TaskWorker::run(const std::stop_token& stop,
                      const std::function<void(const TaskReport&)>& on_report,
                      const std::function<void(const AgentFailure&)>& on_error) {
     const PollTiming timing{impl_->config.poll_interval, impl_->config.max_backoff};
-    run_poll_loop(
-        stop, timing, impl_->config.sleep,
-        [&]() -> std::optional<AgentFailure> {
-            auto r = step();
-            if (!r) return r.error();
-            if (on_report)
-                for (const auto& rep : *r) on_report(rep);
-            return std::nullopt;
-        },
-        on_error);
+    run_report_loop<TaskReport>(
+        stop, timing, impl_->config.sleep, [this] { return step(); }, on_report, on_error);
 }
 
 }  // namespace credence::agent
