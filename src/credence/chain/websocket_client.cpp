@@ -300,19 +300,18 @@ struct WebSocketClient::Impl {
                         // §5.5.1: answer a close with a close (echoing its code), then the
                         // server closes TCP (§7.1.1).
                         const auto parsed = parse_close_payload(m.payload);
-                        const std::optional<uint16_t> code =
-                            parsed ? parsed->code : std::optional<uint16_t>();
+                        uint16_t code = 1000;  // echoed when the server sent none (§5.5.1)
                         std::string detail = "the server closed the WebSocket";
-                        if (code) {
-                            detail += fmt::format(" (code {}", *code);
+                        if (parsed && parsed->code.has_value()) {
+                            code = parsed->code.value_or(code);
+                            detail += fmt::format(" (code {}", code);
                             if (!parsed->reason.empty()) detail += ": " + parsed->reason;
                             detail += ")";
                         }
                         if (!close_sent) {
                             // Best effort: the server may be gone already.
                             close_sent =
-                                send_frame(WsOpcode::close, make_close_payload(code.value_or(1000)))
-                                    .has_value();
+                                send_frame(WsOpcode::close, make_close_payload(code)).has_value();
                         }
                         finished = true;
                         return fail(WsError::closed, std::move(detail));
