@@ -75,6 +75,9 @@ namespace sw = chain::bindings::single_stage_workflow;
 using detail::fail;
 using Clock = std::chrono::steady_clock;
 
+// With a wake-up source, the longest pause while tasks wait for the chain clock (deferred).
+constexpr std::chrono::milliseconds kDeferredRecheck{250};
+
 std::string hex(const core::Hash32& h) { return core::to_hex(h); }
 
 uint64_t low_u64(const core::Uint256& v) { return v.fits_u64() ? v.limbs[0] : UINT64_MAX; }
@@ -688,7 +691,8 @@ struct TaskWorker::Impl {
         return finish(new_reply ? TaskOutcome::replied : TaskOutcome::already_replied);
     }
 
-    AgentResult<std::vector<TaskReport>> step() {
+    /// NewAgentTask of the workflow, of config.stage only when set (NewAgentTask's third topic).
+    [[nodiscard]] std::vector<chain::TopicFilter> task_topics() const {
         std::vector<chain::TopicFilter> topics{std::vector<core::Hash32>{iw::kNewAgentTaskTopic}};
         if (config.stage) {
             core::Hash32 word{};
@@ -696,6 +700,11 @@ struct TaskWorker::Impl {
             topics.emplace_back(std::nullopt);
             topics.emplace_back(std::vector<core::Hash32>{word});
         }
+        return topics;
+    }
+
+    AgentResult<std::vector<TaskReport>> step() {
+        const auto topics = task_topics();
         auto batch = detail::read_logs(rpc, cursor, config.workflow, topics, config.confirmations,
                                        config.max_log_range, config.reorg_depth);
         if (!batch) return std::unexpected(batch.error());
@@ -797,8 +806,29 @@ void TaskWorker::run(const std::stop_token& stop,
                      const std::function<void(const TaskReport&)>& on_report,
                      const std::function<void(const AgentFailure&)>& on_error) {
     const PollTiming timing{impl_->config.poll_interval, impl_->config.max_backoff};
+    PollSleep sleep = impl_->config.sleep;
+    std::unique_ptr<LogWakeup> wakeup;
+    if (const std::optional<SubscribeConfig>& subscribe = impl_->config.subscribe;
+        !sleep && subscribe) {
+        // A task at the head is acted on at once: wake on its log. With confirmations, a task
+        // becomes actionable when later blocks arrive: wake on each new head.
+        const bool heads = impl_->config.confirmations > 0;
+        wakeup = std::make_unique<LogWakeup>(
+            *subscribe,
+            heads ? chain::SubscriptionFilter::new_heads()
+                  : chain::SubscriptionFilter::logs({impl_->config.workflow}, impl_->task_topics()),
+            heads
+                ? std::string("new heads")
+                : fmt::format("NewAgentTask logs of {}", impl_->config.workflow.to_checksum_hex()));
+        sleep = [this, &wakeup](const std::stop_token& st, std::chrono::milliseconds pause) {
+            // A deferred task waits for the chain clock to leave its anchor second, which takes
+            // under a second: do not let it wait out a long poll_interval.
+            if (pending() > 0) pause = std::min(pause, kDeferredRecheck);
+            return wakeup->sleep(st, pause);
+        };
+    }
     run_report_loop<TaskReport>(
-        stop, timing, impl_->config.sleep, [this] { return step(); }, on_report, on_error);
+        stop, timing, sleep, [this] { return step(); }, on_report, on_error);
 }
 
 }  // namespace credence::agent

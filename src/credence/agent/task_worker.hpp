@@ -30,6 +30,8 @@
 //     resubmitted with the same operationId (docs/agent.md §Reorgs).
 //   - a lost RPC: step() fails with AgentError::rpc; run() backs off (doubling, capped) and
 //     retries (agent/poll_loop.hpp).
+// Wake-up: run() pauses poll_interval between steps; with WorkerConfig::subscribe, a
+// notification of eth_subscribe ends the pause at once (agent/log_wakeup.hpp).
 //
 // Thread-safety: a TaskWorker is used by one thread (step() / run()); run() returns when the
 // stop_token is set. Several workers (threads or processes, one key each) may share a workflow.
@@ -49,6 +51,7 @@
 #include <vector>
 
 #include <credence/agent/handler.hpp>
+#include <credence/agent/log_wakeup.hpp>
 #include <credence/agent/poll_loop.hpp>
 #include <credence/chain/rpc_client.hpp>
 #include <credence/core/address.hpp>
@@ -139,6 +142,10 @@ struct WorkerConfig {
     std::chrono::milliseconds max_backoff{5'000};
     /// run()'s pause (agent/poll_loop.hpp); empty: a real sleep. Tests observe the backoff here.
     PollSleep sleep;
+    /// run(): when set (and `sleep` is empty), an eth_subscribe to the NewAgentTask logs (newHeads
+    /// when confirmations > 0) ends the pause early (agent/log_wakeup.hpp); the logs are still
+    /// read by eth_getLogs. nullopt: poll only.
+    std::optional<SubscribeConfig> subscribe;
     /// Test hook: SIGKILL the process right after eth_sendRawTransaction of a reply returns,
     /// before its receipt is read or the journal records the send (crash-recovery tests). Also set
     /// by the environment variable CREDENCE_WORKER_FAULT=after-send.

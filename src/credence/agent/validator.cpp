@@ -197,11 +197,16 @@ struct Validator::Impl {
         return rep;
     }
 
-    AgentResult<std::vector<ValidationReport>> step() {
+    /// ValidationRequest(validator = this address): the indexed validator is the second topic.
+    [[nodiscard]] std::vector<chain::TopicFilter> request_topics() const {
         core::Hash32 who{};
         std::copy(address.bytes.begin(), address.bytes.end(), who.begin() + 12);
-        std::vector<chain::TopicFilter> topics{
-            std::vector<core::Hash32>{vr::kValidationRequestTopic}, std::vector<core::Hash32>{who}};
+        return {std::vector<core::Hash32>{vr::kValidationRequestTopic},
+                std::vector<core::Hash32>{who}};
+    }
+
+    AgentResult<std::vector<ValidationReport>> step() {
+        const auto topics = request_topics();
         auto batch = detail::read_logs(rpc, cursor, config.registry, topics, 0,
                                        config.max_log_range, config.reorg_depth);
         if (!batch) return std::unexpected(batch.error());
@@ -257,8 +262,22 @@ void Validator::run(const std::stop_token& stop,
                     const std::function<void(const ValidationReport&)>& on_report,
                     const std::function<void(const AgentFailure&)>& on_error) {
     const PollTiming timing{impl_->config.poll_interval, impl_->config.max_backoff};
+    PollSleep sleep = impl_->config.sleep;
+    std::unique_ptr<LogWakeup> wakeup;
+    if (const std::optional<SubscribeConfig>& subscribe = impl_->config.subscribe;
+        !sleep && subscribe) {
+        wakeup = std::make_unique<LogWakeup>(
+            *subscribe,
+            chain::SubscriptionFilter::logs({impl_->config.registry}, impl_->request_topics()),
+            fmt::format("ValidationRequest logs of {} for {}",
+                        impl_->config.registry.to_checksum_hex(),
+                        impl_->address.to_checksum_hex()));
+        sleep = [&wakeup](const std::stop_token& st, std::chrono::milliseconds pause) {
+            return wakeup->sleep(st, pause);
+        };
+    }
     run_report_loop<ValidationReport>(
-        stop, timing, impl_->config.sleep, [this] { return step(); }, on_report, on_error);
+        stop, timing, sleep, [this] { return step(); }, on_report, on_error);
 }
 
 }  // namespace credence::agent

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include <credence/agent/handler.hpp>
+#include <credence/agent/log_wakeup.hpp>
 #include <credence/agent/poll_loop.hpp>
 #include <credence/agent/task_worker.hpp>
 #include <credence/chain/rpc_client.hpp>
@@ -97,6 +98,9 @@ struct ValidatorConfig {
     std::chrono::milliseconds max_backoff{5'000};
     /// run()'s pause (agent/poll_loop.hpp); empty: a real sleep.
     PollSleep sleep;
+    /// run(): when set (and `sleep` is empty), an eth_subscribe to this validator's
+    /// ValidationRequest logs ends the pause early (agent/log_wakeup.hpp). nullopt: poll only.
+    std::optional<SubscribeConfig> subscribe;
 };
 
 class Validator {
