@@ -81,6 +81,7 @@ ChainContext::ChainContext(const ChainOptions& options) : options_(options) {
         }
     }
     if (url.empty()) url = "http://127.0.0.1:8545";
+    rpc_url_ = url;
     chain::RetryPolicy retry;
     retry.max_attempts = 3;
     rpc_ = std::make_unique<chain::RpcClient>(chain::RpcClient::make_http(url, {}, retry));

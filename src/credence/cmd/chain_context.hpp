@@ -68,6 +68,8 @@ public:
 
     [[nodiscard]] const ChainOptions& options() const noexcept { return options_; }
     [[nodiscard]] chain::RpcClient& rpc() noexcept { return *rpc_; }
+    /// The node's JSON-RPC URL as resolved (--rpc, $ETH_RPC_URL, the devnet, the default).
+    [[nodiscard]] const std::string& rpc_url() const noexcept { return rpc_url_; }
     /// The node's chain id (checked against --chain-id once).
     [[nodiscard]] uint64_t chain_id();
     /// A contract's address by its name in the deployment file, e.g. "ReputationRegistry".
@@ -94,6 +96,7 @@ public:
 private:
     ChainOptions options_;
     std::unique_ptr<chain::RpcClient> rpc_;
+    std::string rpc_url_;
     std::optional<uint64_t> chain_id_;
     std::optional<chain::Deployment> deployment_;
     std::optional<chain::SigningKey> signer_;

@@ -3,12 +3,15 @@
 //   credence validator --handler 'CMD' | builtin:NAME [--registry NAME|ADDR] [--tag T]
 //                      [--soft-tag T] [--default-score N] [--publish-dir DIR --publish-base URL]
 //                      [--allow-host H]... [--ca-file PEM] [--state-dir DIR] [--once] [--json]
+//                      [--poll-ms N] [--ws-url URL | --no-subscribe]
 //
 // Answers the ValidationRequest events addressed to the signing key's address: fetches
 // requestURI (safely), refuses it when keccak256(content) != requestHash, re-runs the job through
 // the handler, publishes the response file (a data: URI, or a file in --publish-dir served at
 // --publish-base) and calls validationResponse. Runs until SIGINT / SIGTERM, or with --once
 // handles what is pending and exits. One line per request (--json: one JSON object per line).
+// Requests are read by polling eth_getLogs; eth_subscribe (--ws-url, default: the RPC URL as
+// ws:// or wss://) wakes the validator as soon as one is emitted, when the node offers it.
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -21,6 +24,7 @@
 #include <credence/agent/stop_signals.hpp>
 #include <credence/agent/validator.hpp>
 #include <credence/chain/deployment.hpp>
+#include <credence/cmd/agent_subscribe.hpp>
 #include <credence/cmd/chain_context.hpp>
 #include <credence/cmd/commands.hpp>
 #include <credence/cmd/util.hpp>
@@ -44,6 +48,7 @@ struct ValidatorArgs {
     uint64_t from_block = 0;
     bool once = false;
     unsigned poll_ms = 500;
+    SubscribeOptions subscribe;
     unsigned handler_timeout_ms = 30'000;
 };
 
@@ -134,6 +139,7 @@ void run_validator(ValidatorArgs& a) {
     if (!a.soft_tag.empty()) config.soft_tag = a.soft_tag;
     config.default_score = static_cast<uint8_t>(a.default_score);
     config.poll_interval = std::chrono::milliseconds(a.poll_ms);
+    config.subscribe = subscribe_config(a.subscribe, ctx.rpc_url(), "validator");
     const bool json = a.chain.json;
     auto validator = agent::Validator::create(std::move(ctx.rpc()), std::move(*key),
                                               std::move(*handler), verify::make_curl_fetcher(fetch),
@@ -189,6 +195,7 @@ void add_validator_commands(CLI::App& app) {
     cmd->add_option("--from-block", args.from_block, "First block to read without a cursor");
     cmd->add_flag("--once", args.once, "Handle what is pending, then exit");
     cmd->add_option("--poll-ms", args.poll_ms, "Milliseconds between polls")->capture_default_str();
+    add_subscribe_options(*cmd, args.subscribe);
     cmd->add_option("--handler-timeout-ms", args.handler_timeout_ms, "Handler time limit")
         ->capture_default_str();
     cmd->callback([] { run_validator(args); });

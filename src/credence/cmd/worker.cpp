@@ -3,11 +3,15 @@
 //   credence worker --workflow NAME|ADDR --handler 'CMD' | builtin:NAME [--stage N]
 //                   [--private-key HEX | --keystore FILE] [--attester-key HEX] [--state-dir DIR]
 //                   [--prove auto|always|never] [--from-block N] [--once] [--json]
+//                   [--poll-ms N] [--ws-url URL | --no-subscribe]
 //
 // Runs until SIGINT / SIGTERM (a clean stop: the current task finishes its transaction first),
 // or with --once until nothing is pending (for tests and scripts). Each task acted on prints one
 // line (with --json, one JSON object per line). State (cursor, handler outputs, the operation
 // journal) lives in --state-dir, by default <credence home>/agents/<address>/<workflow>.
+// Tasks are read by polling eth_getLogs every --poll-ms; an eth_subscribe over the node's
+// WebSocket (--ws-url, by default the RPC URL as ws:// or wss://) ends each pause as soon as a
+// NewAgentTask is emitted, when the node offers it (agent/log_wakeup.hpp).
 // Test hook: CREDENCE_WORKER_FAULT=after-send exits right after eth_sendRawTransaction of a reply.
 #include <chrono>
 #include <optional>
@@ -21,6 +25,7 @@
 #include <credence/agent/stop_signals.hpp>
 #include <credence/agent/task_worker.hpp>
 #include <credence/chain/deployment.hpp>
+#include <credence/cmd/agent_subscribe.hpp>
 #include <credence/cmd/chain_context.hpp>
 #include <credence/cmd/commands.hpp>
 #include <credence/cmd/util.hpp>
@@ -40,6 +45,7 @@ struct WorkerArgs {
     uint64_t from_block = 0;
     bool once = false;
     unsigned poll_ms = 200;
+    SubscribeOptions subscribe;
     unsigned handler_timeout_ms = 30'000;
     size_t max_output_bytes = size_t{1} << 20;
     unsigned once_timeout_s = 60;
@@ -100,6 +106,7 @@ void run_worker(WorkerArgs& a) {
     config.start_block = a.from_block;
     config.txn_confirmations = a.chain.confirmations;
     config.poll_interval = std::chrono::milliseconds(a.poll_ms);
+    config.subscribe = subscribe_config(a.subscribe, ctx.rpc_url(), "worker");
     if (a.prove == "auto") {
         config.proof_mode = agent::ProofMode::auto_;
     } else if (a.prove == "always") {
@@ -173,6 +180,7 @@ void add_worker_commands(CLI::App& app) {
                     "Seconds --once may wait for deferred tasks")
         ->capture_default_str();
     cmd->add_option("--poll-ms", args.poll_ms, "Milliseconds between polls")->capture_default_str();
+    add_subscribe_options(*cmd, args.subscribe);
     cmd->add_option("--handler-timeout-ms", args.handler_timeout_ms, "Handler time limit")
         ->capture_default_str();
     cmd->add_option("--max-output-bytes", args.max_output_bytes, "Handler output size limit")
