@@ -7,7 +7,9 @@
 //   - a three-stage pipeline completed by one worker with --once;
 //   - SIGTERM stops a running worker cleanly;
 //   - a validator answers a request (score and responseHash checked on chain) and refuses one
-//     whose requestHash is wrong.
+//     whose requestHash is wrong;
+//   - eth_subscribe: a worker polling every 30 s answers a new task within seconds (the wake-up
+//     of its subscription to anvil's WebSocket), and bad --ws-url / --no-subscribe use is one line.
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -31,6 +33,7 @@
 #include <credence/chain/txn_sender.hpp>
 #include <credence/core/data_uri.hpp>
 #include <credence/core/keccak.hpp>
+#include <support/child_process.hpp>
 #include <support/devnet.hpp>
 
 extern char** environ;  // NOLINT(readability-redundant-declaration)
@@ -276,6 +279,49 @@ TEST_F(WorkerCli, validator_answers_a_request_and_refuses_a_wrong_hash) {
     ASSERT_TRUE(response_file);
     EXPECT_EQ(status.response_hash, core::keccak256(response_file->data));
     EXPECT_EQ(core::to_hex(status.response_hash), answered["responseHash"]);
+}
+
+TEST_F(WorkerCli, subscribed_worker_with_a_30_s_poll_answers_within_seconds) {
+    const fs::path state = devnet().home() / "worker-subscribed";
+    auto args = worker_args("SingleStageWorkflow", 3, state, "builtin:echo");
+    args.insert(args.begin(), CREDENCE_BIN);
+    args.insert(args.end(), {"--poll-ms", "30000"});
+    credence::testing::ChildProcess worker(args, devnet().home(), devnet().home() / "ws.out",
+                                           devnet().home() / "ws.err");
+    auto deadline = Clock::now() + std::chrono::seconds(10);
+    while (Clock::now() < deadline &&
+           worker.err().find("subscribed to NewAgentTask logs") == std::string::npos)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    ASSERT_NE(worker.err().find("eth_subscribe: subscribed to NewAgentTask logs"),
+              std::string::npos)
+        << worker.err();
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // into the 30 s pause
+    const std::string run_id = start_run("SingleStageWorkflow", "wake up");
+    deadline = Clock::now() + std::chrono::seconds(10);
+    while (Clock::now() < deadline &&
+           result("SingleStageWorkflow", run_id).value("status", "") != "Success")
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    EXPECT_EQ(result("SingleStageWorkflow", run_id).value("status", ""), "Success") << worker.err();
+    EXPECT_EQ(worker.stop(SIGTERM, std::chrono::seconds(3)), 0) << worker.err();
+    const auto lines = json_lines(worker.out());
+    ASSERT_EQ(lines.size(), 1U) << worker.out();
+    EXPECT_EQ(lines[0]["outcome"], "replied");
+}
+
+TEST_F(WorkerCli, ws_url_is_checked_and_excludes_no_subscribe) {
+    const fs::path state = devnet().home() / "worker-bad-ws";
+    auto args = worker_args("SingleStageWorkflow", 3, state, "builtin:echo");
+    auto bad = args;
+    bad.insert(bad.end(), {"--ws-url", "http://127.0.0.1:1"});
+    auto r = credence(bad);
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_NE(r.err.find("--ws-url: the URL must start with ws:// or wss://"), std::string::npos)
+        << r.err;
+    auto both = args;
+    both.insert(both.end(), {"--ws-url", "ws://127.0.0.1:1", "--no-subscribe"});
+    r = credence(both);
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_NE(r.err.find("exclude each other"), std::string::npos) << r.err;
 }
 
 }  // namespace
