@@ -16,6 +16,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <variant>
 #include <vector>
 
 #include <httplib.h>
@@ -148,6 +149,20 @@ protected:
                (cursor && *cursor ? std::to_string(**cursor) : "none") + "\n";
     }
 
+    /// The names of a SQLite file's indexes, sorted.
+    static std::string index_names(const std::string& path) {
+        auto db = index::open_database(path);
+        EXPECT_TRUE(db) << db.error().to_string();
+        if (!db) return {};
+        auto rows =
+            (*db)->query("SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name");
+        EXPECT_TRUE(rows) << rows.error().to_string();
+        std::string out;
+        if (!rows) return out;
+        for (const auto& row : *rows) out += std::get<std::string>(row.at(0)) + "\n";
+        return out;
+    }
+
     /// Rows of one table in the dump (lines after "# table" up to the next "#").
     static size_t rows_of(const std::string& dump_text, const std::string& table) {
         size_t n = 0;
@@ -252,8 +267,10 @@ TEST_F(IndexCli, sigkill_at_random_points_then_restart_equals_an_uninterrupted_r
     chain::RpcClient rpc = devnet().rpc();
     mine(rpc, 200);  // empty blocks between the traffic make many small batches
     traffic(3);
-    // Small ranges: many batches, so kills land in fetches and in commits alike.
-    const std::vector<std::string> small{"--max-range", "3"};
+    // Small ranges: many batches, so kills land in fetches and in commits alike. The reference
+    // keeps its indexes; the victim bulk-loads (drops them after its first batch, builds them at
+    // the head), so kills also land between those steps.
+    const std::vector<std::string> small{"--max-range", "3", "--no-bulk-load"};
 
     const std::string reference = sqlite_path("reference.sqlite");
     const auto t0 = std::chrono::steady_clock::now();
@@ -269,7 +286,8 @@ TEST_F(IndexCli, sigkill_at_random_points_then_restart_equals_an_uninterrupted_r
     };
     int kills = 0;
     int completed = 0;
-    bool progressed = false;  // some life committed a batch before it was killed
+    bool progressed = false;     // some life committed a batch before it was killed
+    bool mid_bulk_load = false;  // some life died with the secondary indexes dropped
     for (int attempt = 0; attempt < 120 && kills < 24; ++attempt) {
         const pid_t pid = ::fork();
         ASSERT_GE(pid, 0);
@@ -278,8 +296,9 @@ TEST_F(IndexCli, sigkill_at_random_points_then_restart_equals_an_uninterrupted_r
             const int devnull = ::open("/dev/null", O_WRONLY);
             ::dup2(devnull, 1);
             ::dup2(devnull, 2);
-            std::vector<std::string> args{CREDENCE_BIN, "index", "--once",      "--json",
-                                          "--database", victim,  "--max-range", "3"};
+            std::vector<std::string> args{CREDENCE_BIN,      "index", "--once",      "--json",
+                                          "--database",      victim,  "--max-range", "3",
+                                          "--bulk-min-logs", "1"};
             std::vector<char*> argv;
             for (auto& a : args) argv.push_back(a.data());
             argv.push_back(nullptr);
@@ -300,17 +319,22 @@ TEST_F(IndexCli, sigkill_at_random_points_then_restart_equals_an_uninterrupted_r
                 progressed =
                     dump(victim, devnet().chain_id()).find("# cursor none") == std::string::npos;
             }
+            if (!mid_bulk_load && fs::exists(victim))
+                mid_bulk_load = index_names(victim) != index_names(reference);
             continue;
         }
         ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
         ++completed;
         EXPECT_EQ(dump(victim, devnet().chain_id()), expected) << "after " << kills << " kills";
+        EXPECT_EQ(index_names(victim), index_names(reference)) << "a bulk load did not end";
         remove_victim();
     }
     EXPECT_GE(kills, 20);
     EXPECT_TRUE(progressed) << "no killed life had committed a batch";
+    EXPECT_TRUE(mid_bulk_load) << "no life died during a bulk load";
     index_ok(victim, small);  // the restart that completes
     EXPECT_EQ(dump(victim, devnet().chain_id()), expected);
+    EXPECT_EQ(index_names(victim), index_names(reference));
 }
 
 // issue 5 §4: reorgs of depth 1 to 64 (evm_snapshot / evm_revert); after each, the database equals

@@ -50,6 +50,8 @@ struct IndexOptions {
     std::optional<uint64_t> finality_depth;
     std::optional<uint64_t> max_range;
     bool once = false;
+    bool no_bulk_load = false;
+    std::optional<uint64_t> bulk_min_logs;
     std::optional<uint16_t> metrics_port;
 };
 
@@ -114,6 +116,11 @@ public:
         if (r.rolled_back_to) {
             log_line("warn", "reorg: rolled back", {{"to_block", *r.rolled_back_to}});
         }
+        if (r.indexes_dropped) {
+            log_line("info", "bulk load: secondary indexes dropped until near the head",
+                     {{"block", r.cursor}});
+        }
+        if (r.indexes_built) log_line("info", "bulk load done: secondary indexes built", {});
         if (r.to_block == 0 && r.stored == 0 && !r.caught_up) return;
         events_ += r.stored;
         if (!first_block_) first_block_ = r.from_block;
@@ -200,6 +207,8 @@ void run_index(const IndexOptions& o) {
     options.chain_id = chain_id;
     options.sources = resolve_sources(o, ctx);
     options.finality_depth = o.finality_depth.value_or(index::default_finality_depth(chain_id));
+    options.bulk_load = !o.no_bulk_load;
+    if (o.bulk_min_logs) options.bulk_min_logs = *o.bulk_min_logs;
     if (o.max_range) {
         options.range.max_blocks = *o.max_range;
         options.range.initial_blocks = std::min(options.range.initial_blocks, *o.max_range);
@@ -278,6 +287,10 @@ void run_status(const IndexOptions& o) {
     } else {
         out.add("head", nullptr);
     }
+    auto built = store->secondary_indexes_built();
+    if (!built) throw CliError(fmt::format("database: {}", built.error().to_string()));
+    // "bulk load": a sync far behind the head dropped them (IndexStore::drop_secondary_indexes).
+    out.add("secondaryIndexes", *built ? "built" : "bulk load (dropped until near the head)");
     nlohmann::ordered_json counts = nlohmann::ordered_json::object();
     for (const auto& c : status->counts) counts[c.table] = c.rows;
     if (o.chain.json) {
@@ -314,6 +327,12 @@ void add_index_commands(CLI::App& app) {
                     "the provider's refusals)")
         ->check(CLI::Range(uint64_t{1}, uint64_t{10'000'000}));
     cmd->add_flag("--once", opts->once, "Sync to the head, then exit (default: keep following)");
+    cmd->add_flag("--no-bulk-load", opts->no_bulk_load,
+                  "Keep every secondary index while far behind the head (default: drop the ones "
+                  "ingestion never reads, and build them once near the head)");
+    cmd->add_option("--bulk-min-logs", opts->bulk_min_logs,
+                    "Smallest final batch that starts a bulk load (default 5000)")
+        ->check(CLI::Range(uint64_t{1}, uint64_t{100'000'000}));
     cmd->add_option("--metrics-port", opts->metrics_port,
                     "Serve Prometheus metrics on 127.0.0.1:PORT/metrics");
     cmd->callback([opts, cmd] {

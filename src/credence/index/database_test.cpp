@@ -199,6 +199,28 @@ TEST_P(database, failed_exec_in_transaction_makes_commit_fail_and_stores_nothing
     EXPECT_EQ(count("f"), 2);
 }
 
+// A script as a transaction's last statement (IndexStore::build_secondary_indexes): commit() must
+// read COMMIT's result, and the connection stays usable.
+TEST_P(database, script_as_the_last_statement_of_a_transaction_commits) {
+    script_ok("CREATE TABLE d (k BIGINT PRIMARY KEY, v BIGINT)");
+    ASSERT_TRUE(db_->begin().has_value());
+    exec_ok("INSERT INTO d VALUES ($1, $2)", {int64_t{1}, int64_t{2}});
+    ASSERT_TRUE(db_->exec_script("CREATE INDEX d_by_v ON d (v)").has_value());
+    auto c = db_->commit();
+    ASSERT_TRUE(c.has_value()) << c.error().to_string();
+    EXPECT_FALSE(db_->in_transaction());
+    EXPECT_EQ(count("d"), 1);
+    // A script right after begin(), then another transaction on the same connection.
+    ASSERT_TRUE(db_->begin().has_value());
+    ASSERT_TRUE(db_->exec_script("DROP INDEX d_by_v").has_value());
+    c = db_->commit();
+    ASSERT_TRUE(c.has_value()) << c.error().to_string();
+    ASSERT_TRUE(db_->begin().has_value());
+    exec_ok("INSERT INTO d VALUES ($1, $2)", {int64_t{2}, int64_t{3}});
+    ASSERT_TRUE(db_->commit().has_value());
+    EXPECT_EQ(count("d"), 2);
+}
+
 TEST_P(database, many_statements_in_one_transaction) {
     script_ok("CREATE TABLE m (k BIGINT PRIMARY KEY, h {{BLOB}}, s TEXT)");
     constexpr int64_t kRows = 20000;

@@ -182,6 +182,38 @@ std::expected<Indexer::Fetched, IndexError> Indexer::fetch(uint64_t from, uint64
     return out;
 }
 
+std::expected<void, IndexError> Indexer::plan_indexes(IndexStore& store, bool final_batch,
+                                                      uint64_t logs, StepReport& report) {
+    if (!indexes_built_) {
+        auto built = store.secondary_indexes_built();
+        if (!built) return db_fail(built.error(), "read the secondary indexes");
+        indexes_built_ = *built;
+    }
+    bool want_built = true;
+    if (options_.bulk_load && final_batch) {
+        if (!*indexes_built_) {
+            want_built = false;  // a bulk load under way (maybe before a restart) goes on
+        } else if (logs >= options_.bulk_min_logs) {
+            if (!stored_logs_) {
+                auto n = store.log_count(options_.chain_id);
+                if (!n) return db_fail(n.error(), "count raw logs");
+                stored_logs_ = *n;
+            }
+            want_built = *stored_logs_ > kBulkLoadRatio * logs;
+        }
+    }
+    if (want_built == *indexes_built_) return {};
+    auto r = want_built ? store.build_secondary_indexes() : store.drop_secondary_indexes();
+    if (!r) {
+        indexes_built_.reset();  // the transaction rolled back: read the state again
+        return db_fail(r.error(),
+                       want_built ? "build the secondary indexes" : "drop the secondary indexes");
+    }
+    indexes_built_ = want_built;
+    (want_built ? report.indexes_built : report.indexes_dropped) = true;
+    return {};
+}
+
 std::expected<StepReport, IndexError> Indexer::step() {
     if (!store_) return fail(IndexErrorKind::database, "the indexer was not started");
     // The fetch-ahead thread owns the source until it is joined: first thing, before any RPC.
@@ -224,6 +256,8 @@ std::expected<StepReport, IndexError> Indexer::step() {
                 auto fork = rewind_to_fork(*store_, source_, chain_id, *head);
                 if (!fork) return std::unexpected(fork.error());
                 metrics_.reorgs_total++;
+                stored_logs_.reset();
+                indexes_built_.reset();  // rollback_to builds them
                 metrics_.cursor_block = *fork;
                 report.rolled_back_to = *fork;
                 report.cursor = *fork;
@@ -243,6 +277,8 @@ std::expected<StepReport, IndexError> Indexer::step() {
     }
     report.cursor = cursor ? *cursor : (from > 0 ? from - 1 : 0);
     if (from > *head) {
+        // Caught up: a bulk load ends here at the latest.
+        if (auto r = plan_indexes(*store_, false, 0, report); !r) return std::unexpected(r.error());
         report.caught_up = true;
         metrics_.cursor_block = report.cursor;
         return report;
@@ -313,8 +349,11 @@ std::expected<StepReport, IndexError> Indexer::step() {
             return fetch(next, to);
         });
     }
+    if (auto r = plan_indexes(*store_, batch.to_block < final_to, batch.logs.size(), report); !r)
+        return std::unexpected(r.error());
     auto outcome = store_->commit_batch(batch);
     if (!outcome) return db_fail(outcome.error(), "commit batch");
+    if (stored_logs_) *stored_logs_ += outcome->stored;
     for (const auto& rejected : outcome->rejected) {
         report.warnings.push_back(fmt::format("rejected a log of block {} index {}: {}",
                                               rejected.log.block_num, rejected.log.log_index,

@@ -54,7 +54,17 @@ struct IndexerOptions {
     /// the projections' random-order keys once per batch instead of once per chunk (issue 5
     /// §Performance; docs/benchmarks.md). Bounds the memory of one batch (~1 KB per log).
     uint64_t batch_logs = 25'000;
+    /// Bulk load (store.hpp: drop_secondary_indexes): a final batch of at least bulk_min_logs logs
+    /// into a store holding at most kBulkLoadRatio times that many drops the secondary indexes;
+    /// they are built again before the first batch that is not final, or once caught up. Once
+    /// dropped, they stay dropped across restarts until then.
+    bool bulk_load = true;
+    uint64_t bulk_min_logs = 5'000;
 };
+
+/// A bulk load starts while the store holds at most this many times the batch's logs: rebuilding
+/// the indexes costs a sorted pass over every row, repaid only when much is still to come.
+inline constexpr uint64_t kBulkLoadRatio = 16;
 
 /// The finality depth used when none is configured: 64 blocks on Ethereum mainnet and testnets (two
 /// epochs), 0 for a local devnet (31337, 1337: anvil never reorgs by itself), and a conservative
@@ -105,6 +115,8 @@ struct StepReport {
     uint64_t rejected = 0;                   // logs skipped as bad data
     std::optional<uint64_t> rolled_back_to;  // a reorg was handled this step
     bool caught_up = false;                  // cursor == head after the step
+    bool indexes_dropped = false;            // a bulk load started (before this step's commit)
+    bool indexes_built = false;              // a bulk load ended (before this step's commit)
     std::vector<std::string> warnings;       // one line each: skipped logs, code-hash changes
 };
 
@@ -135,12 +147,19 @@ private:
     /// Logs of [from, at most head] (several chunks merged far behind the head, see batch_logs)
     /// and their details. Uses only source_ and metrics_, so it may run on the fetch-ahead thread.
     [[nodiscard]] std::expected<Fetched, IndexError> fetch(uint64_t from, uint64_t head);
+    /// Drops or builds the secondary indexes for a batch of `logs` logs (bulk load, see
+    /// IndexerOptions); `final_batch`: every block of the batch is final. Records it in `report`.
+    [[nodiscard]] std::expected<void, IndexError> plan_indexes(IndexStore& store, bool final_batch,
+                                                               uint64_t logs, StepReport& report);
 
     IndexerOptions options_;
     LogSource source_;
     Database* db_;
     std::optional<IndexStore> store_;
     IndexerMetrics metrics_;
+    // Read from the store on first use, then kept in step with what this indexer does.
+    std::optional<bool> indexes_built_;
+    std::optional<uint64_t> stored_logs_;
     /// The next batch's fetch, running while the current batch commits (step()). Declared last:
     /// destroyed (joined) before the source it uses.
     std::future<std::expected<Fetched, IndexError>> ahead_;

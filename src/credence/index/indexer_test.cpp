@@ -11,6 +11,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <httplib.h>
 #include <nlohmann/json.hpp>
@@ -318,6 +319,52 @@ TEST_F(IndexerDevnet, merged_and_fetched_ahead_batches_equal_one_chunk_per_batch
     EXPECT_EQ(many.metrics().events_total.load(), one.metrics().events_total.load());
     EXPECT_GT(widest, 0U) << "no batch merged two one-block chunks";
     EXPECT_LT(many.metrics().batches_total.load(), many.metrics().cursor_block.load());
+}
+
+// Bulk load (IndexerOptions::bulk_load): far behind the head the secondary indexes are dropped and
+// built again before the first batch that is not final. Rows equal a sync that kept them.
+TEST_F(IndexerDevnet, a_bulk_load_drops_and_rebuilds_the_indexes_and_changes_no_row) {
+    traffic(4, 2);
+    auto kept = fresh_sqlite("kept");
+    ASSERT_TRUE(kept);
+    IndexerOptions o = options();
+    o.finality_depth = 0;
+    o.range.initial_blocks = 1;
+    o.range.max_blocks = 1;
+    o.batch_logs = 3;
+    o.bulk_load = false;
+    Indexer plain(o, client_for(devnet().rpc_url()), *kept);
+    ASSERT_TRUE(plain.start());
+    std::stop_source stop;
+    bool touched = false;
+    ASSERT_TRUE(plain.run(
+        stop.get_token(), false, std::chrono::milliseconds(10),
+        [&](const StepReport& r) { touched = touched || r.indexes_dropped || r.indexes_built; }));
+    EXPECT_FALSE(touched) << "bulk_load = false dropped or built indexes";
+
+    auto bulk = fresh_sqlite("bulk");
+    ASSERT_TRUE(bulk);
+    o.bulk_load = true;
+    o.bulk_min_logs = 1;
+    Indexer loader(o, client_for(devnet().rpc_url()), *bulk);
+    ASSERT_TRUE(loader.start());
+    std::vector<char> events;  // 'd' dropped, 'b' built, 's' a batch stored
+    ASSERT_TRUE(loader.run(stop.get_token(), false, std::chrono::milliseconds(10),
+                           [&](const StepReport& r) {
+                               if (r.indexes_dropped) events.push_back('d');
+                               if (r.indexes_built) events.push_back('b');
+                               if (r.stored > 0) events.push_back('s');
+                           }));
+    const std::string order(events.begin(), events.end());
+    // Dropped before the first batch, built once before the last (not final) batch.
+    EXPECT_EQ(order.substr(0, 2), "ds") << order;
+    EXPECT_EQ(std::count(order.begin(), order.end(), 'd'), 1) << order;
+    EXPECT_EQ(std::count(order.begin(), order.end(), 'b'), 1) << order;
+    EXPECT_GT(std::count(order.begin(), order.end(), 's'), 2) << order;
+    EXPECT_EQ(dump(*bulk), dump(*kept));
+    auto built = loader.store().secondary_indexes_built();
+    ASSERT_TRUE(built);
+    EXPECT_TRUE(*built);
 }
 
 // The built-in addresses are the deployed ones listed in the external vectors (erc8004.json).

@@ -139,6 +139,9 @@ public:
 
     DbResult<void> commit() override {
         if (!in_tx_) return misuse("commit() without begin()");
+        // exec_script() leaves pipeline mode; COMMIT goes back into it, so that sync_and_drain
+        // reads its result (outside the pipeline it would stay unread and block the connection).
+        if (!tx_error_) ignore_cleanup(enter_pipeline());
         if (!tx_error_) {
             if (PQsendQueryParams(conn_, "COMMIT", 0, nullptr, nullptr, nullptr, nullptr, 0) != 1)
                 record(conn_error("COMMIT"));

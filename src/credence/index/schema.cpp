@@ -549,6 +549,29 @@ constexpr std::array<Migration, 5> kMigrations{{
     {5, "ingest throughput: drop the secondary indexes no query reads", kV5Sql},
 }};
 
+// The secondary indexes that ingestion never reads, as the latest migration defines them. A bulk
+// load drops them and builds them again at its end (store.hpp: drop_secondary_indexes).
+constexpr std::array<SecondaryIndex, 7> kDeferrableIndexes{{
+    {"raw_logs_by_entity",
+     "CREATE INDEX IF NOT EXISTS raw_logs_by_entity ON raw_logs (chain_id, address, entity, "
+     "block_num, log_index)"},
+    {"agents_by_owner", "CREATE INDEX IF NOT EXISTS agents_by_owner ON agents (chain_id, owner)"},
+    {"feedback_by_agent_block",
+     "CREATE INDEX IF NOT EXISTS feedback_by_agent_block ON feedback (chain_id, registry, "
+     "agent_id, block_num, log_index, revoked, normalized)"},
+    {"validation_requests_by_agent",
+     "CREATE INDEX IF NOT EXISTS validation_requests_by_agent ON validation_requests (chain_id, "
+     "agent_id)"},
+    {"workflow_tasks_by_hash",
+     "CREATE INDEX IF NOT EXISTS workflow_tasks_by_hash ON workflow_tasks (chain_id, task_hash)"},
+    {"workflow_replies_by_hash",
+     "CREATE INDEX IF NOT EXISTS workflow_replies_by_hash ON workflow_replies (chain_id, "
+     "reply_hash)"},
+    {"workflow_proofs_by_digest",
+     "CREATE INDEX IF NOT EXISTS workflow_proofs_by_digest ON workflow_proofs (chain_id, "
+     "verification_digest)"},
+}};
+
 constexpr std::array<std::string_view, 19> kDataTables{
     "raw_logs",
     "agents",
@@ -576,5 +599,7 @@ constexpr std::array<std::string_view, 19> kDataTables{
 std::span<const Migration> index_migrations() noexcept { return kMigrations; }
 
 std::span<const std::string_view> index_data_tables() noexcept { return kDataTables; }
+
+std::span<const SecondaryIndex> index_deferrable_indexes() noexcept { return kDeferrableIndexes; }
 
 }  // namespace credence::index

@@ -32,4 +32,16 @@ namespace credence::index {
 /// The data tables (raw logs and projections) in dump order; store.hpp's data_tables().
 [[nodiscard]] std::span<const std::string_view> index_data_tables() noexcept;
 
+/// A secondary index: its name and its CREATE INDEX IF NOT EXISTS statement.
+struct SecondaryIndex {
+    std::string_view name;
+    std::string_view create_sql;
+};
+
+/// The secondary indexes that ingestion never reads: rollback's raw_logs_by_entity and the read
+/// paths of the API, the verifier and the trust engine. Each one costs a random-order B-tree
+/// insert per event, so a bulk load drops them and builds them once at its end (IndexStore::
+/// drop_secondary_indexes). The definitions equal the latest migration's (a test compares them).
+[[nodiscard]] std::span<const SecondaryIndex> index_deferrable_indexes() noexcept;
+
 }  // namespace credence::index

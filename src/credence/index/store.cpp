@@ -72,6 +72,12 @@ constexpr std::string_view kAffectedEntities =
     "ORDER BY address, kind, entity";
 constexpr std::string_view kCountLogsAbove =
     "SELECT COUNT(*) FROM raw_logs WHERE chain_id = $1 AND block_num > $2";
+constexpr std::string_view kCountLogs = "SELECT COUNT(*) FROM raw_logs WHERE chain_id = $1";
+// Whether an index exists, from each backend's catalog (the store's own schema only).
+constexpr std::string_view kSqliteIndexCount =
+    "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name = $1";
+constexpr std::string_view kPostgresIndexCount =
+    "SELECT COUNT(*) FROM pg_indexes WHERE schemaname = current_schema() AND indexname = $1";
 constexpr std::string_view kDeleteLogsAbove =
     "DELETE FROM raw_logs WHERE chain_id = $1 AND block_num > $2";
 constexpr std::string_view kEntityLogs =
@@ -325,6 +331,9 @@ DbResult<std::vector<BlockHeader>> IndexStore::recent_blocks(uint64_t chain_id) 
 }
 
 DbResult<RollbackOutcome> IndexStore::rollback_to(uint64_t chain_id, uint64_t block_num) {
+    // Entity replay reads raw logs by entity: after a bulk load that has not ended (a reorg right
+    // after a restart), build the index first rather than scan the table once per entity.
+    if (auto r = build_secondary_indexes(); !r) return std::unexpected(r.error());
     if (auto r = db_->begin(); !r) return std::unexpected(r.error());
     const std::array<DbValue, 2> above{as_int(chain_id), as_int(block_num)};
     RollbackOutcome outcome;
@@ -418,6 +427,43 @@ DbResult<ChainStatus> IndexStore::status(uint64_t chain_id) {
         s.counts.push_back({std::string(tables[i]), static_cast<int64_t>(*n)});
     }
     return s;
+}
+
+DbResult<uint64_t> IndexStore::log_count(uint64_t chain_id) {
+    const std::array<DbValue, 1> p{as_int(chain_id)};
+    auto rows = db_->query(kCountLogs, p);
+    if (!rows) return std::unexpected(rows.error());
+    return rows->empty() ? DbResult<uint64_t>(0) : read_u64(rows->front(), 0);
+}
+
+DbResult<bool> IndexStore::secondary_indexes_built() {
+    const auto sql = db_->dialect() == Dialect::sqlite ? kSqliteIndexCount : kPostgresIndexCount;
+    for (const auto& index : index_deferrable_indexes()) {
+        const std::array<DbValue, 1> p{std::string(index.name)};
+        auto rows = db_->query(sql, p);
+        if (!rows) return std::unexpected(rows.error());
+        auto n = rows->empty() ? DbResult<uint64_t>(0) : read_u64(rows->front(), 0);
+        if (!n) return std::unexpected(n.error());
+        if (*n == 0) return false;
+    }
+    return true;
+}
+
+DbResult<void> IndexStore::drop_secondary_indexes() {
+    if (auto r = db_->begin(); !r) return r;
+    for (const auto& index : index_deferrable_indexes()) {
+        if (auto r = db_->exec_script(fmt::format("DROP INDEX IF EXISTS {}", index.name)); !r)
+            return abort_tx<void>(*db_, r.error());
+    }
+    return db_->commit();
+}
+
+DbResult<void> IndexStore::build_secondary_indexes() {
+    if (auto r = db_->begin(); !r) return r;
+    for (const auto& index : index_deferrable_indexes()) {
+        if (auto r = db_->exec_script(index.create_sql); !r) return abort_tx<void>(*db_, r.error());
+    }
+    return db_->commit();
 }
 
 std::span<const std::string_view> IndexStore::data_tables() noexcept { return index_data_tables(); }

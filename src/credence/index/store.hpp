@@ -112,6 +112,18 @@ public:
 
     [[nodiscard]] DbResult<ChainStatus> status(uint64_t chain_id);
 
+    /// How many raw logs of `chain_id` are stored.
+    [[nodiscard]] DbResult<uint64_t> log_count(uint64_t chain_id);
+
+    /// Bulk load (issue 5 §Performance). The secondary indexes that ingestion never reads
+    /// (schema.hpp: index_deferrable_indexes) cost a random-order B-tree insert per event. Far
+    /// behind the head the indexer drops them, then builds each in one sorted pass when it nears
+    /// the head. Each call is one transaction and idempotent, so a crash between them leaves a
+    /// consistent database, and the next run finishes the job. Rows never depend on them.
+    [[nodiscard]] DbResult<bool> secondary_indexes_built();
+    [[nodiscard]] DbResult<void> drop_secondary_indexes();
+    [[nodiscard]] DbResult<void> build_secondary_indexes();
+
     /// The data tables (raw logs and projections) in a fixed order, for canonical_dump().
     [[nodiscard]] static std::span<const std::string_view> data_tables() noexcept;
 

@@ -5,10 +5,14 @@
 // store ingests. One test per projection rule, named after it; the projections are also checked
 // against the contracts' own view functions, and rollback against a fresh index (store.hpp).
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <variant>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -1161,6 +1165,92 @@ TEST_P(index_store, rollback_never_advances_the_cursor) {
     c = store().cursor(3);
     ASSERT_TRUE(c.has_value() && c->has_value());
     EXPECT_EQ(**c, 12U);
+}
+
+// ───────────────────────────── bulk load: secondary indexes ─────────────────────────────
+
+// Each deferrable index's definition as the backend's catalog states it: SQLite's column list,
+// PostgreSQL's indexdef. Empty when the index does not exist.
+std::string index_definition(Database& db, std::string_view name) {
+    const std::array<DbValue, 1> p{std::string(name)};
+    auto rows = db.dialect() == Dialect::sqlite
+                    ? db.query("SELECT name FROM pragma_index_info($1) ORDER BY seqno", p)
+                    : db.query(
+                          "SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() AND "
+                          "indexname = $1",
+                          p);
+    EXPECT_TRUE(rows.has_value()) << rows.error().to_string();
+    std::string out;
+    if (!rows) return out;
+    for (const auto& row : *rows) out += std::get<std::string>(row.at(0)) + ",";
+    return out;
+}
+
+TEST_P(index_store, dropped_secondary_indexes_come_back_as_the_migrations_define_them) {
+    REQUIRE_SCENARIO();
+    std::map<std::string, std::string, std::less<>> migrated;
+    for (const auto& index : index_deferrable_indexes()) {
+        migrated[std::string(index.name)] = index_definition(db(), index.name);
+        EXPECT_FALSE(migrated[std::string(index.name)].empty()) << index.name;
+    }
+    auto built = store().secondary_indexes_built();
+    ASSERT_TRUE(built.has_value()) << built.error().to_string();
+    EXPECT_TRUE(*built);
+
+    ASSERT_TRUE(store().drop_secondary_indexes().has_value());
+    ASSERT_TRUE(store().drop_secondary_indexes().has_value());  // idempotent
+    built = store().secondary_indexes_built();
+    ASSERT_TRUE(built.has_value());
+    EXPECT_FALSE(*built);
+    for (const auto& index : index_deferrable_indexes())
+        EXPECT_EQ(index_definition(db(), index.name), "") << index.name;
+
+    // Ingestion never needs them: the rows are those of a store that kept them.
+    commit_all(sc);
+    Indexed kept = open_indexed(GetParam());
+    ASSERT_TRUE(kept.store.has_value());
+    Batch all;
+    all.chain_id = sc.chain_id;
+    all.to_block = sc.head;
+    all.logs = sc.logs;
+    ASSERT_TRUE(kept.store->commit_batch(all).has_value());
+    auto kept_dump = canonical_dump(*kept.db, IndexStore::data_tables());
+    ASSERT_TRUE(kept_dump.has_value());
+    EXPECT_EQ(dump(), *kept_dump);
+
+    ASSERT_TRUE(store().build_secondary_indexes().has_value());
+    ASSERT_TRUE(store().build_secondary_indexes().has_value());  // idempotent
+    built = store().secondary_indexes_built();
+    ASSERT_TRUE(built.has_value());
+    EXPECT_TRUE(*built);
+    for (const auto& index : index_deferrable_indexes())
+        EXPECT_EQ(index_definition(db(), index.name), migrated[std::string(index.name)])
+            << index.name;
+}
+
+// A reorg during a bulk load (after a restart) rolls back correctly and ends the bulk load.
+TEST_P(index_store, rollback_during_a_bulk_load_builds_the_indexes_and_rolls_back) {
+    REQUIRE_SCENARIO();
+    ASSERT_TRUE(store().drop_secondary_indexes().has_value());
+    commit_all(sc);
+    const uint64_t fork = sc.block_of(sc.reputation, rep::kFeedbackRevokedTopic) - 1;
+    auto rb = store().rollback_to(sc.chain_id, fork);
+    ASSERT_TRUE(rb.has_value()) << rb.error().to_string();
+    EXPECT_EQ(rb->logs_removed, sc.logs.size() - sc.logs_in(0, fork).size());
+    auto built = store().secondary_indexes_built();
+    ASSERT_TRUE(built.has_value());
+    EXPECT_TRUE(*built);
+
+    Indexed fresh = open_indexed(GetParam());
+    ASSERT_TRUE(fresh.store.has_value());
+    Batch kept;
+    kept.chain_id = sc.chain_id;
+    kept.to_block = fork;
+    kept.logs = sc.logs_in(0, fork);
+    ASSERT_TRUE(fresh.store->commit_batch(kept).has_value());
+    auto fresh_dump = canonical_dump(*fresh.db, IndexStore::data_tables());
+    ASSERT_TRUE(fresh_dump.has_value());
+    EXPECT_EQ(dump(), *fresh_dump);
 }
 
 // ───────────────────────────── projections vs the contracts' views ─────────────────────────────
