@@ -89,6 +89,12 @@ public:
     [[nodiscard]] virtual DbResult<void> exec_script(std::string_view sql) = 0;
 };
 
+/// The page cache of a SQLite connection opened by open_sqlite(), in KiB (PRAGMA cache_size).
+inline constexpr int64_t kSqliteCacheKib = 65'536;
+/// The page cache while IndexStore builds an index: the sorter keeps up to a cache's worth of rows
+/// in memory before it spills to temporary files, and that memory counts in the resident set.
+inline constexpr int64_t kSqliteSortCacheKib = 16'384;
+
 /// Opens (creating if needed) a SQLite database file in WAL mode with synchronous=NORMAL, foreign
 /// keys on and a busy timeout; the parent directory must exist.
 [[nodiscard]] DbResult<std::unique_ptr<Database>> open_sqlite(const std::filesystem::path& path);

@@ -152,9 +152,13 @@ public:
         // B-tree page of a batch through the kernel, and the default 1,000-page auto-checkpoint
         // fsyncs after every few MiB of WAL. A 64 MiB cache and a 4,096-page (128 MiB at 32 KiB
         // pages) checkpoint interval keep the work in memory and change no durability guarantee.
-        // No mmap: mapped pages count in the resident set, which must stay under 300 MB.
-        if (auto r = exec_script("PRAGMA cache_size=-65536; PRAGMA mmap_size=0; "
-                                 "PRAGMA wal_autocheckpoint=4096; PRAGMA temp_store=MEMORY");
+        // No mmap: mapped pages count in the resident set, which must stay under 300 MB. Temporary
+        // files on disk (the OS caches them): a CREATE INDEX sorts every row, and in memory that
+        // sort alone would take more than the page cache.
+        if (auto r =
+                exec_script(fmt::format("PRAGMA cache_size=-{}; PRAGMA mmap_size=0; "
+                                        "PRAGMA wal_autocheckpoint=4096; PRAGMA temp_store=FILE",
+                                        kSqliteCacheKib));
             !r) {
             return r;
         }

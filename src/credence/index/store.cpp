@@ -459,11 +459,26 @@ DbResult<void> IndexStore::drop_secondary_indexes() {
 }
 
 DbResult<void> IndexStore::build_secondary_indexes() {
-    if (auto r = db_->begin(); !r) return r;
-    for (const auto& index : index_deferrable_indexes()) {
-        if (auto r = db_->exec_script(index.create_sql); !r) return abort_tx<void>(*db_, r.error());
-    }
-    return db_->commit();
+    // SQLite sorts each index's rows within its page cache before spilling to temporary files:
+    // a smaller cache for the build bounds the resident set (issue 5: at most 300 MB) and costs no
+    // speed (measured: 3.4 s at 16 MiB against 4.4 s at 64 MiB for 1M events' indexes).
+    const bool sqlite = db_->dialect() == Dialect::sqlite;
+    const auto set_cache = [&](int64_t kib) {
+        return sqlite ? db_->exec_script(fmt::format("PRAGMA cache_size=-{}", kib))
+                      : DbResult<void>{};
+    };
+    if (auto r = set_cache(kSqliteSortCacheKib); !r) return r;
+    auto built = [&]() -> DbResult<void> {
+        if (auto r = db_->begin(); !r) return r;
+        for (const auto& index : index_deferrable_indexes()) {
+            if (auto r = db_->exec_script(index.create_sql); !r)
+                return abort_tx<void>(*db_, r.error());
+        }
+        return db_->commit();
+    }();
+    auto restored = set_cache(kSqliteCacheKib);
+    if (!built) return built;
+    return restored;
 }
 
 std::span<const std::string_view> IndexStore::data_tables() noexcept { return index_data_tables(); }

@@ -1226,6 +1226,11 @@ TEST_P(index_store, dropped_secondary_indexes_come_back_as_the_migrations_define
     for (const auto& index : index_deferrable_indexes())
         EXPECT_EQ(index_definition(db(), index.name), migrated[std::string(index.name)])
             << index.name;
+    if (db().dialect() == Dialect::sqlite) {
+        // The build's smaller sort cache is given back; temporary files stay on disk (file 1).
+        EXPECT_EQ(one("PRAGMA cache_size", {}), DbValue{-kSqliteCacheKib});
+        EXPECT_EQ(one("PRAGMA temp_store", {}), DbValue{int64_t{1}});
+    }
 }
 
 // A reorg during a bulk load (after a restart) rolls back correctly and ends the bulk load.
