@@ -241,27 +241,15 @@ struct RestApi::Impl {
     struct Returner {
         Impl& impl;
         std::unique_ptr<index::Database>& db;
-        bool snapshot = false;
         Returner(Impl& i, std::unique_ptr<index::Database>& d) : impl(i), db(d) {}
         Returner(const Returner&) = delete;
         Returner& operator=(const Returner&) = delete;
-        ~Returner() {
-            // Ends the read snapshot; a connection that cannot end it is dropped.
-            if (snapshot && db && !db->exec("ROLLBACK")) db.reset();
-            impl.release(std::move(db));
-        }
-        /// SQLite: one deferred (read) transaction per answer, so that every query of an answer
-        /// sees the same index state while the indexer commits, and the file's shared lock and
-        /// WAL snapshot are taken once instead of once per statement. (Database::begin() takes
-        /// the write lock; PostgreSQL statements stay in autocommit: a BEGIN there costs a round
-        /// trip.)
-        [[nodiscard]] index::DbResult<void> begin_snapshot() {
-            if (db->dialect() != index::Dialect::sqlite) return {};
-            // exec(): a cached prepared statement, unlike exec_script()'s parse per call.
-            auto begun = db->exec("BEGIN DEFERRED");
-            snapshot = begun.has_value();
-            return begun;
-        }
+        // release() ends the read snapshot.
+        ~Returner() { impl.release(std::move(db)); }
+        /// One read snapshot per answer (Database::begin_read), so that every query of an answer
+        /// sees the same index state while the indexer commits; on SQLite the file's shared lock
+        /// and WAL snapshot are also taken once instead of once per statement.
+        [[nodiscard]] index::DbResult<void> begin_snapshot() { return db->begin_read(); }
     };
 
     Json node_status() const {

@@ -74,6 +74,10 @@ public:
     [[nodiscard]] virtual std::string describe() const = 0;
 
     [[nodiscard]] virtual DbResult<void> begin() = 0;
+    /// A snapshot for reading: every query until rollback() sees one state of the database while
+    /// other connections commit, and no writer waits for it (SQLite: BEGIN DEFERRED, a WAL reader;
+    /// PostgreSQL: REPEATABLE READ, READ ONLY, pipelined like begin()). End it with rollback().
+    [[nodiscard]] virtual DbResult<void> begin_read() = 0;
     [[nodiscard]] virtual DbResult<void> commit() = 0;
     /// Always leaves no transaction open, even when it fails.
     [[nodiscard]] virtual DbResult<void> rollback() = 0;

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include <support/postgres.hpp>
 #include <support/scratch.hpp>
@@ -219,6 +220,34 @@ TEST_P(database, script_as_the_last_statement_of_a_transaction_commits) {
     exec_ok("INSERT INTO d VALUES ($1, $2)", {int64_t{2}, int64_t{3}});
     ASSERT_TRUE(db_->commit().has_value());
     EXPECT_EQ(count("d"), 2);
+}
+
+// The API reads each answer in one snapshot while the indexer commits (Database::begin_read).
+TEST_P(database, read_snapshot_ignores_later_commits_of_another_connection) {
+    script_ok("CREATE TABLE s (k BIGINT PRIMARY KEY)");
+    exec_ok("INSERT INTO s VALUES ($1)", {int64_t{1}});
+    auto writer = open_database(location_);
+    ASSERT_TRUE(writer.has_value()) << writer.error().to_string();
+
+    ASSERT_TRUE(db_->begin_read().has_value());
+    EXPECT_TRUE(db_->in_transaction());
+    EXPECT_EQ(count("s"), 1);  // the snapshot starts here at the latest
+    // The writer is not blocked by the reader (SQLite: WAL; PostgreSQL: MVCC).
+    ASSERT_TRUE((*writer)->begin().has_value());
+    const std::vector<DbValue> two{int64_t{2}};
+    ASSERT_TRUE((*writer)->exec("INSERT INTO s VALUES ($1)", two).has_value());
+    auto committed = (*writer)->commit();
+    ASSERT_TRUE(committed.has_value()) << committed.error().to_string();
+    EXPECT_EQ(count("s"), 1);  // still the snapshot
+    EXPECT_EQ(db_->begin_read().error().kind, DbErrorKind::misuse);
+    ASSERT_TRUE(db_->rollback().has_value());
+    EXPECT_FALSE(db_->in_transaction());
+    EXPECT_EQ(count("s"), 2);
+    // The connection writes again afterwards.
+    ASSERT_TRUE(db_->begin().has_value());
+    exec_ok("INSERT INTO s VALUES ($1)", {int64_t{3}});
+    ASSERT_TRUE(db_->commit().has_value());
+    EXPECT_EQ(count("s"), 3);
 }
 
 TEST_P(database, many_statements_in_one_transaction) {

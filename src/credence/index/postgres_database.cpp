@@ -123,18 +123,9 @@ public:
     [[nodiscard]] std::string describe() const override { return describe_; }
     [[nodiscard]] bool in_transaction() const noexcept override { return in_tx_; }
 
-    DbResult<void> begin() override {
-        if (in_tx_) return misuse("begin() inside a transaction");
-        if (auto r = alive(); !r) return r;
-        tx_error_.reset();
-        // BEGIN is pipelined too: a transaction costs one round trip, at commit().
-        if (auto r = enter_pipeline(); !r) return r;
-        if (PQsendQueryParams(conn_, "BEGIN", 0, nullptr, nullptr, nullptr, nullptr, 0) != 1)
-            return std::unexpected(conn_error("BEGIN"));
-        ++pending_;
-        sent_.emplace_back("BEGIN");
-        in_tx_ = true;
-        return {};
+    DbResult<void> begin() override { return start("BEGIN"); }
+    DbResult<void> begin_read() override {
+        return start("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY");
     }
 
     DbResult<void> commit() override {
@@ -219,6 +210,21 @@ public:
     }
 
 private:
+    // BEGIN is pipelined too: a transaction costs one round trip, at commit() (a read snapshot:
+    // none more than its queries, the first of which syncs).
+    DbResult<void> start(const char* begin_sql) {
+        if (in_tx_) return misuse("begin() inside a transaction");
+        if (auto r = alive(); !r) return r;
+        tx_error_.reset();
+        if (auto r = enter_pipeline(); !r) return r;
+        if (PQsendQueryParams(conn_, begin_sql, 0, nullptr, nullptr, nullptr, nullptr, 0) != 1)
+            return std::unexpected(conn_error(begin_sql));
+        ++pending_;
+        sent_.emplace_back(begin_sql);
+        in_tx_ = true;
+        return {};
+    }
+
     [[nodiscard]] bool broken() const { return PQstatus(conn_) != CONNECTION_OK; }
 
     DbError conn_error(std::string_view sql) const {

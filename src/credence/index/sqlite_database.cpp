@@ -79,6 +79,15 @@ public:
         return {};
     }
 
+    DbResult<void> begin_read() override {
+        if (in_tx_) return misuse("begin_read() inside a transaction");
+        // A cached prepared statement: an API answer opens one per request.
+        if (auto r = run("BEGIN DEFERRED", {}, nullptr); !r) return std::unexpected(r.error());
+        in_tx_ = true;
+        tx_error_.reset();
+        return {};
+    }
+
     DbResult<void> commit() override {
         if (!in_tx_) return misuse("commit() without begin()");
         if (tx_error_) {
@@ -100,7 +109,10 @@ public:
         if (!in_tx_) return {};
         in_tx_ = false;
         if (sqlite3_get_autocommit(db_) != 0) return {};  // SQLite already rolled back
-        return raw_exec("ROLLBACK");
+        // A cached prepared statement: every API answer ends its read snapshot here.
+        auto r = run("ROLLBACK", {}, nullptr);
+        if (!r) return std::unexpected(r.error());
+        return {};
     }
 
     [[nodiscard]] bool in_transaction() const noexcept override { return in_tx_; }
