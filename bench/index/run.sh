@@ -11,6 +11,8 @@
 # (the latter needs -DCREDENCE_BENCH=ON). Environment:
 #   FINALITY_DEPTH  passed as --finality-depth (default 12; the chain ends with 64 empty blocks,
 #                   so every event is final whatever the depth up to 64)
+#   PG_SETTINGS     extra PostgreSQL settings, space-separated name=value (default: none, the
+#                   server's defaults: shared_buffers 128MB, max_wal_size 1GB)
 #   PG_FAST=1       run PostgreSQL like the tests do (fsync, synchronous_commit and
 #                   full_page_writes off); the default keeps PostgreSQL's durable defaults
 #   BACKENDS        "sqlite postgres" (default), or one of them
@@ -127,6 +129,9 @@ for backend in $backends; do
         pg_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
         pg_opts=(-c listen_addresses=127.0.0.1 -c "unix_socket_directories=$pg_data"
                  -c max_connections=20)
+        # PG_SETTINGS: extra server settings, e.g. a dedicated indexer's memory and WAL budget
+        # (PG_SETTINGS="shared_buffers=2GB max_wal_size=8GB"); durability is unchanged by them.
+        for setting in ${PG_SETTINGS:-}; do pg_opts+=(-c "$setting"); done
         if [[ ${PG_FAST:-0} = 1 ]]; then
             pg_opts+=(-c fsync=off -c synchronous_commit=off -c full_page_writes=off)
         fi
