@@ -16,6 +16,7 @@
 #   PG_FAST=1       run PostgreSQL like the tests do (fsync, synchronous_commit and
 #                   full_page_writes off); the default keeps PostgreSQL's durable defaults
 #   BACKENDS        "sqlite postgres" (default), or one of them
+#   INDEX_ARGS      extra arguments for `credence index`, e.g. --no-bulk-load
 #   KEEP=1          keep the work directory (logs, databases, progress lines)
 set -euo pipefail
 
@@ -76,7 +77,7 @@ run_index() {
     local label=$1 database=$2
     local out=$work/$label.jsonl err=$work/$label.err tv=$work/$label.time
     local cmd=("$credence" index --rpc "$url" --database "$database" $registry_args
-               --chain-id "$chain_id" --finality-depth "$finality" --once --json)
+               --chain-id "$chain_id" --finality-depth "$finality" --once --json ${INDEX_ARGS:-})
     echo "\$ ${cmd[*]}" | sed "s|$credence|credence|"
     local server_cpu_before
     server_cpu_before=$(server_cpu)
