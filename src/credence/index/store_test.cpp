@@ -477,6 +477,20 @@ protected:
         EXPECT_TRUE(d.has_value()) << d.error().to_string();
         return d ? *d : std::string{};
     }
+    /// The dump of a fresh store that committed the scenario's blocks [0, to] as one batch.
+    std::string fresh_dump(const Scenario& sc, uint64_t to) {
+        Indexed fresh = open_indexed(GetParam());
+        EXPECT_TRUE(fresh.store.has_value());
+        if (!fresh.store) return {};
+        Batch batch;
+        batch.chain_id = sc.chain_id;
+        batch.to_block = to;
+        batch.logs = sc.logs_in(0, to);
+        EXPECT_TRUE(fresh.store->commit_batch(batch).has_value());
+        auto d = canonical_dump(*fresh.db, IndexStore::data_tables());
+        EXPECT_TRUE(d.has_value()) << d.error().to_string();
+        return d ? *d : std::string{};
+    }
 
     Indexed idx_;
 };
@@ -1116,17 +1130,9 @@ TEST_P(index_store, rollback_equals_a_fresh_index_of_the_kept_logs) {
         EXPECT_EQ(rb->logs_removed, sc.logs.size() - sc.logs_in(0, k).size());
         EXPECT_GT(rb->entities_rebuilt, 0U);
 
-        Indexed fresh = open_indexed(GetParam());
-        ASSERT_TRUE(fresh.store.has_value());
-        Batch kept;
-        kept.chain_id = sc.chain_id;
-        kept.to_block = k;
-        kept.logs = sc.logs_in(0, k);
-        ASSERT_TRUE(fresh.store->commit_batch(kept).has_value());
         auto rolled_dump = canonical_dump(*rolled.db, IndexStore::data_tables());
-        auto fresh_dump = canonical_dump(*fresh.db, IndexStore::data_tables());
-        ASSERT_TRUE(rolled_dump.has_value() && fresh_dump.has_value());
-        EXPECT_EQ(*rolled_dump, *fresh_dump);
+        ASSERT_TRUE(rolled_dump.has_value());
+        EXPECT_EQ(*rolled_dump, fresh_dump(sc, k));
 
         auto cursor = rolled.store->cursor(sc.chain_id);
         ASSERT_TRUE(cursor.has_value() && cursor->has_value());
@@ -1207,16 +1213,7 @@ TEST_P(index_store, dropped_secondary_indexes_come_back_as_the_migrations_define
 
     // Ingestion never needs them: the rows are those of a store that kept them.
     commit_all(sc);
-    Indexed kept = open_indexed(GetParam());
-    ASSERT_TRUE(kept.store.has_value());
-    Batch all;
-    all.chain_id = sc.chain_id;
-    all.to_block = sc.head;
-    all.logs = sc.logs;
-    ASSERT_TRUE(kept.store->commit_batch(all).has_value());
-    auto kept_dump = canonical_dump(*kept.db, IndexStore::data_tables());
-    ASSERT_TRUE(kept_dump.has_value());
-    EXPECT_EQ(dump(), *kept_dump);
+    EXPECT_EQ(dump(), fresh_dump(sc, sc.head));
 
     ASSERT_TRUE(store().build_secondary_indexes().has_value());
     ASSERT_TRUE(store().build_secondary_indexes().has_value());  // idempotent
@@ -1246,16 +1243,7 @@ TEST_P(index_store, rollback_during_a_bulk_load_builds_the_indexes_and_rolls_bac
     ASSERT_TRUE(built.has_value());
     EXPECT_TRUE(*built);
 
-    Indexed fresh = open_indexed(GetParam());
-    ASSERT_TRUE(fresh.store.has_value());
-    Batch kept;
-    kept.chain_id = sc.chain_id;
-    kept.to_block = fork;
-    kept.logs = sc.logs_in(0, fork);
-    ASSERT_TRUE(fresh.store->commit_batch(kept).has_value());
-    auto fresh_dump = canonical_dump(*fresh.db, IndexStore::data_tables());
-    ASSERT_TRUE(fresh_dump.has_value());
-    EXPECT_EQ(dump(), *fresh_dump);
+    EXPECT_EQ(dump(), fresh_dump(sc, fork));
 }
 
 // ───────────────────────────── projections vs the contracts' views ─────────────────────────────
