@@ -68,6 +68,12 @@ void LogWakeup::info(const std::string& line) const {
 void LogWakeup::loop(const std::stop_token& stop) {
     milliseconds retry = config_.retry_min;
     bool outage_reported = false;  // one line per outage, not one per attempt
+    // Waits `retry`, then doubles it up to retry_max; false when stopped meanwhile.
+    const auto back_off = [&] {
+        if (!pause(stop, retry)) return false;
+        retry = std::min(retry * 2, std::max(config_.retry_max, config_.retry_min));
+        return true;
+    };
     while (!stop.stop_requested()) {
         auto opened = chain::LogSubscription::open(config_.ws_url, filter_, config_.socket);
         if (!opened) {
@@ -85,8 +91,7 @@ void LogWakeup::loop(const std::stop_token& stop) {
                                 config_.ws_url, e.detail, seconds(retry)));
                 outage_reported = true;
             }
-            if (!pause(stop, retry)) return;
-            retry = std::min(retry * 2, std::max(config_.retry_max, config_.retry_min));
+            if (!back_off()) return;
             continue;
         }
         std::unique_ptr<chain::LogSubscription> sub = std::move(*opened);
@@ -138,8 +143,7 @@ void LogWakeup::loop(const std::stop_token& stop) {
                         lost));
         outage_reported = true;
         sub.reset();
-        if (!pause(stop, retry)) return;
-        retry = std::min(retry * 2, std::max(config_.retry_max, config_.retry_min));
+        if (!back_off()) return;
     }
 }
 

@@ -108,6 +108,13 @@ DbResult<uint64_t> read_u64(const DbRow& row, size_t i) {
     return corrupt(fmt::format("store: column {} is not a non-negative integer", i));
 }
 
+/// The value of a `SELECT COUNT(*) ...` (0 when it returns no row).
+DbResult<uint64_t> count_rows(Database& db, std::string_view sql, std::span<const DbValue> params) {
+    auto rows = db.query(sql, params);
+    if (!rows) return std::unexpected(rows.error());
+    return rows->empty() ? DbResult<uint64_t>(0) : read_u64(rows->front(), 0);
+}
+
 DbResult<core::Bytes> read_bytes(const DbRow& row, size_t i) {
     if (i < row.size()) {
         if (const auto* v = std::get_if<core::Bytes>(&row[i])) return *v;
@@ -337,13 +344,9 @@ DbResult<RollbackOutcome> IndexStore::rollback_to(uint64_t chain_id, uint64_t bl
     if (auto r = db_->begin(); !r) return std::unexpected(r.error());
     const std::array<DbValue, 2> above{as_int(chain_id), as_int(block_num)};
     RollbackOutcome outcome;
-    auto count = db_->query(kCountLogsAbove, above);
+    auto count = count_rows(*db_, kCountLogsAbove, above);
     if (!count) return abort_tx<RollbackOutcome>(*db_, count.error());
-    if (!count->empty()) {
-        auto n = read_u64(count->front(), 0);
-        if (!n) return abort_tx<RollbackOutcome>(*db_, n.error());
-        outcome.logs_removed = *n;
-    }
+    outcome.logs_removed = *count;
     auto entities = db_->query(kAffectedEntities, above);
     if (!entities) return abort_tx<RollbackOutcome>(*db_, entities.error());
     if (auto r = db_->exec(kDeleteLogsAbove, above); !r) {
@@ -420,9 +423,7 @@ DbResult<ChainStatus> IndexStore::status(uint64_t chain_id) {
     const std::array<DbValue, 1> p{as_int(chain_id)};
     const auto tables = index_data_tables();
     for (size_t i = 0; i < tables.size(); ++i) {
-        auto rows = db_->query(kCountSql[i], p);
-        if (!rows) return std::unexpected(rows.error());
-        auto n = rows->empty() ? DbResult<uint64_t>(0) : read_u64(rows->front(), 0);
+        auto n = count_rows(*db_, kCountSql[i], p);
         if (!n) return std::unexpected(n.error());
         s.counts.push_back({std::string(tables[i]), static_cast<int64_t>(*n)});
     }
@@ -431,18 +432,14 @@ DbResult<ChainStatus> IndexStore::status(uint64_t chain_id) {
 
 DbResult<uint64_t> IndexStore::log_count(uint64_t chain_id) {
     const std::array<DbValue, 1> p{as_int(chain_id)};
-    auto rows = db_->query(kCountLogs, p);
-    if (!rows) return std::unexpected(rows.error());
-    return rows->empty() ? DbResult<uint64_t>(0) : read_u64(rows->front(), 0);
+    return count_rows(*db_, kCountLogs, p);
 }
 
 DbResult<bool> IndexStore::secondary_indexes_built() {
     const auto sql = db_->dialect() == Dialect::sqlite ? kSqliteIndexCount : kPostgresIndexCount;
     for (const auto& index : index_deferrable_indexes()) {
         const std::array<DbValue, 1> p{std::string(index.name)};
-        auto rows = db_->query(sql, p);
-        if (!rows) return std::unexpected(rows.error());
-        auto n = rows->empty() ? DbResult<uint64_t>(0) : read_u64(rows->front(), 0);
+        auto n = count_rows(*db_, sql, p);
         if (!n) return std::unexpected(n.error());
         if (*n == 0) return false;
     }
@@ -459,6 +456,10 @@ DbResult<void> IndexStore::drop_secondary_indexes() {
 }
 
 DbResult<void> IndexStore::build_secondary_indexes() {
+    // Nothing to build (the usual case, e.g. every rollback at the head): leave the cache alone.
+    auto already = secondary_indexes_built();
+    if (!already) return std::unexpected(already.error());
+    if (*already) return {};
     // SQLite sorts each index's rows within its page cache before spilling to temporary files:
     // a smaller cache for the build bounds the resident set (issue 5: at most 300 MB) and costs no
     // speed (measured: 3.4 s at 16 MiB against 4.4 s at 64 MiB for 1M events' indexes).
