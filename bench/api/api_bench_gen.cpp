@@ -1,7 +1,7 @@
 // Writes a large synthetic index for the API benchmark (issue 7 §Performance): N agents with
-// registration profiles, trust scores and verification records, and M feedback rows spread over
-// them with a skew (a few agents get many reviews), some answered. Seeded: the same arguments
-// produce the same rows.
+// registration profiles (and their search terms), trust scores and verification records, and M
+// feedback rows spread over them with a skew (a few agents get many reviews), some answered.
+// Seeded: the same arguments produce the same rows.
 //
 //   api_bench_gen <sqlite-file | postgresql://...> [agents=100000] [feedback=1000000]
 #include <array>
@@ -15,6 +15,7 @@
 
 #include <credence/index/database.hpp>
 #include <credence/index/store.hpp>
+#include <credence/verify/profile_store.hpp>
 
 #include "api_bench_common.hpp"
 
@@ -63,6 +64,7 @@ int main(int argc, char** argv) {
     auto& d = **db;
     const auto chain = static_cast<int64_t>(credence::bench::kBenchChainId);
     const Bytes identity = registry(1);
+    const auto identity_address = credence::bench::bench_address(1);
     const Bytes reputation = registry(2);
     const Bytes zero(20, 0);
     std::mt19937_64 rng(8004);
@@ -94,11 +96,14 @@ int main(int argc, char** argv) {
             !r) {
             return fail(r.error());
         }
-        std::string service_names = ",";
+        // The profile goes through verify/profile_store, as the verifier writes it: the row and
+        // its terms (the API's whole-entry filters). The rng() calls keep their order, so the
+        // same arguments still produce the same agents.
+        credence::verify::AgentProfile profile;
         std::string service_json = "[";
         for (size_t s = 0; s < services.size(); ++s) {
             if (rng() % 3 != 0) continue;
-            service_names += services[s] + ",";
+            profile.service_names.push_back(services[s]);
             if (service_json.size() > 1) service_json += ",";
             service_json += fmt::format(
                 R"({{"name":"{}","endpoint":"https://agent{}.example/{}","version":"1"}})",
@@ -109,30 +114,22 @@ int main(int argc, char** argv) {
         const std::string& w2 = words[rng() % words.size()];
         const std::string name = fmt::format("Agent {} {}", i, w1);
         const std::string description = fmt::format("A {} agent that also does {}", w1, w2);
-        const std::string skills = fmt::format(",{}/{},{},", w1, w2, w2);
         const std::string status = statuses[rng() % statuses.size()];
-        const std::array<DbValue, 15> profile{
-            chain,
-            identity,
-            agent_id,
-            name,
-            description,
-            fmt::format("https://agent{}.example/i.png", i),
-            static_cast<int64_t>(rng() % 5 != 0),
-            service_json,
-            service_names,
-            skills,
-            fmt::format(",agent{}.example,", i),
-            std::string(rng() % 2 == 0 ? ",reputation," : ",reputation,crypto-economic,"),
-            fmt::format("{} {} {}/{} {}", "agent", description, w1, w2, service_names),
-            status,
-            int64_t{1'700'000'000}};
-        if (auto r = d.exec(
-                "INSERT INTO agent_profiles (chain_id, registry, agent_id, name, description, "
-                "image, active, x402_support, services, service_names, skills, domains, "
-                "trust_models, search_text, status, checked_at) VALUES ($1, $2, $3, $4, $5, $6, "
-                "$7, NULL, $8, $9, $10, $11, $12, $13, $14, $15)",
-                profile);
+        profile.name = name;
+        profile.description = description;
+        profile.image = fmt::format("https://agent{}.example/i.png", i);
+        profile.active = rng() % 5 != 0;
+        profile.services_json = service_json;
+        profile.skills = {fmt::format("{}/{}", w1, w2), w2};
+        profile.domains = {fmt::format("agent{}.example", i)};
+        profile.trust_models = rng() % 2 == 0
+                                   ? std::vector<std::string>{"reputation"}
+                                   : std::vector<std::string>{"reputation", "crypto-economic"};
+        profile.status = status;
+        profile.checked_at = 1'700'000'000;
+        profile.has_document = true;
+        if (auto r = credence::verify::save_agent_profile(d, credence::bench::kBenchChainId,
+                                                          identity_address, agent_id, profile);
             !r) {
             return fail(r.error());
         }

@@ -83,15 +83,19 @@ ApiResult<Json> list_agents(Ctx& ctx) {
     if (!limit) return std::unexpected(limit.error());
     SqlWhere where("a.chain_id = $1 AND a.registry = $2",
                    {chain(ctx), blob(ctx.scope.identity_registry), blob(core::Address{})});
-    // Comma-wrapped list filters on the agent profile (index/schema.cpp migration 3).
+    // The agent profile: free text in search_text (migration 3), whole entries of its lists in
+    // agent_profile_terms (migration 6; the list names are profile_store's).
     constexpr std::array<ListFilter, 5> kFilters{{
         {"q", "p.search_text", true},
-        {"service", "p.service_names"},
-        {"skill", "p.skills"},
-        {"domain", "p.domains"},
-        {"trust_model", "p.trust_models"},
+        {"service", "service"},
+        {"skill", "skill"},
+        {"domain", "domain"},
+        {"trust_model", "trust_model"},
     }};
-    if (auto ok = add_list_filters(request, kFilters, where); !ok) {
+    constexpr TermTable kTerms{"agent_profile_terms",
+                               "{0}.chain_id = a.chain_id AND {0}.registry = a.registry AND "
+                               "{0}.agent_id = a.agent_id"};
+    if (auto ok = add_list_filters(request, kFilters, kTerms, where); !ok) {
         return std::unexpected(ok.error());
     }
     auto active = bool_param(request, "active");

@@ -95,15 +95,19 @@ ApiResult<Json> list_tools(Ctx& ctx) {
     if (!limit) return std::unexpected(limit.error());
     SqlWhere where("t.chain_id = $1", {chain(ctx), blob(core::Address{})});
     where.add_in("t.registry", ctx.scope.tool_registries);
-    // Comma-wrapped lists of the tool profile (index/schema.cpp migration 3).
+    // The tool profile: free text in search_text (migration 3), whole entries of its lists in
+    // tool_profile_terms (migration 6; the list names are profile_store's).
     constexpr std::array<ListFilter, 5> kFilters{{
         {"q", "p.search_text", true},
-        {"tag", "p.tags"},
-        {"pricing", "p.pricing_protocols"},
-        {"asset", "p.assets"},
-        {"access", "p.access_kinds"},
+        {"tag", "tag"},
+        {"pricing", "pricing"},
+        {"asset", "asset"},
+        {"access", "access"},
     }};
-    if (auto ok = add_list_filters(request, kFilters, where); !ok) {
+    constexpr TermTable kTerms{"tool_profile_terms",
+                               "{0}.chain_id = t.chain_id AND {0}.registry = t.registry AND "
+                               "{0}.tool_id = t.tool_id"};
+    if (auto ok = add_list_filters(request, kFilters, kTerms, where); !ok) {
         return std::unexpected(ok.error());
     }
     auto include_deregistered = bool_param(request, "include_deregistered");
@@ -323,15 +327,17 @@ ApiResult<Json> resolve_domain(Ctx& ctx) {
     auto domain = verify::normalize_domain(text);
     if (!domain) return std::unexpected(bad_parameter("domain is not a DNS name"));
     // ERC-8004 first draft §Public Resolvers, ResolveByDomain, over stored results: a domain is
-    // the agent's only when its latest check verified it (agent_profiles.domains).
+    // the agent's only when its latest check verified it (agent_profiles.domains, one entry per
+    // row in agent_profile_terms: an index lookup).
     const std::array<DbValue, 3> params{chain(ctx), blob(ctx.scope.identity_registry),
-                                        like_pattern(*domain, false)};
+                                        ascii_lower(*domain)};
     auto rows = ctx.db.query(
-        "SELECT a.agent_id, a.owner, a.wallet, a.agent_uri, p.domains FROM agent_profiles p "
-        "JOIN agents a ON a.chain_id = p.chain_id AND a.registry = p.registry AND "
-        "a.agent_id = p.agent_id WHERE p.chain_id = $1 AND p.registry = $2 AND "
-        "p.domains LIKE CAST($3 AS TEXT) ESCAPE '\\' AND a.owner IS NOT NULL ORDER BY a.agent_id "
-        "LIMIT 1000",
+        "SELECT a.agent_id, a.owner, a.wallet, a.agent_uri, p.domains FROM agent_profile_terms d "
+        "JOIN agents a ON a.chain_id = d.chain_id AND a.registry = d.registry AND "
+        "a.agent_id = d.agent_id JOIN agent_profiles p ON p.chain_id = d.chain_id AND "
+        "p.registry = d.registry AND p.agent_id = d.agent_id WHERE d.chain_id = $1 AND "
+        "d.registry = $2 AND d.list = 'domain' AND d.term = $3 AND a.owner IS NOT NULL "
+        "ORDER BY a.agent_id LIMIT 1000",
         params);
     if (!rows) return std::unexpected(unavailable(rows.error()));
     Json items = Json::array();

@@ -44,6 +44,8 @@ std::string apply_dialect(std::string_view sql, Dialect dialect) {
     static constexpr Token kTokens[] = {
         {"{{BLOB}}", "BLOB", "BYTEA"},
         {"{{REAL}}", "REAL", "DOUBLE PRECISION"},
+        // instr(text, part) / strpos(text, part): 1-based position of part, 0 when absent.
+        {"{{INSTR}}", "instr", "strpos"},
     };
     std::string out;
     out.reserve(sql.size() + 16);

@@ -7,6 +7,8 @@
 //     at $1 and each number be used at least once);
 //   - column types come from the schema tokens in apply_dialect(): {{BLOB}} (BLOB / BYTEA),
 //     {{REAL}} (REAL / DOUBLE PRECISION); integers are BIGINT, strings TEXT, booleans BIGINT 0/1;
+//   - {{INSTR}}(text, part) is the 1-based position of part in text, 0 when absent (SQLite
+//     instr, PostgreSQL strpos; the only function the two spell differently that we need);
 //   - upserts use INSERT ... ON CONFLICT (...) DO UPDATE/NOTHING (both support it).
 //
 // Transactions: begin() / commit() / rollback(). On PostgreSQL, exec() inside a transaction may be
@@ -62,7 +64,7 @@ using DbRow = std::vector<DbValue>;
 
 enum class Dialect { sqlite, postgres };
 
-/// Replaces the schema tokens ({{BLOB}}, {{REAL}}) for `dialect`.
+/// Replaces the schema tokens ({{BLOB}}, {{REAL}}, {{INSTR}}) for `dialect`.
 [[nodiscard]] std::string apply_dialect(std::string_view sql, Dialect dialect);
 
 class Database {

@@ -564,6 +564,8 @@ TEST(database_misc, apply_dialect_and_error_names) {
               "a BLOB, b REAL, c '{{x}}'");
     EXPECT_EQ(apply_dialect("a {{BLOB}}, b {{REAL}}", Dialect::postgres),
               "a BYTEA, b DOUBLE PRECISION");
+    EXPECT_EQ(apply_dialect("{{INSTR}}(x, ',')", Dialect::sqlite), "instr(x, ',')");
+    EXPECT_EQ(apply_dialect("{{INSTR}}(x, ',')", Dialect::postgres), "strpos(x, ',')");
     EXPECT_EQ(to_string(DbErrorKind::constraint), "constraint");
     EXPECT_EQ((DbError{DbErrorKind::busy, "locked"}).to_string(), "database busy error: locked");
 }

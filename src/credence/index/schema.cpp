@@ -540,13 +540,87 @@ DROP INDEX IF EXISTS agent_transfers_by_to;
 DROP INDEX IF EXISTS tools_by_creator;
 )sql";
 
-constexpr std::array<Migration, 5> kMigrations{{
+constexpr std::string_view kV6Sql = R"sql(
+-- Exact-entry search (issue 7 §Performance, search p99 < 50 ms): the entries of the profiles'
+-- comma-wrapped lists, one row each, so that an API filter such as ?skill=code/review is an index
+-- lookup instead of LIKE '%,code/review,%' over every profile (a sequential scan on PostgreSQL).
+-- Written by verify/profile_store next to the profile row, in the same transaction (the subject's
+-- old entries deleted, its new ones inserted); derived off-chain like the profiles, so not part of
+-- the canonical dump. The free-text filter (q) stays a LIKE on search_text.
+--
+-- agent_profile_terms: key (chain_id, registry, agent_id, list, term). list is the API filter's
+-- name ('service', 'skill', 'domain', 'trust_model'), term one entry of the agent_profiles column
+-- it mirrors (service_names, skills, domains, trust_models): lowercase, without commas.
+-- agent_profile_terms_by_term answers "which agents have this entry", in agent_id order.
+CREATE TABLE agent_profile_terms (
+    chain_id BIGINT NOT NULL,
+    registry {{BLOB}} NOT NULL,
+    agent_id {{BLOB}} NOT NULL,
+    list TEXT NOT NULL,
+    term TEXT NOT NULL,
+    PRIMARY KEY (chain_id, registry, agent_id, list, term)
+);
+CREATE INDEX agent_profile_terms_by_term ON agent_profile_terms (chain_id, registry, list, term,
+                                                                 agent_id);
+
+-- tool_profile_terms: key (chain_id, registry, tool_id, list, term), the same for tool_profiles:
+-- list 'tag', 'pricing', 'asset' or 'access' (tags, pricing_protocols, assets, access_kinds).
+CREATE TABLE tool_profile_terms (
+    chain_id BIGINT NOT NULL,
+    registry {{BLOB}} NOT NULL,
+    tool_id {{BLOB}} NOT NULL,
+    list TEXT NOT NULL,
+    term TEXT NOT NULL,
+    PRIMARY KEY (chain_id, registry, tool_id, list, term)
+);
+CREATE INDEX tool_profile_terms_by_term ON tool_profile_terms (chain_id, registry, list, term,
+                                                               tool_id);
+
+-- Backfill from the profiles already stored: each ",a,b," list split at its commas (a recursive
+-- CTE: rest is what is left to split, term the entry just cut off).
+WITH RECURSIVE entries (chain_id, registry, agent_id, list, rest, term) AS (
+    SELECT chain_id, registry, agent_id, 'service', substr(service_names, 2), '' FROM agent_profiles
+    UNION ALL
+    SELECT chain_id, registry, agent_id, 'skill', substr(skills, 2), '' FROM agent_profiles
+    UNION ALL
+    SELECT chain_id, registry, agent_id, 'domain', substr(domains, 2), '' FROM agent_profiles
+    UNION ALL
+    SELECT chain_id, registry, agent_id, 'trust_model', substr(trust_models, 2), ''
+    FROM agent_profiles
+    UNION ALL
+    SELECT chain_id, registry, agent_id, list, substr(rest, {{INSTR}}(rest, ',') + 1),
+           substr(rest, 1, {{INSTR}}(rest, ',') - 1)
+    FROM entries WHERE {{INSTR}}(rest, ',') > 0
+)
+INSERT INTO agent_profile_terms (chain_id, registry, agent_id, list, term)
+SELECT DISTINCT chain_id, registry, agent_id, list, term FROM entries WHERE term <> '';
+
+WITH RECURSIVE entries (chain_id, registry, tool_id, list, rest, term) AS (
+    SELECT chain_id, registry, tool_id, 'tag', substr(tags, 2), '' FROM tool_profiles
+    UNION ALL
+    SELECT chain_id, registry, tool_id, 'pricing', substr(pricing_protocols, 2), ''
+    FROM tool_profiles
+    UNION ALL
+    SELECT chain_id, registry, tool_id, 'asset', substr(assets, 2), '' FROM tool_profiles
+    UNION ALL
+    SELECT chain_id, registry, tool_id, 'access', substr(access_kinds, 2), '' FROM tool_profiles
+    UNION ALL
+    SELECT chain_id, registry, tool_id, list, substr(rest, {{INSTR}}(rest, ',') + 1),
+           substr(rest, 1, {{INSTR}}(rest, ',') - 1)
+    FROM entries WHERE {{INSTR}}(rest, ',') > 0
+)
+INSERT INTO tool_profile_terms (chain_id, registry, tool_id, list, term)
+SELECT DISTINCT chain_id, registry, tool_id, list, term FROM entries WHERE term <> '';
+)sql";
+
+constexpr std::array<Migration, 6> kMigrations{{
     {1, "indexer tables: raw logs, cursors, block and code hashes, projections", kV1Sql},
     {2, "verifications: the latest check of each agent, tool, feedback, validation and run",
      kV2Sql},
     {3, "read models: agent and tool profiles, trust scores", kV3Sql},
     {4, "API read paths: feedback by agent in chain order", kV4Sql},
     {5, "ingest throughput: drop the secondary indexes no query reads", kV5Sql},
+    {6, "exact-entry search: the profile lists' entries, one row each", kV6Sql},
 }};
 
 // The secondary indexes that ingestion never reads, as the latest migration defines them. A bulk

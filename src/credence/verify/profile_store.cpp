@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <span>
+
+#include <fmt/format.h>
 
 namespace credence::verify {
 
@@ -76,15 +79,24 @@ std::string join(const std::vector<std::string>& items) {
 
 }  // namespace
 
-std::string wrap_list(const std::vector<std::string>& entries) {
+namespace {
+
+/// The entries a list keeps: lowercase, commas dropped, empties and duplicates removed, in order.
+std::vector<std::string> list_entries(const std::vector<std::string>& entries) {
     std::vector<std::string> clean;
     for (const auto& entry : entries) {
         std::string e = lower(entry);
         std::erase(e, ',');
         if (!e.empty() && std::ranges::find(clean, e) == clean.end()) clean.push_back(std::move(e));
     }
+    return clean;
+}
+
+}  // namespace
+
+std::string wrap_list(const std::vector<std::string>& entries) {
     std::string out = ",";
-    for (const auto& e : clean) out += e + ",";
+    for (const auto& e : list_entries(entries)) out += e + ",";
     return out;
 }
 
@@ -214,13 +226,64 @@ ToolProfile tool_profile_from_report(const Json& report) {
     return p;
 }
 
-index::DbResult<void> save_agent_profile(index::Database& db, uint64_t chain_id,
-                                         const core::Address& registry, const core::Bytes& agent_id,
-                                         const AgentProfile& p) {
+namespace {
+
+/// One list of a profile under its name in the term table (index/schema.cpp migration 6).
+struct NamedList {
+    std::string_view list;
+    const std::vector<std::string>* entries;
+};
+
+/// Replaces the subject's rows in `table` (agent_profile_terms or tool_profile_terms, subject
+/// column `id_column`) by the entries of `lists`, exactly those wrap_list() keeps.
+index::DbResult<void> replace_terms(index::Database& db, std::string_view table,
+                                    std::string_view id_column, int64_t chain,
+                                    const core::Address& registry, const core::Bytes& id,
+                                    std::span<const NamedList> lists) {
+    const std::array<DbValue, 3> key{chain, blob(registry), id};
+    if (auto r = db.exec(fmt::format("DELETE FROM {} WHERE chain_id = $1 AND registry = $2 AND "
+                                     "{} = $3",
+                                     table, id_column),
+                         key);
+        !r) {
+        return r;
+    }
+    const std::string insert = fmt::format(
+        "INSERT INTO {} (chain_id, registry, {}, list, term) VALUES ($1, $2, $3, $4, $5)", table,
+        id_column);
+    for (const NamedList& named : lists) {
+        for (std::string& term : list_entries(*named.entries)) {
+            const std::array<DbValue, 5> row{chain, blob(registry), id, std::string(named.list),
+                                             std::move(term)};
+            if (auto r = db.exec(insert, row); !r) return r;
+        }
+    }
+    return {};
+}
+
+// The write already failed; a rollback error would only hide that first error.
+void ignore(const index::DbResult<void>& /*unused*/) {}
+
+/// Runs `write` in the caller's transaction, or in one of its own when there is none, so that a
+/// profile row and its terms are never seen apart.
+template <typename Write>
+index::DbResult<void> in_transaction(index::Database& db, const Write& write) {
+    if (db.in_transaction()) return write();
+    if (auto r = db.begin(); !r) return r;
+    if (auto r = write(); !r) {
+        ignore(db.rollback());
+        return r;
+    }
+    return db.commit();
+}
+
+index::DbResult<void> write_agent_profile(index::Database& db, uint64_t chain_id,
+                                          const core::Address& registry,
+                                          const core::Bytes& agent_id, const AgentProfile& p) {
     const auto chain = static_cast<int64_t>(chain_id);
     if (!p.has_document) {
-        // Nothing read: keep the last contents, record the check (a first check inserts an
-        // empty profile so that status filters see the agent).
+        // Nothing read: keep the last contents (and so their terms), record the check (a first
+        // check inserts an empty profile so that status filters see the agent).
         const std::array<DbValue, 5> params{chain, blob(registry), agent_id, p.status,
                                             p.checked_at};
         return db.exec(
@@ -249,30 +312,32 @@ index::DbResult<void> save_agent_profile(index::Database& db, uint64_t chain_id,
                                          text,
                                          p.status,
                                          p.checked_at};
-    return db.exec(
-        "INSERT INTO agent_profiles (chain_id, registry, agent_id, name, description, image, "
-        "active, x402_support, services, service_names, skills, domains, trust_models, "
-        "search_text, status, checked_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, "
-        "$12, $13, $14, $15, $16) ON CONFLICT (chain_id, registry, agent_id) DO UPDATE SET "
-        "name = excluded.name, description = excluded.description, image = excluded.image, "
-        "active = excluded.active, x402_support = excluded.x402_support, services = "
-        "excluded.services, service_names = excluded.service_names, skills = excluded.skills, "
-        "domains = excluded.domains, trust_models = excluded.trust_models, search_text = "
-        "excluded.search_text, status = excluded.status, checked_at = excluded.checked_at",
-        params);
+    if (auto r = db.exec(
+            "INSERT INTO agent_profiles (chain_id, registry, agent_id, name, description, image, "
+            "active, x402_support, services, service_names, skills, domains, trust_models, "
+            "search_text, status, checked_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, "
+            "$11, $12, $13, $14, $15, $16) ON CONFLICT (chain_id, registry, agent_id) DO UPDATE "
+            "SET name = excluded.name, description = excluded.description, image = "
+            "excluded.image, active = excluded.active, x402_support = excluded.x402_support, "
+            "services = excluded.services, service_names = excluded.service_names, skills = "
+            "excluded.skills, domains = excluded.domains, trust_models = excluded.trust_models, "
+            "search_text = excluded.search_text, status = excluded.status, checked_at = "
+            "excluded.checked_at",
+            params);
+        !r) {
+        return r;
+    }
+    // The names are the API's filter parameters (api/rest_agents.cpp list_agents).
+    const std::array<NamedList, 4> lists{{{"service", &p.service_names},
+                                          {"skill", &p.skills},
+                                          {"domain", &p.domains},
+                                          {"trust_model", &p.trust_models}}};
+    return replace_terms(db, "agent_profile_terms", "agent_id", chain, registry, agent_id, lists);
 }
 
-index::DbResult<void> save_agent_profile(index::Database& db, uint64_t chain_id,
-                                         const core::Address& registry, const core::Bytes& agent_id,
-                                         const AgentVerification& verification,
-                                         int64_t checked_at) {
-    return save_agent_profile(db, chain_id, registry, agent_id,
-                              agent_profile(verification, checked_at));
-}
-
-index::DbResult<void> save_tool_profile(index::Database& db, uint64_t chain_id,
-                                        const core::Address& registry, const core::Bytes& tool_id,
-                                        const ToolProfile& p) {
+index::DbResult<void> write_tool_profile(index::Database& db, uint64_t chain_id,
+                                         const core::Address& registry, const core::Bytes& tool_id,
+                                         const ToolProfile& p) {
     const auto chain = static_cast<int64_t>(chain_id);
     if (!p.has_document) {
         const std::array<DbValue, 6> params{chain,    blob(registry), tool_id,
@@ -300,16 +365,50 @@ index::DbResult<void> save_tool_profile(index::Database& db, uint64_t chain_id,
                                          p.status,
                                          p.reason,
                                          p.checked_at};
-    return db.exec(
-        "INSERT INTO tool_profiles (chain_id, registry, tool_id, name, description, version, tags, "
-        "pricing_protocols, assets, access_kinds, search_text, status, reason, checked_at) VALUES "
-        "($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ON CONFLICT (chain_id, "
-        "registry, tool_id) DO UPDATE SET name = excluded.name, description = "
-        "excluded.description, version = excluded.version, tags = excluded.tags, "
-        "pricing_protocols = excluded.pricing_protocols, assets = excluded.assets, access_kinds = "
-        "excluded.access_kinds, search_text = excluded.search_text, status = excluded.status, "
-        "reason = excluded.reason, checked_at = excluded.checked_at",
-        params);
+    if (auto r = db.exec(
+            "INSERT INTO tool_profiles (chain_id, registry, tool_id, name, description, version, "
+            "tags, pricing_protocols, assets, access_kinds, search_text, status, reason, "
+            "checked_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) ON "
+            "CONFLICT (chain_id, registry, tool_id) DO UPDATE SET name = excluded.name, "
+            "description = excluded.description, version = excluded.version, tags = "
+            "excluded.tags, pricing_protocols = excluded.pricing_protocols, assets = "
+            "excluded.assets, access_kinds = excluded.access_kinds, search_text = "
+            "excluded.search_text, status = excluded.status, reason = excluded.reason, "
+            "checked_at = excluded.checked_at",
+            params);
+        !r) {
+        return r;
+    }
+    // The names are the API's filter parameters (api/rest_catalog.cpp list_tools).
+    const std::array<NamedList, 4> lists{{{"tag", &p.tags},
+                                          {"pricing", &p.pricing_protocols},
+                                          {"asset", &p.assets},
+                                          {"access", &p.access_kinds}}};
+    return replace_terms(db, "tool_profile_terms", "tool_id", chain, registry, tool_id, lists);
+}
+
+}  // namespace
+
+index::DbResult<void> save_agent_profile(index::Database& db, uint64_t chain_id,
+                                         const core::Address& registry, const core::Bytes& agent_id,
+                                         const AgentProfile& p) {
+    return in_transaction(db,
+                          [&] { return write_agent_profile(db, chain_id, registry, agent_id, p); });
+}
+
+index::DbResult<void> save_agent_profile(index::Database& db, uint64_t chain_id,
+                                         const core::Address& registry, const core::Bytes& agent_id,
+                                         const AgentVerification& verification,
+                                         int64_t checked_at) {
+    return save_agent_profile(db, chain_id, registry, agent_id,
+                              agent_profile(verification, checked_at));
+}
+
+index::DbResult<void> save_tool_profile(index::Database& db, uint64_t chain_id,
+                                        const core::Address& registry, const core::Bytes& tool_id,
+                                        const ToolProfile& p) {
+    return in_transaction(db,
+                          [&] { return write_tool_profile(db, chain_id, registry, tool_id, p); });
 }
 
 index::DbResult<void> save_profile(index::Database& db, uint64_t chain_id,

@@ -1,13 +1,17 @@
 // The read models the API searches (index/schema.cpp migration 3): agent_profiles, what the
 // latest agent check read from the registration file, and tool_profiles, what the latest tool
 // check read from the ERC-8257 manifest. Written next to the verification record, so
-// `credence verify pending` and the node's reverifier fill them; read by api/ (search filters are
-// LIKE '%,value,%' over the comma-wrapped lowercase lists).
+// `credence verify pending` and the node's reverifier fill them; read by api/. Each list is
+// stored twice: comma-wrapped in the profile row (what the API shows) and one entry per row in
+// agent_profile_terms / tool_profile_terms (migration 6: what the API's exact-entry filters look
+// up through an index).
 //
 // Invariants: a profile row exists only for a checked subject; lists are lowercase, each entry
-// trimmed of commas, wrapped as ",a,b," ("" -> ","), so that a LIKE filter matches whole entries;
-// a check that could not read the document (unreachable, not JSON) keeps the last profile's
-// contents and only updates status and checked_at.
+// trimmed of commas, wrapped as ",a,b," ("" -> ","); the term rows of a subject are exactly the
+// entries of its profile's lists, written in the same transaction as the row (the caller's, or
+// one of their own when the caller has none); a check that could not read the document
+// (unreachable, not JSON) keeps the last profile's contents and terms and only updates status and
+// checked_at.
 // Thread-safety: none beyond the Database's (one per thread). Nothing throws.
 #pragma once
 
@@ -68,7 +72,7 @@ struct ToolProfile {
 /// ",a,b," of the lowercase entries (commas dropped, duplicates and empties removed).
 [[nodiscard]] std::string wrap_list(const std::vector<std::string>& entries);
 
-/// Writes the agent profile of `verification` (agent_id: 32 bytes big-endian).
+/// Writes the agent profile of `verification` and its terms (agent_id: 32 bytes big-endian).
 [[nodiscard]] index::DbResult<void> save_agent_profile(index::Database& db, uint64_t chain_id,
                                                        const core::Address& registry,
                                                        const core::Bytes& agent_id,

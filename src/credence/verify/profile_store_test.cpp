@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <credence/core/registration_file.hpp>
+#include <credence/index/schema.hpp>
 #include <credence/index/store.hpp>
 #include <credence/verify/tool_verifier.hpp>
 
@@ -93,6 +96,22 @@ void save_and_load(index::Database& db) {
     ASSERT_TRUE(hits);
     EXPECT_EQ(std::get<int64_t>(hits->front()[0]), 0);
 
+    // The same entries, one row each, for the API's whole-entry filters (migration 6).
+    auto terms = db.query(
+        "SELECT list, term FROM agent_profile_terms WHERE chain_id = 31337 ORDER BY list, term",
+        {});
+    ASSERT_TRUE(terms) << terms.error().to_string();
+    std::vector<std::string> entries;
+    for (const auto& r : *terms) {
+        entries.push_back(std::get<std::string>(r[0]) + " " + std::get<std::string>(r[1]));
+    }
+    std::ranges::sort(entries);  // bytewise, whatever the server's collation
+    EXPECT_EQ(entries,
+              (std::vector<std::string>{"domain agent.example", "service a2a", "service oasf",
+                                        "skill forecasting/weather", "skill route planning",
+                                        "skill route-planning", "trust_model reputation",
+                                        "trust_model tee-attestation"}));
+
     // A later check that could not read the file keeps the contents, updates the status.
     VerificationRecord unreachable;
     unreachable.subject = Subject{SubjectKind::agent, registry, agent_id, {}, 0};
@@ -148,6 +167,99 @@ void save_and_load(index::Database& db) {
     auto none = load_tool_profile(db, 31337, registry, core::Bytes(32, 0x02));
     ASSERT_TRUE(none);
     EXPECT_FALSE(none->has_value());
+}
+
+/// Migration 6 on a database at version 5: the term tables are filled from the comma lists
+/// already stored, entry for entry.
+void migration_backfills_terms(index::Database& db) {
+    const auto all = index::index_migrations();
+    ASSERT_EQ(all.size(), 6U);
+    auto at5 = index::migrate(db, all.first(5));
+    ASSERT_TRUE(at5) << at5.error().to_string();
+    ASSERT_EQ(*at5, 5);
+    const core::Bytes registry(20, 0x11);
+    // Rows as migration 3's writers left them (profile_store before migration 6).
+    const auto agent = [&](uint8_t id, const char* services, const char* skills,
+                           const char* domains, const char* trust) {
+        const std::array<index::DbValue, 7> row{int64_t{31337},      registry,
+                                                core::Bytes(32, id), std::string(services),
+                                                std::string(skills), std::string(domains),
+                                                std::string(trust)};
+        ASSERT_TRUE(
+            db.exec("INSERT INTO agent_profiles (chain_id, registry, agent_id, name, "
+                    "description, image, active, x402_support, services, service_names, "
+                    "skills, domains, trust_models, search_text, status, checked_at) "
+                    "VALUES ($1, $2, $3, 'n', '', '', NULL, NULL, '[]', $4, $5, $6, $7, "
+                    "'', 'verified', 1)",
+                    row));
+    };
+    agent(1, ",a2a,mcp,", ",code/review,x_y%z,route planning,", ",agent.example,", ",reputation,");
+    agent(2, ",", ",", ",", ",");  // never read a document
+    agent(3, ",mcp,", ",review,", ",", ",reputation,crypto-economic,");
+    const std::array<index::DbValue, 3> tool{int64_t{31337}, registry, core::Bytes(32, 9)};
+    ASSERT_TRUE(
+        db.exec("INSERT INTO tool_profiles (chain_id, registry, tool_id, name, "
+                "description, version, tags, pricing_protocols, assets, access_kinds, "
+                "search_text, status, reason, checked_at) VALUES ($1, $2, $3, 't', '', "
+                "'', ',analytics,portfolio,', ',x402,', ',', ',allowlist,', '', "
+                "'verified', '', 1)",
+                tool));
+
+    auto latest = index::migrate(db, all);
+    ASSERT_TRUE(latest) << latest.error().to_string();
+    EXPECT_EQ(*latest, 6);
+    auto rows = db.query(
+        "SELECT agent_id, list, term FROM agent_profile_terms ORDER BY agent_id, list, term", {});
+    ASSERT_TRUE(rows) << rows.error().to_string();
+    std::vector<std::string> got;
+    for (const auto& r : *rows) {
+        got.push_back(std::to_string(std::get<core::Bytes>(r[0]).front()) + " " +
+                      std::get<std::string>(r[1]) + " " + std::get<std::string>(r[2]));
+    }
+    std::ranges::sort(got);  // bytewise, whatever the server's collation
+    EXPECT_EQ(got, (std::vector<std::string>{
+                       "1 domain agent.example", "1 service a2a", "1 service mcp",
+                       "1 skill code/review", "1 skill route planning", "1 skill x_y%z",
+                       "1 trust_model reputation", "3 service mcp", "3 skill review",
+                       "3 trust_model crypto-economic", "3 trust_model reputation"}));
+    auto tools = db.query("SELECT list, term FROM tool_profile_terms ORDER BY list, term", {});
+    ASSERT_TRUE(tools) << tools.error().to_string();
+    got.clear();
+    for (const auto& r : *tools) {
+        got.push_back(std::get<std::string>(r[0]) + " " + std::get<std::string>(r[1]));
+    }
+    std::ranges::sort(got);
+    EXPECT_EQ(got, (std::vector<std::string>{"access allowlist", "pricing x402", "tag analytics",
+                                             "tag portfolio"}));
+
+    // The next write of a backfilled profile replaces its terms like any other.
+    AgentProfile p;
+    p.has_document = true;
+    p.skills = {"Review"};
+    p.status = "verified";
+    core::Address reg;
+    reg.bytes.fill(0x11);
+    ASSERT_TRUE(save_agent_profile(db, 31337, reg, core::Bytes(32, 1), p));
+    auto one = db.query("SELECT list, term FROM agent_profile_terms WHERE agent_id = $1",
+                        std::array<index::DbValue, 1>{core::Bytes(32, 1)});
+    ASSERT_TRUE(one);
+    ASSERT_EQ(one->size(), 1U);
+    EXPECT_EQ(std::get<std::string>((*one)[0][1]), "review");
+}
+
+TEST(profile_store, migration_backfills_terms_sqlite) {
+    const auto path = testing::scratch_dir() / "profile_terms_backfill.sqlite";
+    std::filesystem::remove(path);
+    auto db = index::open_sqlite(path);
+    ASSERT_TRUE(db) << db.error().to_string();
+    migration_backfills_terms(**db);
+}
+
+TEST(profile_store, migration_backfills_terms_postgres) {
+    CREDENCE_POSTGRES_URL(url);
+    auto db = index::open_postgres(url);
+    ASSERT_TRUE(db) << db.error().to_string();
+    migration_backfills_terms(**db);
 }
 
 TEST(profile_store, sqlite) {

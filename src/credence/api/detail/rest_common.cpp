@@ -233,13 +233,13 @@ std::string ascii_lower(std::string_view text) {
     return out;
 }
 
-std::string like_pattern(std::string_view value, bool substring) {
-    std::string out = substring ? "%" : "%,";
+std::string like_substring(std::string_view value) {
+    std::string out = "%";
     for (char c : ascii_lower(value)) {
         if (c == '%' || c == '_' || c == '\\') out += '\\';
         out += c;
     }
-    out += substring ? "%" : ",%";
+    out += "%";
     return out;
 }
 

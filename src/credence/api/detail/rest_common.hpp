@@ -89,9 +89,9 @@ struct Ctx {
                                                                 std::string_view route,
                                                                 size_t parts);
 
-/// SQL LIKE pattern matching `value` as one whole entry of a comma-wrapped list (",a,b,"), or as
-/// a substring when `substring`; lowercased, with % _ and \ escaped (use ESCAPE '\').
-[[nodiscard]] std::string like_pattern(std::string_view value, bool substring);
+/// SQL LIKE pattern matching `value` as a substring; lowercased, with % _ and \ escaped (use
+/// ESCAPE '\').
+[[nodiscard]] std::string like_substring(std::string_view value);
 [[nodiscard]] std::string ascii_lower(std::string_view text);
 /// ",a,b," -> ["a","b"].
 [[nodiscard]] Json comma_list(std::string_view wrapped);

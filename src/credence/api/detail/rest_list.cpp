@@ -30,17 +30,31 @@ void SqlWhere::add_in(std::string_view column, std::span<const core::Address> ad
 }
 
 ApiResult<void> add_list_filters(const HttpRequest& request, std::span<const ListFilter> filters,
-                                 SqlWhere& where) {
+                                 const TermTable& terms, SqlWhere& where) {
+    size_t aliases = 0;
     for (const ListFilter& filter : filters) {
         auto value = text_param(request, filter.param);
         if (!value) return std::unexpected(value.error());
         const std::optional<std::string> text = std::move(*value);
         if (!text.has_value() || text->empty()) continue;
-        // CAST: the same text, but no longer a bare parameter, so SQLite's LIKE optimization does
-        // not tie the plan to the bound pattern; with a bare "LIKE $n" every new pattern
-        // re-prepared the cached statement (sqlite3Reprepare: 11 % of search CPU, perf).
-        where.add(fmt::format("{} LIKE CAST(${{}} AS TEXT) ESCAPE '\\'", filter.column),
-                  like_pattern(*text, filter.substring));
+        if (filter.substring) {
+            // CAST: the same text, but no longer a bare parameter, so SQLite's LIKE optimization
+            // does not tie the plan to the bound pattern; with a bare "LIKE $n" every new pattern
+            // re-prepared the cached statement (sqlite3Reprepare: 11 % of search CPU, perf).
+            where.add(fmt::format("{} LIKE CAST(${{}} AS TEXT) ESCAPE '\\'", filter.target),
+                      like_substring(*text));
+            continue;
+        }
+        // A whole entry: one row of the term table, found through its (list, term) index
+        // instead of LIKE '%,entry,%' over every profile. Entries are stored lowercase without
+        // commas (verify/profile_store.hpp), so a value with a comma matches nothing.
+        const std::string alias = fmt::format("lf{}", ++aliases);
+        const size_t term_n = where.bind(ascii_lower(*text));
+        where.add(
+            fmt::format("EXISTS (SELECT 1 FROM {} {} WHERE {} AND {}.list = '{}' AND "
+                        "{}.term = ${})",
+                        terms.table, alias, fmt::format(fmt::runtime(terms.subject_match), alias),
+                        alias, filter.target, alias, term_n));
     }
     return {};
 }

@@ -44,18 +44,27 @@ private:
     std::vector<index::DbValue> params_;
 };
 
-/// A text parameter matched against a comma-wrapped profile column (index/schema.cpp migration
-/// 3): as one whole entry, or as a substring of the lowercased search text.
+/// A text parameter matched against the subject's profile, ASCII case-insensitively: as one whole
+/// entry of a profile list (`target` names the list in the term table, index/schema.cpp migration
+/// 6), or, when `substring`, as a substring of the lowercased search text (`target` is its column).
 struct ListFilter {
     std::string_view param;
-    std::string_view column;
+    std::string_view target;
     bool substring = false;
 };
 
-/// Adds a LIKE clause for every non-empty filter parameter present.
+/// Where the whole-entry filters look: the term table (agent_profile_terms, tool_profile_terms)
+/// and the condition tying its row, aliased "{0}", to the subject of the outer query.
+struct TermTable {
+    std::string_view table;
+    std::string_view subject_match;
+};
+
+/// For every non-empty filter parameter present: an EXISTS over the term table (an index lookup),
+/// or a LIKE on the search text for the substring filter.
 [[nodiscard]] ApiResult<void> add_list_filters(const HttpRequest& request,
                                                std::span<const ListFilter> filters,
-                                               SqlWhere& where);
+                                               const TermTable& terms, SqlWhere& where);
 
 /// `verification`: verified, unverified or unreachable (the latest check's status in `column`),
 /// or none (never checked).
