@@ -6,6 +6,7 @@
 // restart, equals an uninterrupted run).
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -268,9 +269,12 @@ TEST_F(IndexCli, sigkill_at_random_points_then_restart_equals_an_uninterrupted_r
     mine(rpc, 200);  // empty blocks between the traffic make many small batches
     traffic(3);
     // Small ranges: many batches, so kills land in fetches and in commits alike. The reference
-    // keeps its indexes; the victim bulk-loads (drops them after its first batch, builds them at
-    // the head), so kills also land between those steps.
-    const std::vector<std::string> small{"--max-range", "3", "--no-bulk-load"};
+    // keeps its indexes and merges its final blocks into one batch. The victim bulk-loads in
+    // batches of a few logs: it drops the indexes before its first batch and builds them only at
+    // the first block that is not final (all but the last 8), so kills also land between those
+    // steps.
+    const std::vector<std::string> small{"--max-range", "3", "--finality-depth", "8",
+                                         "--no-bulk-load"};
 
     const std::string reference = sqlite_path("reference.sqlite");
     const auto t0 = std::chrono::steady_clock::now();
@@ -279,38 +283,97 @@ TEST_F(IndexCli, sigkill_at_random_points_then_restart_equals_an_uninterrupted_r
     const std::string expected = dump(reference, devnet().chain_id());
 
     const std::string victim = sqlite_path("victim.sqlite");
+    const auto victim_args = [&](const std::string& file) {
+        return std::vector<std::string>{"index", "--once",       "--json", "--database",
+                                        file,    "--max-range",  "3",      "--bulk-min-logs",
+                                        "1",     "--batch-logs", "4",      "--finality-depth",
+                                        "8"};
+    };
+    // Kill times cover a whole uninterrupted life of the victim (a quarter more, so that lives
+    // resuming near the end also finish now and then).
+    const auto v0 = std::chrono::steady_clock::now();
+    const CommandResult whole = run_cli(devnet(), victim_args(sqlite_path("whole.sqlite")));
+    ASSERT_EQ(whole.exit_code, 0) << whole.err;
+    const auto victim_full = std::chrono::steady_clock::now() - v0;
+    ASSERT_EQ(dump(sqlite_path("whole.sqlite"), devnet().chain_id()), expected);
     std::mt19937_64 rng(20261130);
-    const auto span_us = std::chrono::duration_cast<std::chrono::microseconds>(full).count();
+    const auto span_us =
+        std::chrono::duration_cast<std::chrono::microseconds>(std::max(full, victim_full)).count() *
+        5 / 4;
     const auto remove_victim = [&] {
         for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(victim + suffix);
     };
-    int kills = 0;
-    int completed = 0;
-    bool progressed = false;     // some life committed a batch before it was killed
-    bool mid_bulk_load = false;  // some life died with the secondary indexes dropped
-    for (int attempt = 0; attempt < 120 && kills < 24; ++attempt) {
+    // One life: `credence index` on the victim file, its JSON lines on a pipe.
+    const auto start_life = [&](int& out_fd) {
+        int fds[2];
+        EXPECT_EQ(::pipe(fds), 0);
         const pid_t pid = ::fork();
-        ASSERT_GE(pid, 0);
+        EXPECT_GE(pid, 0);
         if (pid == 0) {
             for (const auto& [k, v] : devnet().env()) ::setenv(k.c_str(), v.c_str(), 1);
             const int devnull = ::open("/dev/null", O_WRONLY);
-            ::dup2(devnull, 1);
+            ::dup2(fds[1], 1);
             ::dup2(devnull, 2);
-            std::vector<std::string> args{CREDENCE_BIN,      "index", "--once",      "--json",
-                                          "--database",      victim,  "--max-range", "3",
-                                          "--bulk-min-logs", "1"};
+            ::close(fds[0]);
+            std::vector<std::string> args = victim_args(victim);
+            args.insert(args.begin(), CREDENCE_BIN);
             std::vector<char*> argv;
             for (auto& a : args) argv.push_back(a.data());
             argv.push_back(nullptr);
             ::execv(CREDENCE_BIN, argv.data());
             ::_exit(127);
         }
-        // A life lasts a random part of an uninterrupted run, so it dies while starting,
+        ::close(fds[1]);
+        out_fd = fds[0];
+        return pid;
+    };
+    // Reads the life's output until `needle` appears (when not empty), the life closes it (ends)
+    // or `deadline` passes.
+    enum class Seen { line, end, deadline };
+    const auto watch = [](int fd, std::string_view needle,
+                          std::chrono::steady_clock::time_point deadline) {
+        std::string seen;
+        for (;;) {
+            const auto left = std::chrono::duration_cast<std::chrono::microseconds>(
+                deadline - std::chrono::steady_clock::now());
+            if (left.count() <= 0) return Seen::deadline;
+            pollfd p{fd, POLLIN, 0};
+            if (::poll(&p, 1, static_cast<int>(left.count() / 1000) + 1) <= 0) continue;
+            char buf[4096];
+            const ssize_t n = ::read(fd, buf, sizeof buf);
+            if (n <= 0) return Seen::end;
+            seen.append(buf, static_cast<size_t>(n));
+            if (!needle.empty() && seen.find(needle) != std::string::npos) return Seen::line;
+        }
+    };
+    int kills = 0;
+    int completed = 0;
+    bool progressed = false;  // some life committed a batch before it was killed
+    int mid_bulk_load = 0;    // lives that died with the secondary indexes dropped
+    for (int attempt = 0; attempt < 120 && kills < 24; ++attempt) {
+        // Most lives last a random part of an uninterrupted run, so they die while starting,
         // fetching, projecting or committing. Progress carries over between lives; when a life
         // finishes the sync, its result is checked and the next life starts from an empty file.
-        std::uniform_int_distribution<int64_t> when(0, span_us);
-        std::this_thread::sleep_for(std::chrono::microseconds(when(rng)));
-        ::kill(pid, SIGKILL);
+        // Every second life that starts from an empty file dies instead within 2 ms of reporting
+        // that it dropped the indexes: whatever the timing of this machine, some kills land
+        // during a bulk load.
+        const bool targeted = attempt % 2 == 0 && !fs::exists(victim);
+        int out_fd = -1;
+        const pid_t pid = start_life(out_fd);
+        ASSERT_GT(pid, 0);
+        Seen seen = Seen::end;
+        if (targeted) {
+            seen = watch(out_fd, "secondary indexes dropped",
+                         std::chrono::steady_clock::now() + std::chrono::seconds(30));
+            std::uniform_int_distribution<int64_t> soon(0, 2000);
+            std::this_thread::sleep_for(std::chrono::microseconds(soon(rng)));
+        } else {
+            std::uniform_int_distribution<int64_t> when(0, span_us);
+            seen = watch(out_fd, "",
+                         std::chrono::steady_clock::now() + std::chrono::microseconds(when(rng)));
+        }
+        if (seen != Seen::end) ::kill(pid, SIGKILL);
+        ::close(out_fd);
         int status = 0;
         ::waitpid(pid, &status, 0);
         if (WIFSIGNALED(status)) {
@@ -319,8 +382,8 @@ TEST_F(IndexCli, sigkill_at_random_points_then_restart_equals_an_uninterrupted_r
                 progressed =
                     dump(victim, devnet().chain_id()).find("# cursor none") == std::string::npos;
             }
-            if (!mid_bulk_load && fs::exists(victim))
-                mid_bulk_load = index_names(victim) != index_names(reference);
+            if (fs::exists(victim) && index_names(victim) != index_names(reference))
+                ++mid_bulk_load;
             continue;
         }
         ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
@@ -331,7 +394,8 @@ TEST_F(IndexCli, sigkill_at_random_points_then_restart_equals_an_uninterrupted_r
     }
     EXPECT_GE(kills, 20);
     EXPECT_TRUE(progressed) << "no killed life had committed a batch";
-    EXPECT_TRUE(mid_bulk_load) << "no life died during a bulk load";
+    EXPECT_GE(mid_bulk_load, 3) << "lives that died during a bulk load, of " << kills;
+    EXPECT_GE(completed, 1) << "no life finished the sync";
     index_ok(victim, small);  // the restart that completes
     EXPECT_EQ(dump(victim, devnet().chain_id()), expected);
     EXPECT_EQ(index_names(victim), index_names(reference));
@@ -450,6 +514,12 @@ TEST_F(IndexCli, bad_arguments_are_one_line_errors) {
                    "database");
     one_line_error({"index", "--once", "--chain-id", "5", "--database", sqlite_path("y.sqlite")},
                    "chain");
+    // Out-of-range numbers are CLI11's usage errors (their own exit code), naming the flag.
+    const CommandResult r = run_cli(
+        devnet(), {"index", "--once", "--batch-logs", "0", "--database", sqlite_path("z.sqlite")});
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_NE(r.err.find("--batch-logs"), std::string::npos) << r.err;
+    EXPECT_FALSE(fs::exists(sqlite_path("z.sqlite")));
 }
 
 }  // namespace
