@@ -143,10 +143,13 @@ std::expected<Indexer::Fetched, IndexError> Indexer::fetch(uint64_t from, uint64
     out.logs.reserve(out.chunk.logs.size());
     for (auto& log : out.chunk.logs) {
         const ContractKind kind = kinds.at(log.address);
-        out.logs.push_back({std::move(log), kind, {}});
+        out.logs.push_back({std::move(log), kind, {}, std::nullopt});
     }
     out.chunk.logs.clear();
-    if (!options_.fetch_details) return out;
+    if (!options_.fetch_details) {
+        project_logs(options_.chain_id, out.logs);
+        return out;
+    }
 
     // ERC-8301 events carry only hashes: read the task / reply structs at the log's block.
     std::vector<chain::RpcCall> calls;
@@ -179,6 +182,9 @@ std::expected<Indexer::Fetched, IndexError> Indexer::fetch(uint64_t from, uint64
             out.logs[which[at + k]].detail = std::move(*data);
         }
     }
+    // Decoding and building the statements is pure: done here, it runs on the fetch-ahead thread
+    // while the previous batch commits (issue 5 §Performance).
+    project_logs(options_.chain_id, out.logs);
     return out;
 }
 
@@ -345,9 +351,10 @@ std::expected<StepReport, IndexError> Indexer::step() {
     // batch commits (issue 5 §Performance: the machine has two cores). Only final blocks follow,
     // so no reorg check is skipped; the source is not touched here until the next step joins it.
     if (batch.to_block < final_to) {
-        ahead_ = std::async(std::launch::async, [this, next = batch.to_block + 1, to = *head] {
-            return fetch(next, to);
-        });
+        std::packaged_task<std::expected<Fetched, IndexError>()> task(
+            [this, next = batch.to_block + 1, to = *head] { return fetch(next, to); });
+        ahead_ = task.get_future();
+        fetcher_.post(std::move(task));
     }
     if (auto r = plan_indexes(*store_, batch.to_block < final_to, batch.logs.size(), report); !r)
         return std::unexpected(r.error());

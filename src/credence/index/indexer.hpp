@@ -8,15 +8,17 @@
 //      error that stops the indexer (it cannot be repaired safely; re-index from scratch);
 //   3. fetches the next chunk of logs (LogSource, adaptive ranges), the getAgentTask /
 //      getAgentReply details at each log's block, and, for the part of the chunk within
-//      `finality_depth` of the head, every block header (kept for step 2);
+//      `finality_depth` of the head, every block header (kept for step 2); decodes each log into
+//      its projection (project_logs);
 //   4. commits logs, projections, headers and cursor in one database transaction.
 // A failed fetch or commit leaves the store unchanged; the next step retries with backoff. Bad
 // data from the node (undecodable logs, logs of unknown contracts) is logged and skipped, never
 // committed half-way (issue 5 §Bad input).
 //
 // Far behind the head (every block of the chunk final), step() merges chunks into batches of up to
-// IndexerOptions::batch_logs logs and fetches the next batch on a second thread while the current
-// one commits; the store is only ever used by the calling thread.
+// IndexerOptions::batch_logs logs and fetches and projects the next batch on a second thread (one
+// WorkerThread for the indexer's life) while the current one commits; the store is only ever used
+// by the calling thread.
 //
 // Thread-safety: one thread drives an Indexer; metrics() may be read from any thread.
 // Ownership: owns its LogSource and IndexStore; borrows the Database.
@@ -38,6 +40,7 @@
 #include <credence/index/log_source.hpp>
 #include <credence/index/sources.hpp>
 #include <credence/index/store.hpp>
+#include <credence/index/worker_thread.hpp>
 
 namespace credence::index {
 
@@ -52,7 +55,8 @@ struct IndexerOptions {
     /// Far behind the head (the chunk's blocks all final), consecutive chunks are merged into one
     /// batch of up to about this many logs: fewer, larger transactions write each B-tree page of
     /// the projections' random-order keys once per batch instead of once per chunk (issue 5
-    /// §Performance; docs/benchmarks.md). Bounds the memory of one batch (~1 KB per log).
+    /// §Performance; docs/benchmarks.md). Bounds the memory of one batch with its projections
+    /// (~2 KB per log; two batches are alive while one commits).
     uint64_t batch_logs = 25'000;
     /// Bulk load (store.hpp: drop_secondary_indexes): a final batch of at least bulk_min_logs logs
     /// into a store holding at most kBulkLoadRatio times that many drops the secondary indexes;
@@ -160,9 +164,10 @@ private:
     // Read from the store on first use, then kept in step with what this indexer does.
     std::optional<bool> indexes_built_;
     std::optional<uint64_t> stored_logs_;
-    /// The next batch's fetch, running while the current batch commits (step()). Declared last:
-    /// destroyed (joined) before the source it uses.
+    /// The next batch's fetch, running on fetcher_ while the current batch commits (step()).
     std::future<std::expected<Fetched, IndexError>> ahead_;
+    /// Declared last: destroyed (its job finished, joined) before the source the job uses.
+    WorkerThread fetcher_;
 };
 
 }  // namespace credence::index

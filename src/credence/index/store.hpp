@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstdint>
+#include <expected>
 #include <optional>
 #include <span>
 #include <string>
@@ -29,6 +30,7 @@
 
 #include <credence/chain/rpc_types.hpp>
 #include <credence/index/database.hpp>
+#include <credence/index/projector.hpp>
 #include <credence/index/raw_log.hpp>
 #include <credence/index/sources.hpp>
 
@@ -41,7 +43,16 @@ struct IngestLog {
     RawLog log;
     ContractKind kind = ContractKind::identity_registry;
     core::Bytes detail;  // empty unless detail_call() asked for it
+    /// project_log()'s result, when project_logs() computed it ahead (on the fetch thread, so the
+    /// committing thread only runs SQL); commit_batch() computes it otherwise. Either way the
+    /// batch runs the projections grouped by entity, after the raw logs (commit_batch).
+    std::optional<std::expected<Projection, std::string>> projection;
 };
+
+/// Computes every log's projection ahead of commit_batch() (a pure function of the log: see
+/// projector.hpp), each statement's parameters shrunk to fit: the batch holds them until it
+/// commits. Thread-safe for distinct spans.
+void project_logs(uint64_t chain_id, std::span<IngestLog> logs);
 
 struct Batch {
     uint64_t chain_id = 0;

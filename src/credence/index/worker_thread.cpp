@@ -15,7 +15,7 @@ WorkerThread::~WorkerThread() {
 void WorkerThread::post(std::move_only_function<void()> job) {
     const std::lock_guard lock(mutex_);
     jobs_.push_back(std::move(job));
-    if (!thread_.joinable()) thread_ = std::jthread([this](std::stop_token s) { run(s); });
+    if (!thread_.joinable()) thread_ = std::jthread([this](const std::stop_token& s) { run(s); });
     wake_.notify_one();
 }
 
