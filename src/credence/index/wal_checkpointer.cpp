@@ -34,7 +34,8 @@ int WalCheckpointer::on_commit(sqlite3* writer, const char* schema, int pages) {
     if (pages < limits_.max_pages) {
         if (!running_) {
             requested_ = true;
-            if (!thread_.joinable()) thread_ = std::jthread([this](std::stop_token s) { run(s); });
+            if (!thread_.joinable())
+                thread_ = std::jthread([this](const std::stop_token& s) { run(s); });
             wake_.notify_all();
         }
         return SQLITE_OK;
