@@ -35,8 +35,11 @@ struct RangePolicy {
     uint64_t min_blocks = 1;
     /// After a success with n logs, the next range is scaled to hold about this many logs (at most
     /// x2 and at least /2 per step, within [min_blocks, max_blocks]), so that one chunk's body and
-    /// its RawLogs stay bounded however dense the chain is (issue 5: peak RSS <= 300 MB).
-    uint64_t target_logs = 10'000;
+    /// its RawLogs stay bounded however dense the chain is (issue 5: peak RSS <= 300 MB). 2,000:
+    /// the JSON parser keeps buffers sized for the largest body it has read, and 10,000 logs (a
+    /// 14 MB body) measured 306-314 MB peak for a 1,000,000-event sync against 263 MB, at the
+    /// same speed (docs/benchmarks.md).
+    uint64_t target_logs = 2'000;
 };
 
 struct SkippedLog {
