@@ -17,6 +17,9 @@
 #                   full_page_writes off); the default keeps PostgreSQL's durable defaults
 #   BACKENDS        "sqlite postgres" (default), or one of them
 #   INDEX_ARGS      extra arguments for `credence index`, e.g. --no-bulk-load
+#   BINARIES        credence binaries to compare, space-separated (default: the build dir's);
+#                   each syncs the same chain from the same server, in turn
+#   ROUNDS          how many times each binary syncs each backend (default 1)
 #   KEEP=1          keep the work directory (logs, databases, progress lines)
 set -euo pipefail
 
@@ -28,8 +31,9 @@ finality=${FINALITY_DEPTH:-12}
 backends=${BACKENDS:-sqlite postgres}
 
 server_bin=$build/bench/index/synthetic_rpc_server
-credence=$build/src/credence/credence
-for exe in "$server_bin" "$credence"; do
+read -r -a binaries <<<"${BINARIES:-$build/src/credence/credence}"
+rounds=${ROUNDS:-1}
+for exe in "$server_bin" "${binaries[@]}"; do
     if [[ ! -x $exe ]]; then
         echo "run.sh: $exe not found; build it first:" >&2
         echo "  cmake --build $build --target credence synthetic_rpc_server" >&2
@@ -72,10 +76,16 @@ server_cpu() {
 }
 
 # ---- one sync ----
+# The backend, and the binary when several are compared.
+label() {
+    if [[ ${#binaries[@]} -gt 1 ]]; then echo "$1:${2#"$repo"/}"; else echo "$1"; fi
+}
 results=()
+run_no=0
 run_index() {
-    local label=$1 database=$2
-    local out=$work/$label.jsonl err=$work/$label.err tv=$work/$label.time
+    local label=$1 database=$2 credence=$3
+    run_no=$((run_no + 1))
+    local out=$work/run$run_no.jsonl err=$work/run$run_no.err tv=$work/run$run_no.time
     local cmd=("$credence" index --rpc "$url" --database "$database" $registry_args
                --chain-id "$chain_id" --finality-depth "$finality" --once --json ${INDEX_ARGS:-})
     echo "\$ ${cmd[*]}" | sed "s|$credence|credence|"
@@ -111,7 +121,12 @@ run_index() {
 for backend in $backends; do
     case $backend in
     sqlite)
-        run_index sqlite "$work/index.sqlite"
+        for round in $(seq "$rounds"); do
+            for bin in "${binaries[@]}"; do
+                rm -f "$work/index.sqlite" "$work/index.sqlite-wal" "$work/index.sqlite-shm"
+                run_index "$(label sqlite "$bin")" "$work/index.sqlite" "$bin"
+            done
+        done
         ;;
     postgres)
         pg_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n1)
@@ -143,8 +158,15 @@ for backend in $backends; do
             sleep 0.1
         done
         pg_isready -q -h 127.0.0.1 -p "$pg_port" || { cat "$work/pg/server.log" >&2; exit 1; }
-        createdb -h 127.0.0.1 -p "$pg_port" -U postgres credence_bench
-        run_index postgres "postgresql://postgres@127.0.0.1:$pg_port/credence_bench"
+        n=0
+        for round in $(seq "$rounds"); do
+            for bin in "${binaries[@]}"; do
+                n=$((n + 1))
+                createdb -h 127.0.0.1 -p "$pg_port" -U postgres "credence_bench_$n"
+                run_index "$(label postgres "$bin")" \
+                    "postgresql://postgres@127.0.0.1:$pg_port/credence_bench_$n" "$bin"
+            done
+        done
         ;;
     *)
         echo "run.sh: unknown backend $backend" >&2
