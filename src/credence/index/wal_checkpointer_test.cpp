@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
+#include <memory>
 #include <string>
 
 #include <support/scratch.hpp>
@@ -80,68 +81,74 @@ uintmax_t wal_bytes(const std::string& path) {
 // frames of the commits that run while the last checkpoint finishes.
 constexpr uintmax_t kWalBound = 32 + (kLimits.max_pages + 4 * 8) * uintmax_t{kPageSize + 24};
 
+// The writer with a checkpointer attached, as SqliteDatabase holds them. Destroyed in the
+// backend's order: the hook goes, the checkpointer stops, then the writer closes, as the last
+// connection (which checkpoints the rest and removes the log).
+struct CheckedWriter {
+    explicit CheckedWriter(const std::string& path)
+        : db(open_writer(path)), checkpointer(std::make_unique<WalCheckpointer>(path, kLimits)) {
+        checkpointer->attach(db);
+    }
+    ~CheckedWriter() {
+        sqlite3_wal_hook(db, nullptr, nullptr);
+        checkpointer.reset();
+        sqlite3_close_v2(db);
+    }
+    CheckedWriter(const CheckedWriter&) = delete;
+    CheckedWriter& operator=(const CheckedWriter&) = delete;
+
+    sqlite3* db;
+    std::unique_ptr<WalCheckpointer> checkpointer;
+};
+
 TEST(index_wal_checkpointer, checkpoints_run_in_the_background_and_the_log_stays_bounded) {
     const std::string path = fresh_path();
-    sqlite3* writer = open_writer(path);
-    {
-        WalCheckpointer checkpointer(path, kLimits);
-        checkpointer.attach(writer);
-        uintmax_t largest = 0;
-        for (int c = 0; c < 300; ++c) {
-            commit_rows(writer, c);
-            largest = std::max(largest, wal_bytes(path));
-        }
-        EXPECT_GT(checkpointer.background_runs(), 0);
-        EXPECT_LE(largest, kWalBound);
-        // 300 commits of about 6 frames each: an unchecked log would hold 1,800 frames.
-        EXPECT_LT(largest, uintmax_t{600} * (kPageSize + 24));
+    CheckedWriter writer(path);
+    uintmax_t largest = 0;
+    for (int c = 0; c < 300; ++c) {
+        commit_rows(writer.db, c);
+        largest = std::max(largest, wal_bytes(path));
     }
-    sqlite3_wal_hook(writer, nullptr, nullptr);
+    EXPECT_GT(writer.checkpointer->background_runs(), 0);
+    EXPECT_LE(largest, kWalBound);
+    // 300 commits of about 6 frames each: an unchecked log would hold 1,800 frames.
+    EXPECT_LT(largest, uintmax_t{600} * (kPageSize + 24));
     sqlite3* reader = open_file(path);
     EXPECT_EQ(count_rows(reader), 300 * kRowsPerCommit);
     sqlite3_close_v2(reader);
-    sqlite3_close_v2(writer);
 }
 
 TEST(index_wal_checkpointer, a_reader_snapshot_holds_frames_back_but_stalls_no_commit) {
     const std::string path = fresh_path();
-    sqlite3* writer = open_writer(path);
-    WalCheckpointer checkpointer(path, kLimits);
-    checkpointer.attach(writer);
-    commit_rows(writer, 0);
+    CheckedWriter writer(path);
+    commit_rows(writer.db, 0);
 
     // A read transaction keeps its snapshot: checkpoints cannot copy past it, so the log grows
     // past max_pages, yet every commit returns (PASSIVE checkpoints never wait).
     sqlite3* reader = open_file(path);
     exec(reader, "BEGIN");
     EXPECT_EQ(count_rows(reader), kRowsPerCommit);
-    for (int c = 1; c < 100; ++c) commit_rows(writer, c);
+    for (int c = 1; c < 100; ++c) commit_rows(writer.db, c);
     EXPECT_EQ(count_rows(reader), kRowsPerCommit);  // still the old snapshot
     EXPECT_GT(wal_bytes(path), kWalBound);
-    EXPECT_GT(checkpointer.writer_runs(), 0);
+    EXPECT_GT(writer.checkpointer->writer_runs(), 0);
     exec(reader, "COMMIT");
 
     // Released: the next checkpoints catch up, the log restarts and stops growing.
-    for (int c = 100; c < 110; ++c) commit_rows(writer, c);
+    for (int c = 100; c < 110; ++c) commit_rows(writer.db, c);
     const uintmax_t held = wal_bytes(path);
-    for (int c = 110; c < 300; ++c) commit_rows(writer, c);
+    for (int c = 110; c < 300; ++c) commit_rows(writer.db, c);
     EXPECT_EQ(wal_bytes(path), held);
     EXPECT_EQ(count_rows(reader), 300 * kRowsPerCommit);
     sqlite3_close_v2(reader);
-    sqlite3_wal_hook(writer, nullptr, nullptr);
-    sqlite3_close_v2(writer);
 }
 
 TEST(index_wal_checkpointer, closing_leaves_every_commit_in_the_database_file) {
     const std::string path = fresh_path();
-    sqlite3* writer = open_writer(path);
     {
-        WalCheckpointer checkpointer(path, kLimits);
-        checkpointer.attach(writer);
-        for (int c = 0; c < 50; ++c) commit_rows(writer, c);
+        CheckedWriter writer(path);
+        for (int c = 0; c < 50; ++c) commit_rows(writer.db, c);
     }
-    sqlite3_wal_hook(writer, nullptr, nullptr);
-    sqlite3_close_v2(writer);  // the last connection: checkpoints the rest and removes the log
     EXPECT_FALSE(fs::exists(path + "-wal"));
     sqlite3* reader = open_file(path);
     EXPECT_EQ(count_rows(reader), 50 * kRowsPerCommit);
