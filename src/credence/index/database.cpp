@@ -91,6 +91,28 @@ DbError migration_error(const Migration& m, const DbError& cause) {
 
 }  // namespace
 
+namespace {
+
+/// Serialises migrating processes within the caller's transaction: SQLite's BEGIN IMMEDIATE has
+/// already taken the write lock; PostgreSQL takes an advisory lock released at commit.
+DbResult<void> lock_migrations(Database& db) {
+    if (db.dialect() != Dialect::postgres) return {};
+    constexpr int64_t kMigrationLock = 0x8004'8257'8301;  // any constant shared by every Credence
+    const DbValue key[] = {kMigrationLock};
+    return db.exec("SELECT pg_advisory_xact_lock($1)", key);
+}
+
+/// Whether schema_migrations records `version` (read inside the migration's transaction).
+DbResult<bool> migration_applied(Database& db, int version) {
+    if (auto r = lock_migrations(db); !r) return std::unexpected(r.error());
+    const DbValue v[] = {int64_t{version}};
+    auto rows = db.query("SELECT 1 FROM schema_migrations WHERE version = $1", v);
+    if (!rows) return std::unexpected(rows.error());
+    return !rows->empty();
+}
+
+}  // namespace
+
 DbResult<int> migrate(Database& db, std::span<const Migration> migrations) {
     // The caller's list must be 1, 2, 3, ...: a gap would make "the database's version" ambiguous.
     for (size_t i = 0; i < migrations.size(); ++i) {
@@ -102,10 +124,21 @@ DbResult<int> migrate(Database& db, std::span<const Migration> migrations) {
     if (db.in_transaction())
         return std::unexpected(DbError{DbErrorKind::misuse, "migrate() inside a transaction"});
 
-    if (auto r = db.exec_script("CREATE TABLE IF NOT EXISTS schema_migrations ("
-                                "version BIGINT PRIMARY KEY, name TEXT NOT NULL)");
-        !r)
-        return std::unexpected(r.error());
+    // Under the migration lock too: PostgreSQL's CREATE TABLE IF NOT EXISTS is not safe against
+    // a concurrent one (both may pass the check, and one fails on the catalog's unique key).
+    auto created = [&]() -> DbResult<void> {
+        if (auto r = db.begin(); !r) return r;
+        auto r = lock_migrations(db);
+        if (r) {
+            r = db.exec_script(
+                "CREATE TABLE IF NOT EXISTS schema_migrations ("
+                "version BIGINT PRIMARY KEY, name TEXT NOT NULL)");
+        }
+        if (r) r = db.commit();
+        if (!r) ignore_cleanup(db.rollback());
+        return r;
+    }();
+    if (!created) return std::unexpected(created.error());
     auto rows = db.query("SELECT version FROM schema_migrations ORDER BY version");
     if (!rows) return std::unexpected(rows.error());
     int64_t current = 0;
@@ -126,6 +159,19 @@ DbResult<int> migrate(Database& db, std::span<const Migration> migrations) {
         if (m.version <= current) continue;
         // One transaction per step: a failed step leaves the previous version intact.
         if (auto r = db.begin(); !r) return std::unexpected(migration_error(m, r.error()));
+        // Another process may be migrating the same database (the indexers of two chains sharing
+        // one file, say): under the write lock (SQLite's BEGIN IMMEDIATE; on PostgreSQL a
+        // transaction-scoped advisory lock), a step applied meanwhile is skipped, not run twice.
+        auto applied = migration_applied(db, m.version);
+        if (!applied) {
+            ignore_cleanup(db.rollback());
+            return std::unexpected(migration_error(m, applied.error()));
+        }
+        if (*applied) {
+            ignore_cleanup(db.rollback());
+            current = m.version;
+            continue;
+        }
         auto step = db.exec_script(apply_dialect(m.sql, db.dialect()));
         if (step) {
             const DbValue params[] = {int64_t{m.version}, std::string(m.name)};

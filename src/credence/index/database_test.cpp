@@ -8,6 +8,7 @@
 #include <atomic>
 #include <limits>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <support/postgres.hpp>
@@ -318,6 +319,30 @@ TEST_P(database, migrate_applies_in_order_and_is_idempotent) {
                                   {int64_t{2}, std::string("items.score")},
                                   {int64_t{3}, std::string("tags")}}));
     EXPECT_EQ(count("items"), 1);
+    exec_ok("INSERT INTO tags VALUES ($1, $2)", {int64_t{1}, std::string("x")});
+}
+
+// Processes that migrate one fresh database at once (the indexers of two chains sharing a file),
+// here four connections on four threads: each succeeds and every step runs exactly once.
+TEST_P(database, concurrent_migrations_apply_each_step_once) {
+    std::vector<DbResult<int>> results(4, 0);
+    std::vector<std::thread> threads;
+    for (auto& result : results) {
+        threads.emplace_back([&] {
+            auto db = open_database(location_);
+            if (!db) {
+                result = std::unexpected(db.error());
+                return;
+            }
+            result = migrate(**db, kMigrations);
+        });
+    }
+    for (auto& t : threads) t.join();
+    for (const auto& result : results) {
+        ASSERT_TRUE(result.has_value()) << result.error().to_string();
+        EXPECT_EQ(*result, 3);
+    }
+    EXPECT_EQ(count("schema_migrations"), 3);
     exec_ok("INSERT INTO tags VALUES ($1, $2)", {int64_t{1}, std::string("x")});
 }
 
