@@ -14,6 +14,8 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <future>
+#include <map>
 #include <random>
 #include <string>
 #include <thread>
@@ -258,6 +260,74 @@ TEST_F(IndexCli, sqlite_and_postgres_hold_identical_indexes) {
     const std::string b = dump(*pg, devnet().chain_id());
     EXPECT_GT(rows_of(a, "raw_logs"), 40U);
     EXPECT_EQ(a, b);
+}
+
+// issue 5 §1: one or more chains, each by RPC URL, into one database ("rows carry their chain
+// id"). Two chains' indexers write one SQLite file at the same time, from the first migration on;
+// each chain's rows equal an index of that chain alone.
+TEST_F(IndexCli, two_chains_share_one_database_written_at_once) {
+    DevnetOptions options;
+    options.chain_id = 31338;
+    auto started = Devnet::start(options);
+    ASSERT_TRUE(started) << started.error();
+    const Devnet& second = **started;
+    traffic(1);
+    for (int i = 0; i < 3; ++i) {
+        const auto on_second = [&](std::vector<std::string> args, size_t key) {
+            args.emplace_back("--private-key");
+            args.push_back(second.dev_key(key));
+            return credence_json(second, std::move(args));
+        };
+        const std::string agent = text_of(on_second(
+            {"agent", "register", "--uri", "ipfs://second-" + std::to_string(i)}, 1)["agentId"]);
+        on_second({"feedback", "give", agent, std::to_string(40 + i), "--tag1", "quality"}, 3);
+    }
+    const auto index_args = [](const std::string& db) {
+        return std::vector<std::string>{"index", "--once", "--json", "--database", db};
+    };
+
+    const std::string shared = sqlite_path("two-chains.sqlite");
+    auto first_run =
+        std::async(std::launch::async, [&] { return run_cli(devnet(), index_args(shared)); });
+    const CommandResult second_run = run_cli(second, index_args(shared));
+    const CommandResult first_result = first_run.get();
+    ASSERT_EQ(first_result.exit_code, 0) << first_result.err;
+    ASSERT_EQ(second_run.exit_code, 0) << second_run.err;
+
+    const std::string first_alone = sqlite_path("first-alone.sqlite");
+    const std::string second_alone = sqlite_path("second-alone.sqlite");
+    ASSERT_EQ(run_cli(devnet(), index_args(first_alone)).exit_code, 0);
+    ASSERT_EQ(run_cli(second, index_args(second_alone)).exit_code, 0);
+    // The dump orders rows by every column, chain_id first: table by table, the first chain's rows
+    // (31337) and then the second's (31338).
+    const auto tables_of = [](const std::string& text) {
+        std::map<std::string, std::vector<std::string>> out;
+        std::string table;
+        for (const auto& line : lines(text)) {
+            if (line.starts_with("# cursor")) continue;
+            if (line.starts_with("# ")) {
+                table = line;
+                out[table];
+            } else {
+                out[table].push_back(line);
+            }
+        }
+        return out;
+    };
+    auto expected = tables_of(dump(first_alone, devnet().chain_id()));
+    for (const auto& [table, rows] : tables_of(dump(second_alone, second.chain_id()))) {
+        expected[table].insert(expected[table].end(), rows.begin(), rows.end());
+    }
+    EXPECT_EQ(tables_of(dump(shared, devnet().chain_id())), expected);
+    EXPECT_EQ(rows_of(dump(second_alone, second.chain_id()), "feedback"), 3U);
+    // Each chain keeps its own cursor.
+    const auto cursor_of = [&](const std::string& db, uint64_t chain_id) {
+        const std::string text = dump(db, chain_id);
+        return text.substr(text.rfind("# cursor"));
+    };
+    EXPECT_EQ(cursor_of(shared, devnet().chain_id()), cursor_of(first_alone, devnet().chain_id()));
+    EXPECT_EQ(cursor_of(shared, second.chain_id()), cursor_of(second_alone, second.chain_id()));
+    EXPECT_NE(cursor_of(shared, second.chain_id()), "# cursor none\n");
 }
 
 // issue 5 §5: SIGKILL at any moment, then restart, gives a database identical to an
