@@ -9,9 +9,11 @@
 // inside a transaction poisons it: commit() then fails with that error and rolls back.
 #include <sqlite3.h>
 
+#include <chrono>
 #include <functional>
 #include <optional>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -153,7 +155,17 @@ public:
         // and bigger pages mean fewer B-tree splits and WAL frames per batch (measured: 19k ->
         // 32k events/s on a 200k-event sync against 4 KiB pages; docs/benchmarks.md).
         if (auto r = exec_script("PRAGMA page_size=32768"); !r) return r;
+        // Switching needs an exclusive lock, and SQLite answers SQLITE_BUSY at once rather than
+        // call the busy handler when another connection holds a write lock (deadlock avoidance):
+        // two processes opening one new file (two chains' indexers) meet here. Retry within the
+        // busy timeout.
         auto mode = query("PRAGMA journal_mode=WAL", {});
+        for (int waited = 0;
+             !mode && mode.error().kind == DbErrorKind::busy && waited < kBusyTimeoutMs;
+             waited += 10) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            mode = query("PRAGMA journal_mode=WAL", {});
+        }
         if (!mode) return std::unexpected(mode.error());
         const auto* m = mode->empty() || mode->front().empty()
                             ? nullptr
