@@ -89,10 +89,6 @@ DbError migration_error(const Migration& m, const DbError& cause) {
                    fmt::format("migration {} ({}) failed: {}", m.version, m.name, cause.message)};
 }
 
-}  // namespace
-
-namespace {
-
 /// Serialises migrating processes within the caller's transaction: SQLite's BEGIN IMMEDIATE has
 /// already taken the write lock; PostgreSQL takes an advisory lock released at commit.
 DbResult<void> lock_migrations(Database& db) {

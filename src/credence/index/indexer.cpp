@@ -146,20 +146,25 @@ std::expected<Indexer::Fetched, IndexError> Indexer::fetch(uint64_t from, uint64
         out.logs.push_back({std::move(log), kind, {}, std::nullopt});
     }
     out.chunk.logs.clear();
-    if (!options_.fetch_details) {
-        project_logs(options_.chain_id, out.logs);
-        return out;
+    if (options_.fetch_details) {
+        if (auto r = read_details(out.logs); !r) return std::unexpected(r.error());
     }
+    // Decoding and building the statements is pure: done here, it runs on the fetch-ahead thread
+    // while the previous batch commits (issue 5 §Performance).
+    project_logs(options_.chain_id, out.logs);
+    return out;
+}
 
+std::expected<void, IndexError> Indexer::read_details(std::vector<IngestLog>& logs) {
     // ERC-8301 events carry only hashes: read the task / reply structs at the log's block.
     std::vector<chain::RpcCall> calls;
     std::vector<size_t> which;
-    for (size_t i = 0; i < out.logs.size(); ++i) {
-        auto call = detail_call(out.logs[i].log, out.logs[i].kind);
+    for (size_t i = 0; i < logs.size(); ++i) {
+        auto call = detail_call(logs[i].log, logs[i].kind);
         if (!call) continue;
         calls.push_back(
-            {"eth_call", nlohmann::json::array({chain::to_json(*call),
-                                                chain::to_quantity(out.logs[i].log.block_num)})});
+            {"eth_call", nlohmann::json::array(
+                             {chain::to_json(*call), chain::to_quantity(logs[i].log.block_num)})});
         which.push_back(i);
     }
     constexpr size_t kCallsPerRequest = 500;
@@ -179,13 +184,10 @@ std::expected<Indexer::Fetched, IndexError> Indexer::fetch(uint64_t from, uint64
                 metrics_.rpc_errors_total++;
                 return rpc_fail(data.error(), "read a task or reply detail");
             }
-            out.logs[which[at + k]].detail = std::move(*data);
+            logs[which[at + k]].detail = std::move(*data);
         }
     }
-    // Decoding and building the statements is pure: done here, it runs on the fetch-ahead thread
-    // while the previous batch commits (issue 5 §Performance).
-    project_logs(options_.chain_id, out.logs);
-    return out;
+    return {};
 }
 
 std::expected<void, IndexError> Indexer::plan_indexes(IndexStore& store, bool final_batch,

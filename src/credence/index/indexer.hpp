@@ -151,6 +151,9 @@ private:
     /// Logs of [from, at most head] (several chunks merged far behind the head, see batch_logs)
     /// and their details. Uses only source_ and metrics_, so it may run on the fetch-ahead thread.
     [[nodiscard]] std::expected<Fetched, IndexError> fetch(uint64_t from, uint64_t head);
+    /// Sets each ERC-8301 task / reply log's detail (detail_call(), batched eth_calls); fetch()'s
+    /// helper, so it too may run on the fetch-ahead thread.
+    [[nodiscard]] std::expected<void, IndexError> read_details(std::vector<IngestLog>& logs);
     /// Drops or builds the secondary indexes for a batch of `logs` logs (bulk load, see
     /// IndexerOptions); `final_batch`: every block of the batch is final. Records it in `report`.
     [[nodiscard]] std::expected<void, IndexError> plan_indexes(IndexStore& store, bool final_batch,

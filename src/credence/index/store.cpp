@@ -294,8 +294,17 @@ DbResult<BatchOutcome> IndexStore::commit_batch(const Batch& batch) {
     RawLogWriter raw_logs(*db_);
     const RawLog* previous = nullptr;
     std::deque<Projection> computed;  // stable addresses; the ones not computed ahead
-    std::vector<std::pair<const IngestLog*, const Projection*>> to_run;
-    to_run.reserve(batch.logs.size());
+    // Pass 2's order: the key only needs to keep one entity's logs together and in chain order,
+    // so (contract, entity prefix and suffix, position) will do; two entities sharing a key
+    // interleave harmlessly.
+    struct RunKey {
+        uint64_t contract, entity_head, entity_tail;
+        uint32_t position;
+        const Projection* projection;
+        auto operator<=>(const RunKey&) const = default;  // position is unique: a total order
+    };
+    std::vector<RunKey> order;
+    order.reserve(batch.logs.size());
     for (const IngestLog& in : batch.logs) {
         const RawLog& log = in.log;
         if (log.removed) {
@@ -327,7 +336,10 @@ DbResult<BatchOutcome> IndexStore::commit_batch(const Batch& batch) {
         if (auto r = raw_logs.add(batch.chain_id, in, projection->entity); !r) {
             return abort_tx<BatchOutcome>(*db_, r.error());
         }
-        to_run.emplace_back(&in, projection);
+        const core::Bytes& entity = projection->entity;
+        order.push_back({big_endian_u64(log.address.bytes, 0), big_endian_u64(entity, 0),
+                         big_endian_u64(entity, entity.size() < 8 ? 0 : entity.size() - 8),
+                         static_cast<uint32_t>(order.size()), projection});
         previous = &log;
         ++outcome.stored;
     }
@@ -336,25 +348,9 @@ DbResult<BatchOutcome> IndexStore::commit_batch(const Batch& batch) {
     // entity's rows depend only on its own logs in chain order (projector.hpp), so the result is
     // the same as in chain order, and one entity's writes land on neighbouring B-tree pages
     // instead of a random page per log (issue 5 §Performance).
-    // The key only needs to keep one entity's logs together and in order: (contract, entity
-    // prefix and suffix, position), so two entities sharing a key interleave harmlessly.
-    struct RunKey {
-        uint64_t contract, entity_head, entity_tail;
-        uint32_t position;
-        auto operator<=>(const RunKey&) const = default;
-    };
-    std::vector<RunKey> order;
-    order.reserve(to_run.size());
-    for (size_t i = 0; i < to_run.size(); ++i) {
-        const core::Bytes& entity = to_run[i].second->entity;
-        order.push_back({big_endian_u64(to_run[i].first->log.address.bytes, 0),
-                         big_endian_u64(entity, 0),
-                         big_endian_u64(entity, entity.size() < 8 ? 0 : entity.size() - 8),
-                         static_cast<uint32_t>(i)});
-    }
     std::sort(order.begin(), order.end());
     for (const RunKey& key : order) {
-        if (auto r = run_projection(*db_, *to_run[key.position].second); !r) {
+        if (auto r = run_projection(*db_, *key.projection); !r) {
             return abort_tx<BatchOutcome>(*db_, r.error());
         }
     }
