@@ -3,9 +3,11 @@
 // that binds them to a socket (api/http_server.hpp). Keeping httplib out of the handlers lets the
 // MCP tools call the REST handlers in-process, and lets tests drive a handler without a socket.
 //
-// Ownership: plain values. Thread-safety: none needed (values).
+// Ownership: plain values (`charge` calls back into the server that built the request).
+// Thread-safety: none needed (values).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -22,6 +24,12 @@ struct HttpRequest {
     std::vector<std::pair<std::string, std::string>> headers;
     std::string body;
     std::string remote_ip;
+    /// Takes `tokens` more from the client's rate-limit bucket, beyond the one the server took for
+    /// the request itself (an MCP batch is charged per call); false when the bucket is empty.
+    /// Unset when no server is involved (handlers driven directly by tests): always allowed.
+    std::function<bool(double tokens)> charge;
+
+    [[nodiscard]] bool charge_more(double tokens) const { return !charge || charge(tokens); }
 
     /// The first value of query parameter `name`, or nullptr.
     [[nodiscard]] const std::string* param(std::string_view name) const noexcept {
