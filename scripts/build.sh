@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
-# Configures and builds one CMake preset (release, debug, asan, fuzz). Usage: build.sh [preset]
+# Configures and builds one CMake preset (release, debug, asan, fuzz), then the web explorer.
+# Usage: build.sh [preset] [cache settings...]
+#   CREDENCE_BUILD_TARGETS="credence"  builds only those targets (make run, make package);
+#                                      unset: every target of the preset (make test).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset=${1:-release}
 shift || true
 # Extra arguments are cache settings for the configure step (scripts/test.sh: -DCREDENCE_BENCH=OFF).
+echo "build: configuring the $preset preset"
 cmake --preset "$preset" "$@" >/dev/null
-cmake --build --preset "$preset" -j "$(nproc)"
+targets=()
+for t in ${CREDENCE_BUILD_TARGETS:-}; do targets+=(--target "$t"); done
+echo "build: compiling ${CREDENCE_BUILD_TARGETS:-every target} ($(nproc) jobs; ninja prints [done/total])"
+cmake --build --preset "$preset" -j "$(nproc)" "${targets[@]}"
 # The web explorer (web/dist, served by `credence node`): tsc + vite, a few seconds.
 bash scripts/build-web.sh

@@ -14,8 +14,11 @@
 # with the same CREDENCE_HOME find the chain with no flags). CREDENCE_DEMO=0 skips the demo.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+echo "run: installing what is missing (scripts/setup.sh)"
 bash scripts/setup.sh
-bash scripts/build.sh release
+# Only what runs: the binary and the explorer, not the tests and benchmarks (`make test` builds
+# those in the same tree).
+CREDENCE_BUILD_TARGETS=credence bash scripts/build.sh release
 credence=$PWD/build/release/src/credence/credence
 port=${CREDENCE_PORT:-8004}
 export CREDENCE_HOME=${CREDENCE_HOME:-$PWD/build/run-home}

@@ -18,6 +18,7 @@ if ! command -v node >/dev/null || ! command -v npm >/dev/null; then want+=(node
 
 if [ ${#want[@]} -gt 0 ]; then
     if [ "$(id -u)" != 0 ]; then echo "setup: need root to install: ${want[*]}" >&2; exit 1; fi
+    echo "setup: installing ${#want[@]} Debian packages (scripts/debian-packages.txt)"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
     if ! apt-get install -y -qq --no-install-recommends "${want[@]}"; then
@@ -30,6 +31,7 @@ fi
 
 # npm ci is skipped when node_modules already matches the lockfile.
 if [ ! -f node_modules/.package-lock.json ] || ! cmp -s package-lock.json node_modules/.credence-lock; then
+    echo "setup: installing the npm packages of package-lock.json (npm ci)"
     npm ci --no-audit --no-fund --loglevel=error
     cp package-lock.json node_modules/.credence-lock
 fi

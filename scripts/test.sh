@@ -6,16 +6,13 @@
 #   4. the library suites under ASan + UBSan (the CLI's end-to-end suite runs in step 2 only)
 #   5. lint (clang-format + clang-tidy)
 #   6. contracts (forge build + forge test, offline)
+#   7. the Debian package: built from the release tree, installed into a scratch root, run
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The external vectors live beside the checkout (../shared/vectors); a clone elsewhere falls back
-# to the workplace copy. CREDENCE_VECTORS overrides both.
-if [ -z "${CREDENCE_VECTORS:-}" ]; then
-    for dir in "$(cd .. && pwd)/shared/vectors" /work/shared/vectors; do
-        if [ -d "$dir" ]; then export CREDENCE_VECTORS=$dir; break; fi
-    done
-fi
-[ -d "${CREDENCE_VECTORS:-}" ] || { echo "test: no vectors directory; set CREDENCE_VECTORS" >&2; exit 1; }
+# The external vectors are the repository's own (tests/vectors); CREDENCE_VECTORS may point
+# elsewhere.
+export CREDENCE_VECTORS=${CREDENCE_VECTORS:-$PWD/tests/vectors}
+[ -d "$CREDENCE_VECTORS" ] || { echo "test: no vectors directory $CREDENCE_VECTORS" >&2; exit 1; }
 echo "vectors: $CREDENCE_VECTORS"
 
 step() { echo; echo "==> $*"; }
@@ -56,5 +53,9 @@ if [ -x scripts/test-contracts.sh ]; then
     step contracts
     bash scripts/test-contracts.sh
 fi
+
+step "package (build, install into a scratch root, run)"
+deb=$(bash scripts/package.sh --no-build | tail -n 1)
+bash tests/package/install_test.sh "$deb"
 
 echo; echo "make test: all passed"

@@ -175,7 +175,7 @@ std::string_view to_string(EventKind kind) noexcept {
 }
 
 const core::Address& registry_address(Registry registry) noexcept {
-    // The ERC-8004 registries at their deployed mainnet addresses (../shared/vectors/erc8004.json);
+    // The ERC-8004 registries at their deployed mainnet addresses (tests/vectors/erc8004.json);
     // the ERC-8257 and ERC-8301 contracts have no canonical deployment, so vanity placeholders.
     static const std::array<core::Address, kRegistryCount> kAddresses{
         parse_address("0x8004A169FB4a3325136EB29fA0ceB6D2e539a432"),

@@ -11,9 +11,9 @@
 #include <nlohmann/json.hpp>
 
 #include "support/devnet.hpp"
+#include "support/erc_examples.hpp"
 #include "support/https_server.hpp"
 #include "support/scratch.hpp"
-#include "support/spec_text.hpp"
 
 namespace {
 
@@ -49,8 +49,8 @@ protected:
 
     /// The spec's free-tool example on https://tools.test, created by dev account 0.
     json manifest() {
-        json m = json::parse(credence::testing::spec_json_block(
-            credence::testing::read_spec("erc-8257.md"), "#### Example Manifest (Free Tool)"));
+        json m =
+            json::parse(credence::testing::read_erc_example("erc8257-free-tool-manifest.json"));
         m["endpoint"] = "https://tools.test/api";
         m["creatorAddress"] = devnet().dev_address(0).to_lower_hex();
         return m;

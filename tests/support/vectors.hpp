@@ -1,4 +1,4 @@
-// Loading the external test vectors of ../shared/vectors at run time.
+// Loading the external test vectors of tests/vectors/ (README.md there) at run time.
 //
 // The directory comes from $CREDENCE_VECTORS, else the path configured at build time. Expected
 // values always come from these files, never from our own code.

@@ -11,7 +11,7 @@ import {IERC721Errors} from "@openzeppelin/contracts/interfaces/draft-IERC6093.s
 contract IdentityRegistryTest is RegistryFixture {
     bytes32 internal constant DOMAIN_TYPEHASH =
         keccak256("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)");
-    // Vector: shared/vectors/erc8004.json
+    // Vector: tests/vectors/erc8004.json
     bytes32 internal constant VEC_TYPEHASH = 0x678b53cd718d595370ab070ebf48edfdcd834beac116bf23e625fc7f4d5b7d32;
 
     uint256 internal walletKey = 0xA11CE;

@@ -15,8 +15,10 @@
 #include <sstream>
 #include <thread>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <credence/chain/program_files.hpp>
 #include <credence/chain/rpc_client.hpp>
 
 namespace credence::chain {
@@ -183,31 +185,55 @@ std::expected<std::vector<DevAccount>, std::string> parse_anvil_config(std::stri
     return out;
 }
 
-fs::path AnvilProcess::default_binary() {
-    if (const char* env = std::getenv("CREDENCE_ANVIL"); env != nullptr && *env != '\0') {
-        return env;
+std::expected<fs::path, std::string> AnvilProcess::find_binary() {
+    const auto executable = [](const fs::path& p) {
+        return !p.empty() && ::access(p.c_str(), X_OK) == 0;
+    };
+    std::vector<SearchStep> steps;
+    const char* env = std::getenv("CREDENCE_ANVIL");
+    if (env != nullptr && *env != '\0') {
+        // An explicit choice is never second-guessed: a wrong one is an error, not a fallback.
+        if (executable(env)) return fs::path(env);
+        return std::unexpected(
+            fmt::format("anvil not found: $CREDENCE_ANVIL ({}) is not an "
+                        "executable file",
+                        env));
     }
+    steps.push_back({"$CREDENCE_ANVIL", {}});
+    const fs::path installed = installed_path("libexec/credence/anvil");
+    steps.push_back({"the install prefix", installed});
+    if (executable(installed)) return installed;
     if (const char* src = std::getenv("CREDENCE_SOURCE_DIR"); src != nullptr && *src != '\0') {
         fs::path candidate = fs::path(src) / kNpmAnvil;
-        if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+        steps.push_back({"$CREDENCE_SOURCE_DIR", candidate});
+        if (executable(candidate)) return candidate;
     }
-    // A build tree or an install inside the checkout: the nearest ancestor with node_modules.
-    std::error_code ec;
-    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec) {
-        for (fs::path dir = self.parent_path(); !dir.empty(); dir = dir.parent_path()) {
-            fs::path candidate = dir / kNpmAnvil;
-            if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-            if (dir == dir.root_path()) break;
-        }
+    // A build tree inside the checkout: the nearest ancestor with node_modules.
+    const fs::path self = executable_dir();
+    for (fs::path dir = self; !dir.empty(); dir = dir.parent_path()) {
+        fs::path candidate = dir / kNpmAnvil;
+        if (executable(candidate)) return candidate;
+        if (dir == dir.root_path()) break;
     }
-    return "anvil";
+    steps.push_back({"node_modules above", self});
+    const fs::path on_path = search_path("anvil");
+    if (on_path.has_parent_path() && executable(on_path)) return on_path;
+    steps.push_back({"PATH", {}});
+    return std::unexpected("anvil not found; " + describe_search(steps) +
+                           ". Install Credence's package, run `npm ci` in the checkout, or set "
+                           "CREDENCE_ANVIL");
 }
 
 std::expected<std::unique_ptr<AnvilProcess>, std::string> AnvilProcess::start(
     const AnvilOptions& options) {
-    fs::path binary = options.binary.empty() ? default_binary() : options.binary;
-    if (!binary.has_parent_path()) binary = search_path(binary.string());
+    fs::path binary = options.binary;
+    if (binary.empty()) {
+        auto found = find_binary();
+        if (!found) return std::unexpected(found.error());
+        binary = std::move(*found);
+    } else if (!binary.has_parent_path()) {
+        binary = search_path(binary.string());
+    }
     if (::access(binary.c_str(), X_OK) != 0) {
         return std::unexpected("anvil binary not executable: " + binary.string() +
                                " (set CREDENCE_ANVIL)");

@@ -90,10 +90,12 @@ public:
     /// `grace` (anvil writes its --state file in that time). The destructor calls it.
     void stop(std::chrono::milliseconds grace = std::chrono::milliseconds(10'000)) noexcept;
 
-    /// $CREDENCE_ANVIL; else node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil under
-    /// $CREDENCE_SOURCE_DIR or under the nearest ancestor of this executable that has it; else
-    /// "anvil" (found through PATH by start()).
-    [[nodiscard]] static std::filesystem::path default_binary();
+    /// The anvil to run, looked for in this order (docs/operating.md): $CREDENCE_ANVIL; an
+    /// install's <prefix>/libexec/credence/anvil (chain/program_files.hpp);
+    /// node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil under $CREDENCE_SOURCE_DIR or under
+    /// the nearest ancestor of this executable that has it (a build tree); `anvil` on PATH. The
+    /// error is one line naming every place looked in.
+    [[nodiscard]] static std::expected<std::filesystem::path, std::string> find_binary();
 
 private:
     AnvilProcess() = default;

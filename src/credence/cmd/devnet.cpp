@@ -43,6 +43,7 @@ struct DevnetOptions {
     std::string state_dir;
     uint64_t chain_id = 31337;
     std::optional<uint64_t> block_time;
+    std::string anvil;  ///< empty: AnvilProcess::find_binary()
     bool json = false;
 };
 
@@ -143,6 +144,7 @@ void run_devnet(const DevnetOptions& opts) {
 
     chain::AnvilOptions anvil_options;
     anvil_options.port = opts.port;
+    anvil_options.binary = opts.anvil;
     anvil_options.chain_id = opts.chain_id;
     anvil_options.block_time = opts.block_time;
     std::optional<fs::path> state_file;
@@ -224,6 +226,9 @@ void add_devnet_commands(CLI::App& app) {
     cmd->add_option("--chain-id", opts.chain_id, "Chain id")->capture_default_str();
     cmd->add_option("--block-time", opts.block_time,
                     "Seconds between blocks (default: one block per transaction)");
+    cmd->add_option("--anvil", opts.anvil,
+                    "The anvil binary (default: $CREDENCE_ANVIL, the install's, the checkout's "
+                    "node_modules, PATH)");
     cmd->add_flag("--json", opts.json, "Print the devnet description as one JSON document");
     cmd->callback([] { run_devnet(opts); });
 }

@@ -13,7 +13,7 @@ int main(int argc, char** argv) {
         CLI::App app{
             "credence: the on-chain trust layer for AI agents (ERC-8004, ERC-8257, ERC-8301)"};
         app.require_subcommand(1);
-        app.set_version_flag("--version", "credence 0.1.0");
+        app.set_version_flag("--version", "credence " CREDENCE_VERSION);
         namespace cmd = credence::cmd;
         cmd::add_util_commands(app);
         cmd::add_devnet_commands(app);

@@ -1,5 +1,5 @@
 // Tests of the ERC-8004 value/valueDecimals conversion. Expected pairs come from the spec's own
-// "Examples of value / valueDecimals" table, read from /work/shared/specs at run time.
+// "Examples of value / valueDecimals" table (tests/data/erc-examples/erc8004-value-decimals.tsv).
 #include <credence/core/decimal_value.hpp>
 
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 #include <sstream>
 #include <string>
 
-#include "support/spec_text.hpp"
+#include "support/erc_examples.hpp"
 
 namespace {
 
@@ -21,7 +21,7 @@ using credence::core::Int256;
 using credence::core::make_decimal_value;
 using credence::core::parse_decimal_value;
 using credence::core::to_wad;
-using credence::testing::read_spec;
+using credence::testing::read_erc_example;
 
 Int256 int_of(const std::string& s) { return *Int256::parse(s); }
 
@@ -29,29 +29,23 @@ Int256 int_of(const std::string& s) { return *Int256::parse(s); }
 // `valueDecimals`. Rows whose human value is a plain number after dropping a unit suffix parse to
 // exactly the spec's pair.
 TEST(core_decimal_value, spec_table_rows) {
-    const std::string spec = read_spec("erc-8004.md");
-    const auto start = spec.find("#### Examples of `value` / `valueDecimals`");
-    ASSERT_NE(start, std::string::npos);
-    std::istringstream lines(spec.substr(start));
+    std::istringstream lines(read_erc_example("erc8004-value-decimals.tsv"));
     std::string line;
     int rows = 0;
     int checked = 0;
     while (std::getline(lines, line)) {
-        if (line.rfind("| `", 0) != 0) {
-            if (rows > 0 && line.empty()) break;
-            continue;
-        }
+        if (line.empty() || line.front() == '#') continue;
         ++rows;
-        // Cells: tag1 | what | human | value | decimals
+        // Columns: tag1, what it measures, human value, value, valueDecimals.
         std::vector<std::string> cells;
         std::string cell;
-        std::istringstream cs(line.substr(1));
-        while (std::getline(cs, cell, '|')) cells.push_back(cell);
-        ASSERT_GE(cells.size(), 5U) << line;
+        std::istringstream cs(line);
+        while (std::getline(cs, cell, '\t')) cells.push_back(cell);
+        ASSERT_EQ(cells.size(), 5U) << line;
         auto strip = [](std::string s) {
             std::string out;
             for (char c : s)
-                if (c != '`' && c != ' ') out += c;
+                if (c != ' ') out += c;
             return out;
         };
         std::string human = strip(cells[2]);

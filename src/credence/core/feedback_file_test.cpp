@@ -21,16 +21,15 @@
 #include <credence/core/jcs.hpp>
 #include <credence/core/keccak.hpp>
 
-#include "support/spec_text.hpp"
+#include "support/erc_examples.hpp"
 #include "support/vectors.hpp"
 
 namespace {
 
 using namespace credence::core;
 using credence::testing::drop_trailing_commas;
-using credence::testing::read_spec;
+using credence::testing::read_erc_example;
 using credence::testing::replace_all;
-using credence::testing::spec_json_block;
 using credence::testing::strip_jsonc_comments;
 
 std::string identity() {
@@ -44,8 +43,7 @@ std::string client() {
 }
 
 std::string example_text() {
-    std::string doc = strip_jsonc_comments(
-        spec_json_block(read_spec("erc-8004.md"), "#### Off-Chain Feedback File Structure"));
+    std::string doc = strip_jsonc_comments(read_erc_example("erc8004-feedback-file.jsonc"));
     std::string kept;
     std::istringstream lines(doc);
     for (std::string line; std::getline(lines, line);) {

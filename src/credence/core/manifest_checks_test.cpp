@@ -9,7 +9,7 @@
 #include <credence/core/jcs.hpp>
 #include <credence/core/keccak.hpp>
 
-#include "support/spec_text.hpp"
+#include "support/erc_examples.hpp"
 #include "support/vectors.hpp"
 
 using namespace credence::core;
@@ -106,25 +106,17 @@ TEST(core_manifest_checks, erc8257_divergence_vectors) {
     EXPECT_EQ(checked, 3u);
 }
 
-// The Free-Tool and Paid-Tool canonical bytes and manifestHash pinned in ERC-8257 §Test Cases,
-// read from the specification text itself (../specs/erc-8257.md next to the vectors).
+// The Free-Tool and Paid-Tool canonical bytes and manifestHash pinned in ERC-8257 §Test Cases
+// (tests/data/erc-examples: the .jcs files and erc-constants.json).
 TEST(core_manifest_checks, erc8257_spec_reference_manifests) {
-    const std::string spec = credence::testing::read_spec("erc-8257.md");
-    ASSERT_FALSE(spec.empty());
+    const auto constants =
+        nlohmann::json::parse(credence::testing::read_erc_example("erc-constants.json"));
     size_t checked = 0;
-    for (const char* heading : {"### Free-Tool Manifest", "### Paid-Tool Manifest"}) {
-        SCOPED_TRACE(heading);
-        const size_t h = spec.find(heading);
-        ASSERT_NE(h, std::string::npos);
-        const size_t open = spec.find("```\n", h);
-        const size_t close = spec.find("\n```", open + 4);
-        ASSERT_NE(close, std::string::npos);
-        const std::string jcs_bytes = spec.substr(open + 4, close - open - 4);
-        const std::string marker = "`manifestHash` = `";
-        const size_t mh = spec.find(marker, close);
-        ASSERT_NE(mh, std::string::npos);
-        const Hash32 expected = hash_from_hex(spec.substr(mh + marker.size(), 66));
-
+    for (const auto& [file, hash] : constants.at("manifestHash").items()) {
+        SCOPED_TRACE(file);
+        const std::string jcs_bytes = credence::testing::read_erc_example(file);
+        ASSERT_FALSE(jcs_bytes.empty());
+        const Hash32 expected = hash_from_hex(hash.get<std::string>());
         const auto m = verify_manifest_bytes(as_bytes(jcs_bytes), expected);
         ASSERT_TRUE(m.has_value()) << m.error().detail;
         EXPECT_EQ(m->jcs, jcs_bytes);  // canonical bytes are a JCS fixed point

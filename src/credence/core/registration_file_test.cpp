@@ -15,16 +15,15 @@
 #include <credence/core/address.hpp>
 #include <credence/core/json.hpp>
 
-#include "support/spec_text.hpp"
+#include "support/erc_examples.hpp"
 #include "support/vectors.hpp"
 
 namespace {
 
 using namespace credence::core;
 using credence::testing::drop_trailing_commas;
-using credence::testing::read_spec;
+using credence::testing::read_erc_example;
 using credence::testing::replace_all;
-using credence::testing::spec_json_block;
 using credence::testing::strip_jsonc_comments;
 
 std::string mainnet_identity() {
@@ -33,8 +32,8 @@ std::string mainnet_identity() {
 }
 
 std::string raw_example() {
-    return drop_trailing_commas(strip_jsonc_comments(
-        spec_json_block(read_spec("erc-8004.md"), "#### Agent URI and Agent Registration File")));
+    return drop_trailing_commas(
+        strip_jsonc_comments(read_erc_example("erc8004-registration-file.jsonc")));
 }
 
 std::string filled_example() {

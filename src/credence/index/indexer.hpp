@@ -75,7 +75,7 @@ inline constexpr uint64_t kBulkLoadRatio = 16;
 /// 256 for other chains (L2s and sidechains with their own reorg behaviour).
 [[nodiscard]] uint64_t default_finality_depth(uint64_t chain_id) noexcept;
 
-/// The deployed ERC-8004 registries (shared/vectors/erc8004.json `deployed`): one address set for
+/// The deployed ERC-8004 registries (tests/vectors/erc8004.json `deployed`): one address set for
 /// every mainnet and one for every testnet, chosen by chain id; empty for an unknown chain.
 [[nodiscard]] std::vector<RegistrySource> default_erc8004_sources(uint64_t chain_id);
 

@@ -9,7 +9,7 @@ namespace credence::index {
 namespace {
 
 // The ERC-8004 registries are CREATE2 singletons with the same vanity addresses on every chain of
-// a class (shared/vectors/erc8004.json `deployed`).
+// a class (tests/vectors/erc8004.json `deployed`).
 struct RegistrySet {
     std::string_view identity;
     std::string_view reputation;

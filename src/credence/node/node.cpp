@@ -22,6 +22,7 @@
 #include <credence/core/secp256k1.hpp>
 #include <credence/index/indexer.hpp>
 #include <credence/index/store.hpp>
+#include <credence/node/explorer_files.hpp>
 #include <credence/trust/score_store.hpp>
 #include <credence/verify/feedback_verifier.hpp>
 #include <credence/verify/fetch.hpp>
@@ -478,7 +479,8 @@ std::expected<std::unique_ptr<Node>, std::string> Node::start(NodeConfig config,
     api::HttpServerOptions http_options;
     http_options.bind_address = self->config.http.bind;
     http_options.port = self->config.http.port;
-    http_options.static_dir = self->config.http.static_dir;
+    auto explorer = find_explorer_files(self->config.http.static_dir);
+    if (explorer) http_options.static_dir = *explorer;
     http_options.max_body_bytes = self->config.http.max_body_bytes;
     http_options.rate_limit_per_second = self->config.http.rate_limit_per_second;
     http_options.rate_limit_burst = self->config.http.rate_limit_burst;
@@ -489,6 +491,8 @@ std::expected<std::unique_ptr<Node>, std::string> Node::start(NodeConfig config,
                                            self->config.http.bind, self->config.http.port,
                                            bound.error()));
     }
+    // Said once serving, so that a start that fails stays one line.
+    if (!explorer) self->say("credence node: " + explorer.error());
 
     const std::stop_token stop = self->stop_all.get_token();
     self->threads.emplace_back([self, stop] { self->run_indexer(stop); });

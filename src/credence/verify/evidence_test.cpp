@@ -9,6 +9,7 @@
 #include <string>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <credence/core/abi.hpp>
 #include <credence/core/abi_packed.hpp>
@@ -17,8 +18,8 @@
 #include <credence/index/database.hpp>
 #include <credence/verify/evidence_synthetic.hpp>
 
+#include "support/erc_examples.hpp"
 #include "support/scratch.hpp"
-#include "support/spec_text.hpp"
 
 namespace credence::verify {
 namespace {
@@ -51,11 +52,10 @@ Hash32 packed_list_hash(const std::vector<Hash32>& hs) {
 TEST(verify_evidence, empty_prev_reply_hashes_hash_as_keccak_of_nothing) {
     // ERC-8301 §Data Envelopes: the empty array MUST hash as keccak256("") (the spec prints the
     // value), never bytes32(0).
-    const std::string spec = testing::read_spec("erc-8301.md");
-    const std::string marker = "i.e. `keccak256(\"\")` = `";
-    const auto at = spec.find(marker);
-    ASSERT_NE(at, std::string::npos);
-    const std::string printed = spec.substr(at + marker.size(), 66);
+    const std::string printed =
+        nlohmann::json::parse(testing::read_erc_example("erc-constants.json"))
+            .at("emptyPrevReplyHashesInnerHash")
+            .get<std::string>();
     iw::AgentTask t;
     t.stage = 0;
     t.task_seq = 0;

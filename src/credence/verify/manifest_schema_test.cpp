@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "support/spec_text.hpp"
+#include "support/erc_examples.hpp"
 
 namespace {
 
@@ -20,15 +20,11 @@ using credence::verify::TrustTier;
 using credence::verify::validate_manifest;
 using nlohmann::json;
 
-const std::string& spec() {
-    static const std::string text = credence::testing::read_spec("erc-8257.md");
-    return text;
-}
-
-json spec_example(const std::string& heading) {
-    const std::string block = credence::testing::spec_json_block(spec(), heading);
-    EXPECT_FALSE(block.empty()) << heading;
-    return json::parse(block);
+// ERC-8257's own examples (tests/data/erc-examples/README.md).
+json spec_example(const std::string& file) {
+    const std::string text = credence::testing::read_erc_example(file);
+    EXPECT_FALSE(text.empty()) << file;
+    return json::parse(text);
 }
 
 ManifestReport validate(const json& m) {
@@ -52,39 +48,37 @@ std::string dump(const ManifestReport& r) {
     return out;
 }
 
-json free_tool() { return spec_example("#### Example Manifest (Free Tool)"); }
+json free_tool() { return spec_example("erc8257-free-tool-manifest.json"); }
 
 // The spec's two §2 examples are valid, with no issue at all.
 TEST(verify_manifest_schema, spec_examples_are_valid) {
-    for (const char* h :
-         {"#### Example Manifest (Free Tool)", "#### Example Manifest (Paid Tool)"}) {
+    for (const char* h : {"erc8257-free-tool-manifest.json", "erc8257-paid-tool-manifest.json"}) {
         const auto r = validate(spec_example(h));
         EXPECT_TRUE(r.ok()) << h << "\n" << dump(r);
         EXPECT_TRUE(r.issues.empty()) << h << "\n" << dump(r);
         ASSERT_TRUE(r.creator.has_value());
     }
-    auto paid = spec_example("#### Example Manifest (Paid Tool)");
+    auto paid = spec_example("erc8257-paid-tool-manifest.json");
     EXPECT_EQ(validate(paid).creator->to_lower_hex(), paid["creatorAddress"]);
 }
 
 // §3 and §4 examples plugged into the free tool are valid too.
 TEST(verify_manifest_schema, spec_pricing_and_access_examples_are_valid) {
     auto m = free_tool();
-    m["pricing"] = spec_example("#### Example: Native ETH Payment")["pricing"];
-    m["access"] = spec_example("#### Example\n\n```json\n{\n  \"access\"")["access"];
+    m["pricing"] = spec_example("erc8257-pricing-native-eth.json")["pricing"];
+    m["access"] = spec_example("erc8257-access.json")["access"];
     const auto r = validate(m);
     EXPECT_TRUE(r.issues.empty()) << dump(r);
-    m["pricing"] =
-        spec_example("#### Example: Multi-Option Pricing (USDC on Base or Ethereum)")["pricing"];
+    m["pricing"] = spec_example("erc8257-pricing-multi-option.json")["pricing"];
     EXPECT_TRUE(validate(m).issues.empty());
 }
 
 // §5: the three examples are consistent; the effective tier equals the declared one.
 TEST(verify_manifest_schema, spec_verifiability_examples_are_consistent) {
     const std::pair<const char*, TrustTier> cases[] = {
-        {"#### Example: Self-Attested Standard Tool", TrustTier::self_attested},
-        {"#### Example: Hardware-Attested TEE Tool", TrustTier::hardware_attested},
-        {"#### Example: Fully Verifiable E2EE Tool", TrustTier::verifiable}};
+        {"erc8257-verifiability-self-attested.json", TrustTier::self_attested},
+        {"erc8257-verifiability-hardware-attested.json", TrustTier::hardware_attested},
+        {"erc8257-verifiability-verifiable.json", TrustTier::verifiable}};
     for (const auto& [heading, tier] : cases) {
         auto m = free_tool();
         m["verifiability"] = spec_example(heading)["verifiability"];
@@ -338,7 +332,7 @@ TEST(verify_manifest_schema, access_rules) {
 
 // §5 Verifiability: field grammars (errors) and the three tier inconsistencies (warnings).
 TEST(verify_manifest_schema, verifiability_rules) {
-    const json tee = spec_example("#### Example: Hardware-Attested TEE Tool")["verifiability"];
+    const json tee = spec_example("erc8257-verifiability-hardware-attested.json")["verifiability"];
     auto with = [](json v) { return [v](json& m) { m["verifiability"] = v; }; };
     auto edit = [&](std::function<void(json&)> f) {
         json v = tee;

@@ -19,8 +19,8 @@
 #include <credence/core/keccak.hpp>
 
 #include "support/devnet.hpp"
+#include "support/erc_examples.hpp"
 #include "support/https_server.hpp"
-#include "support/spec_text.hpp"
 #include "support/vectors.hpp"
 
 namespace {
@@ -117,8 +117,8 @@ TEST(verify_tool_manifest, bom_vector_and_nfc_nfd_divergence) {
 // ---- pure: the spec's free-tool example ----------------------------------------------------
 
 struct Example {
-    json manifest = json::parse(credence::testing::spec_json_block(
-        credence::testing::read_spec("erc-8257.md"), "#### Example Manifest (Free Tool)"));
+    json manifest =
+        json::parse(credence::testing::read_erc_example("erc8257-free-tool-manifest.json"));
     std::string uri = "https://tools.example.com/.well-known/ai-tool/nft-price-oracle.json";
 
     ToolConfig config_for(const std::string& text) const {
@@ -252,10 +252,10 @@ TEST(verify_tool_manifest, hash_mismatch_rereads_exactly_once) {
 
 TEST(verify_tool_manifest, access_predicate_interface_id_is_the_spec_value) {
     // ERC-8257 §9 table: IAccessPredicate 0xbdf9dc18.
-    const std::string spec = credence::testing::read_spec("erc-8257.md");
+    const auto constants = json::parse(credence::testing::read_erc_example("erc-constants.json"));
     const auto id = credence::verify::access_predicate_interface_id();
     const std::string hex = credence::core::to_hex(credence::core::ByteView(id.data(), id.size()));
-    EXPECT_NE(spec.find("| `IAccessPredicate` | `" + hex + "` |"), std::string::npos) << hex;
+    EXPECT_EQ(constants.at("interfaceIds").at("IAccessPredicate").get<std::string>(), hex);
 }
 
 // ---- the whole procedure: devnet + HTTPS server --------------------------------------------

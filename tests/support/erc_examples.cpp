@@ -1,4 +1,4 @@
-#include "support/spec_text.hpp"
+#include "support/erc_examples.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,28 +8,18 @@
 #include <fstream>
 #include <sstream>
 
-#include "support/vectors.hpp"
-
 namespace credence::testing {
 
-std::string read_spec(const std::string& name) {
-    const char* env = std::getenv("CREDENCE_SPECS");
-    const std::filesystem::path dir =
-        env != nullptr ? std::filesystem::path(env) : vectors_dir().parent_path() / "specs";
-    std::ifstream in(dir / name, std::ios::binary);
-    EXPECT_TRUE(in.good()) << "missing spec " << (dir / name);
+std::string read_erc_example(const std::string& name) {
+    const char* env = std::getenv("CREDENCE_SOURCE_DIR");
+    const std::filesystem::path root =
+        env != nullptr && *env != '\0' ? std::filesystem::path(env) : CREDENCE_TEST_SOURCE_DIR;
+    const auto path = root / "tests/data/erc-examples" / name;
+    std::ifstream in(path, std::ios::binary);
+    EXPECT_TRUE(in.good()) << "missing ERC example " << path;
     std::stringstream ss;
     ss << in.rdbuf();
     return ss.str();
-}
-
-std::string spec_json_block(const std::string& spec, const std::string& heading) {
-    const auto h = spec.find(heading);
-    if (h == std::string::npos) return {};
-    const auto open = spec.find("```json", h);
-    const auto body = spec.find('\n', open) + 1;
-    const auto close = spec.find("```", body);
-    return spec.substr(body, close - body);
 }
 
 std::string strip_jsonc_comments(const std::string& in) {
