@@ -200,7 +200,7 @@ std::expected<fs::path, std::string> AnvilProcess::find_binary() {
                         env));
     }
     steps.push_back({"$CREDENCE_ANVIL", {}});
-    const fs::path installed = installed_path("libexec/credence/anvil");
+    fs::path installed = installed_path("libexec/credence/anvil");
     steps.push_back({"the install prefix", installed});
     if (executable(installed)) return installed;
     if (const char* src = std::getenv("CREDENCE_SOURCE_DIR"); src != nullptr && *src != '\0') {
@@ -216,7 +216,7 @@ std::expected<fs::path, std::string> AnvilProcess::find_binary() {
         if (dir == dir.root_path()) break;
     }
     steps.push_back({"node_modules above", self});
-    const fs::path on_path = search_path("anvil");
+    fs::path on_path = search_path("anvil");
     if (on_path.has_parent_path() && executable(on_path)) return on_path;
     steps.push_back({"PATH", {}});
     return std::unexpected("anvil not found; " + describe_search(steps) +

@@ -33,7 +33,7 @@ std::expected<fs::path, std::string> find_explorer_files(const fs::path& configu
     } else {
         steps.push_back({"$CREDENCE_WEB_DIR", {}});
     }
-    const fs::path installed = chain::installed_path("share/credence/web");
+    fs::path installed = chain::installed_path("share/credence/web");
     if (has_index(installed)) return installed;
     steps.push_back({"the install prefix", installed});
     return std::unexpected("explorer: no files (" + chain::describe_search(steps) +
