@@ -13,8 +13,14 @@ fail() { echo "package test: FAIL: $*" >&2; exit 1; }
 
 scratch=$(mktemp -d /tmp/credence-pkg.XXXXXX)
 pids=()
+# Stops each child with SIGINT (a clean shutdown), then SIGKILL after 20 s: the test never hangs.
 cleanup() {
-    for p in "${pids[@]}"; do kill -INT "$p" 2>/dev/null && wait "$p" 2>/dev/null || true; done
+    for p in "${pids[@]}"; do
+        kill -INT "$p" 2>/dev/null || continue
+        for _ in $(seq 1 200); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+        kill -KILL "$p" 2>/dev/null || true
+        wait "$p" 2>/dev/null || true
+    done
     rm -rf "$scratch"
 }
 trap cleanup EXIT
@@ -34,10 +40,11 @@ ls "$root"/usr/share/credence/abi/*.json >/dev/null 2>&1 || fail "the package la
 
 bin=$root/usr/bin/credence
 # A clean environment: no source tree, no anvil on PATH, a fresh CREDENCE_HOME.
-run() { env -i HOME="$scratch" PATH=/usr/bin:/bin CREDENCE_HOME="$scratch/home" "$@"; }
+# `env` execs the command, so `$!` of a background run is the credence process itself.
+run=(env -i HOME="$scratch" PATH=/usr/bin:/bin CREDENCE_HOME="$scratch/home")
 
 version=$(dpkg-deb -f "$deb" Version)
-out=$(run "$bin" --version) || fail "credence --version exited $?"
+out=$("${run[@]}" "$bin" --version) || fail "credence --version exited $?"
 [ "$out" = "credence $version" ] || fail "credence --version printed '$out', want 'credence $version'"
 echo "package test: $out"
 
@@ -53,14 +60,14 @@ wait_for() {
     return 1
 }
 
-run "$bin" devnet --port 0 >"$scratch/devnet.out" 2>"$scratch/devnet.err" &
+"${run[@]}" "$bin" devnet --port 0 >"$scratch/devnet.out" 2>"$scratch/devnet.err" &
 pids+=($!)
 rpc=$(wait_for "$scratch/devnet.out" 's/^Credence devnet: anvil at \([^ ]*\).*/\1/p' "${pids[-1]}") \
     || fail "the installed devnet did not start"
 grep -q "^  IdentityRegistry " "$scratch/devnet.out" || fail "the devnet deployed no IdentityRegistry"
 echo "package test: devnet at $rpc"
 
-run "$bin" node --rpc "$rpc" --port 0 >"$scratch/node.out" 2>"$scratch/node.err" &
+"${run[@]}" "$bin" node --rpc "$rpc" --port 0 >"$scratch/node.out" 2>"$scratch/node.err" &
 pids+=($!)
 url=$(wait_for "$scratch/node.out" 's/^credence node: serving //p' "${pids[-1]}") \
     || fail "the installed node did not start"
