@@ -1,4 +1,4 @@
-// The agent runtime on a real devnet (issue 8 §Performance):
+// The agent runtime on a real devnet (docs/benchmarks.md):
 //   BM_worker_overhead_per_task   the worker's own time per replied task: total - handler - the
 //                                 transaction's submission and receipt wait (RPC reads included)
 //   BM_sequential_pipeline_run    run() -> WorkflowCompleted of Scenario 3 with three workers

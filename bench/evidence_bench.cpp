@@ -1,4 +1,4 @@
-// ERC-8301 evidence-chain verification from the index (issue 6 §Performance: a 10,000-step chain
+// ERC-8301 evidence-chain verification from the index (docs/benchmarks.md: a 10,000-step chain
 // verified from the index in under 1 s).
 //
 // Setup (not timed): a synthetic sequential run of N steps (task -> reply -> task ... -> final

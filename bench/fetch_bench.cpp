@@ -1,4 +1,4 @@
-// Fetching registration files in parallel (issue 6 Performance: "at least 50 registration files in
+// Fetching registration files in parallel (docs/benchmarks.md: "at least 50 registration files in
 // parallel without blocking the indexer"): fetch_all of N ~4 KiB documents over HTTPS from a
 // local server (tests/support/https_server.hpp, 4 host names, TLS 1.3 with the test CA) with the
 // registration policy. One fetch_all runs one curl multi loop on the calling thread, so the

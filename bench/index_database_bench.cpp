@@ -1,4 +1,4 @@
-// Write throughput of the index database layer (issue #5 §Performance: SQLite >= 50,000 events/s,
+// Write throughput of the index database layer (docs/benchmarks.md goal: SQLite >= 50,000 events/s,
 // PostgreSQL >= 20,000 events/s with about three statements per event).
 //
 // Each iteration is one transaction of kRowsPerTx inserts of a 3-column row (BIGINT key, 32-byte

@@ -1,4 +1,4 @@
-// Issue 6 performance goal: ERC-8257 manifest verification from bytes to verdict without the
+// The goal in docs/benchmarks.md: ERC-8257 manifest verification from bytes to verdict without the
 // network, at least 5,000 manifests/s on one core for a typical 4 KiB manifest.
 //
 // "Bytes to verdict" is verify::verify_manifest_bytes(): strict parse, §7 check 2 (origin

@@ -1,4 +1,4 @@
-// Verifying ERC-8004 agents in parallel (issue 6 Performance: "at least 50 registration files in
+// Verifying ERC-8004 agents in parallel (docs/benchmarks.md: "at least 50 registration files in
 // parallel without blocking the indexer"): verify_agents() over N agents whose registration files
 // (valid, ~2 KiB, each naming its agent), well-known domain files and A2A agent cards are served
 // over HTTPS by a local server (tests/support/https_server.hpp, 4 host names, the test CA).

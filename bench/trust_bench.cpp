@@ -1,4 +1,4 @@
-// Issue 7 §2: a full recompute of the trust score over 1,000,000 feedback entries in under 10 s,
+// A full recompute of the trust score over 1,000,000 feedback entries in under 10 s,
 // and "updates are incremental as events arrive": the in-memory engine's pass for 1, 100 and
 // 10,000 new feedback on top of 1,000,000.
 // The graph is synthetic and seeded: 20,000 agents, 100,000 reviewers (a tenth of them paying),

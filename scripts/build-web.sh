@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the web explorer (issue 7 §5): type-checks web/src with tsc, then bundles it with Vite
+# Builds the web explorer: type-checks web/src with tsc, then bundles it with Vite
 # into web/dist, which `credence node` serves. Only the inputs are committed; web/dist is not.
 # Needs the npm packages of package-lock.json (scripts/setup.sh runs npm ci).
 set -euo pipefail

@@ -20,7 +20,7 @@ step() { echo; echo "==> $*"; }
 step setup
 bash scripts/setup.sh
 
-# One real PostgreSQL server for every test process (issue 5 §7); tests/support/postgres.cpp
+# One real PostgreSQL server for every test process; tests/support/postgres.cpp
 # creates a fresh database on it per test.
 source scripts/postgres-server.sh
 pg_dir=$(mktemp -d /tmp/credence-pg.XXXXXX)

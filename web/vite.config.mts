@@ -1,4 +1,4 @@
-// The explorer's build (issue 7 §5): plain TypeScript bundled by Vite into web/dist, which
+// The explorer's build: plain TypeScript bundled by Vite into web/dist, which
 // `credence node` serves as static files with an index.html fallback for the app's routes.
 // Everything ships in the bundle: no CDN, no web font, no request leaves the node's origin.
 import { defineConfig } from "vite";

@@ -1,4 +1,4 @@
-// Writes a large synthetic index for the API benchmark (issue 7 §Performance): N agents with
+// Writes a large synthetic index for the API benchmark (docs/benchmarks.md): N agents with
 // registration profiles (and their search terms), trust scores and verification records, and M
 // feedback rows spread over them with a skew (a few agents get many reviews), some answered.
 // Seeded: the same arguments produce the same rows.

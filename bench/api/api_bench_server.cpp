@@ -1,5 +1,5 @@
-// Serves RestApi + HttpServer over a benchmark index until SIGINT/SIGTERM (issue 7
-// §Performance). No rate limit (the load generator is one IP).
+// Serves RestApi + HttpServer over a benchmark index until SIGINT/SIGTERM (docs/benchmarks.md).
+// No rate limit (the load generator is one IP).
 //
 //   api_bench_server <sqlite-file | postgresql://...> <port> [threads=16] [db_connections=0]
 //

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 7 §Performance: wrk against the REST API over 100,000 agents and 1,000,000 feedback rows.
+# Wrk against the REST API over 100,000 agents and 1,000,000 feedback rows.
 #   bench/api/run.sh <build-dir> [sqlite-file | postgresql://...] [seconds=30]
 # Generates the index when the SQLite file does not exist (or always for a PostgreSQL URL, unless
 # BENCH_SKIP_GEN is set), starts

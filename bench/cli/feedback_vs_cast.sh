@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 4 §Performance: `credence feedback give` end to end (process start to mined receipt) against
+# `credence feedback give` end to end (process start to mined receipt) against
 # `cast send` of the same giveFeedback call, on the same devnet, interleaved run by run so both see
 # the same machine load. Also the CLI's own share: `credence feedback give --dry-run` (process
 # start, argument parsing, key loading, one batched RPC round trip, signing, encoding) against

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The time to sync a devnet after the demo traffic (issue 5 §Performance): `credence devnet` (anvil
+# The time to sync a devnet after the demo traffic (docs/benchmarks.md): `credence devnet` (anvil
 # with every contract), `credence demo --once` (agents, feedback, validations, tools and the six
 # ERC-8301 runs), then `credence index --once` into a fresh SQLite file, and into PostgreSQL when
 # PG_URL names an empty database, each under /usr/bin/time -v. Reports the logs stored, the blocks,

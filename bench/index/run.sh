@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Indexer ingest throughput (issue 5 §Performance): `credence index --once` syncs a synthetic chain
+# Indexer ingest throughput (docs/benchmarks.md): `credence index --once` syncs a synthetic chain
 # of N registry events from bench/index/synthetic_rpc_server, once into a fresh SQLite file and
 # once into a throwaway PostgreSQL server, each under /usr/bin/time -v. Reports events/s (events
 # stored / the sync's wall time, from the indexer's --json summary; the chain's generation and

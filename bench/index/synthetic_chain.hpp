@@ -1,5 +1,5 @@
 // A deterministic synthetic chain of Credence registry events, for the indexer throughput
-// benchmark (issue 5 §Performance: "a synthetic chain of 1,000,000 or more registry events ...
+// benchmark (docs/benchmarks.md: "a synthetic chain of 1,000,000 or more registry events ...
 // served as eth_getLogs JSON from a local HTTP server, so that the figure is the indexer's own").
 //
 // generate() draws, from a seeded PRNG (xoshiro256**, so the same params give the same chain on

@@ -1,5 +1,5 @@
-// JSON-RPC over a SyntheticChain: the node the indexer benchmark syncs from (issue 5
-// §Performance). It answers what the indexer asks a real node, the way real nodes answer it:
+// JSON-RPC over a SyntheticChain: the node the indexer benchmark syncs from (docs/benchmarks.md).
+// It answers what the indexer asks a real node, the way real nodes answer it:
 //   eth_chainId, net_version, eth_blockNumber,
 //   eth_getBlockByNumber / eth_getBlockByHash (header fields and txn hashes; never full txns),
 //   eth_getLogs (fromBlock/toBlock or blockHash, address string or list, topics with null and

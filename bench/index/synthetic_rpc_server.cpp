@@ -1,5 +1,5 @@
 // synthetic_rpc_server: generates a SyntheticChain and serves it as JSON-RPC on 127.0.0.1, for
-// the indexer benchmark (bench/index/run.sh, issue 5 §Performance).
+// the indexer benchmark (bench/index/run.sh, docs/benchmarks.md).
 //
 //   synthetic_rpc_server [--port P] [--events N] [--seed S] [--info FILE] [P]
 //

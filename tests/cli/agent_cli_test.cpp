@@ -1,4 +1,4 @@
-// End-to-end tests of `credence agent` (issue 4 §6-7): the real binary against a devnet (real
+// End-to-end tests of `credence agent` (docs/cli.md): the real binary against a devnet (real
 // anvil, real contracts), every result read back from the chain with the real `cast`.
 #include <gtest/gtest.h>
 
@@ -121,7 +121,7 @@ TEST_F(AgentCli, set_uri_set_metadata_and_get_metadata) {
     EXPECT_EQ(wallet["value"], lower(devnet().dev_address(0).to_checksum_hex()));
 }
 
-// issue 4 §7: "wrong owner".
+// "wrong owner".
 TEST_F(AgentCli, set_uri_by_non_owner_fails_with_not_authorized) {
     const std::string id = register_agent(0, "gamma");
     ASSERT_FALSE(id.empty());
@@ -225,7 +225,7 @@ TEST_F(AgentCli, set_wallet_with_an_erc1271_wallet) {
     EXPECT_EQ(bad.err, "error: setAgentWallet reverted: InvalidWalletSignature()\n");
 }
 
-// issue 4 §7: "an expired wallet signature".
+// "an expired wallet signature".
 TEST_F(AgentCli, set_wallet_with_an_expired_deadline_fails) {
     const std::string id = register_agent(0, "eta");
     ASSERT_FALSE(id.empty());
@@ -241,7 +241,7 @@ TEST_F(AgentCli, set_wallet_with_an_expired_deadline_fails) {
               devnet().dev_address(0).to_checksum_hex());
 }
 
-// issue 4 §7: "a wallet signature from the wrong key".
+// "a wallet signature from the wrong key".
 TEST_F(AgentCli, set_wallet_signed_by_the_wrong_key_fails) {
     const std::string id = register_agent(0, "theta");
     ASSERT_FALSE(id.empty());

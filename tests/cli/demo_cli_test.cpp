@@ -1,4 +1,4 @@
-// `credence demo` end to end (issue 8 §3): the demo seeds a fresh devnet and keeps serving its
+// `credence demo` end to end (docs/agent.md): the demo seeds a fresh devnet and keeps serving its
 // HTTPS origin; then `credence index --once`, `credence verify pending` (with the fetch flags the
 // demo printed) and `credence trust score` run against it, and the index must show what the demo
 // staged: >= 20 agents with domains verified and not verified for the staged reasons, >= 50

@@ -1,4 +1,4 @@
-// End-to-end tests of `credence feedback` (issue 4 §6-7): the real binary against a devnet, every
+// End-to-end tests of `credence feedback` (docs/cli.md): the real binary against a devnet, every
 // result read back with the real `cast`; feedback-file hashes checked with `cast keccak`.
 #include <gtest/gtest.h>
 
@@ -72,7 +72,7 @@ TEST_F(FeedbackCli, give_converts_the_decimal_value_exactly) {
     EXPECT_EQ(read_onchain(agent, 1, "4")[1], "18");
 }
 
-// issue 4 §7: "decimals 19" (and the ±1e38 bound); nothing is sent.
+// "decimals 19" (and the ±1e38 bound); nothing is sent.
 TEST_F(FeedbackCli, give_rejects_19_decimals_and_out_of_range_values) {
     const std::string agent = make_agent();
     const CommandResult d19 = run_cli(devnet(), {"feedback", "give", agent, "0.1234567890123456789",
@@ -101,7 +101,7 @@ TEST_F(FeedbackCli, give_rejects_19_decimals_and_out_of_range_values) {
               "100000000000000000000000000000000000000");
 }
 
-// issue 4 §7: "self-feedback".
+// "self-feedback".
 TEST_F(FeedbackCli, self_feedback_is_refused_with_the_decoded_revert) {
     const std::string agent = make_agent();
     const CommandResult r =

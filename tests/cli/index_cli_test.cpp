@@ -1,9 +1,9 @@
-// End-to-end tests of `credence index` (issue 5): the real binary against a devnet with every
-// contract, traffic sent through the real CLI and read back with the real `cast`, indexes in real
-// SQLite files and a real PostgreSQL server. The properties under test are the issue's: the index
-// is complete (it matches the chain), identical on both backends, reorg-safe at depths 1 to 64
-// (equal to a fresh index of the final chain) and crash-safe (SIGKILL at 20+ random points, then a
-// restart, equals an uninterrupted run).
+// End-to-end tests of `credence index` (docs/architecture.md §index/): the real binary against a
+// devnet with every contract, traffic sent through the real CLI and read back with the real `cast`,
+// indexes in real SQLite files and a real PostgreSQL server. The properties under test are the
+// issue's: the index is complete (it matches the chain), identical on both backends, reorg-safe at
+// depths 1 to 64 (equal to a fresh index of the final chain) and crash-safe (SIGKILL at 20+ random
+// points, then a restart, equals an uninterrupted run).
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <poll.h>
@@ -262,7 +262,7 @@ TEST_F(IndexCli, sqlite_and_postgres_hold_identical_indexes) {
     EXPECT_EQ(a, b);
 }
 
-// issue 5 §1: one or more chains, each by RPC URL, into one database ("rows carry their chain
+// One or more chains, each by RPC URL, into one database ("rows carry their chain
 // id"). Two chains' indexers write one SQLite file at the same time, from the first migration on;
 // each chain's rows equal an index of that chain alone.
 TEST_F(IndexCli, two_chains_share_one_database_written_at_once) {
@@ -330,7 +330,7 @@ TEST_F(IndexCli, two_chains_share_one_database_written_at_once) {
     EXPECT_NE(cursor_of(shared, second.chain_id()), "# cursor none\n");
 }
 
-// issue 5 §5: SIGKILL at any moment, then restart, gives a database identical to an
+// SIGKILL at any moment, then restart, gives a database identical to an
 // uninterrupted run.
 TEST_F(IndexCli, sigkill_at_random_points_then_restart_equals_an_uninterrupted_run) {
     traffic(1);
@@ -471,7 +471,7 @@ TEST_F(IndexCli, sigkill_at_random_points_then_restart_equals_an_uninterrupted_r
     EXPECT_EQ(index_names(victim), index_names(reference));
 }
 
-// issue 5 §4: reorgs of depth 1 to 64 (evm_snapshot / evm_revert); after each, the database equals
+// Reorgs of depth 1 to 64 (evm_snapshot / evm_revert); after each, the database equals
 // a fresh index of the final chain.
 TEST_F(IndexCli, reorgs_of_depth_1_to_64_leave_an_index_equal_to_a_fresh_one) {
     chain::RpcClient rpc = devnet().rpc();

@@ -1,4 +1,4 @@
-// End-to-end tests of `credence node` (issue 7 §1, §4): the real binary on 127.0.0.1 with a free
+// End-to-end tests of `credence node` (docs/node.md): the real binary on 127.0.0.1 with a free
 // port, against the embedded devnet or a test devnet; a bad config is one line naming the key;
 // SIGINT stops cleanly (exit 0, nothing partial: a restart continues to the same index a fresh
 // `credence index` builds); the trust engine writes scores the API serves; and a real MCP client

@@ -322,7 +322,7 @@ TEST_F(ToolCli, register_show_update_access_deregister) {
     EXPECT_EQ(cast_tool_count(), "1");  // ids are never reused
 }
 
-// Issue 4 §7: a deregistered tool. Every later action fails with ToolIsDeregistered.
+// A deregistered tool. Every later action fails with ToolIsDeregistered.
 TEST_F(ToolCli, deregistered_tool_update_and_access_fail) {
     const auto manifest = example_manifest(addr_lower(0));
     const std::string file = write_file("tool.json", manifest.dump(2));
@@ -353,7 +353,7 @@ TEST_F(ToolCli, deregistered_tool_update_and_access_fail) {
     EXPECT_NE(missing.err.find("ToolNotFound(toolId=9)"), std::string::npos) << missing.err;
 }
 
-// Issue 4 §7: a non-creator tool update, with the revert decoded into one line.
+// A non-creator tool update, with the revert decoded into one line.
 TEST_F(ToolCli, non_creator_update_set_predicate_and_deregister_revert) {
     const auto manifest = example_manifest(addr_lower(0));
     const std::string file = write_file("tool.json", manifest.dump(2));
@@ -380,7 +380,7 @@ TEST_F(ToolCli, non_creator_update_set_predicate_and_deregister_revert) {
     EXPECT_NE(cfg.out.find(cast_keccak_of_jcs(manifest)), std::string::npos);
 }
 
-// Issue 4 §6 / ERC-8257 §7 Registration-Time Enforcement: creatorAddress != signer is refused
+// docs/cli.md / ERC-8257 §7 Registration-Time Enforcement: creatorAddress != signer is refused
 // before anything is sent; invalid manifests likewise never reach the chain.
 TEST_F(ToolCli, register_refuses_creator_mismatch_and_invalid_manifests) {
     const auto other = example_manifest(addr_lower(0));

@@ -1,7 +1,7 @@
-// End-to-end tests of `credence verify agent` and `credence verify resolve` (issue 6 §2): agents
-// registered with `cast send` (independent of credence) on a devnet, their registration files,
-// domain files and agent cards served by a real HTTPS server on loopback, the index built by the
-// real `credence index --once` into a SQLite file.
+// End-to-end tests of `credence verify agent` and `credence verify resolve` (docs/architecture.md
+// §verify/): agents registered with `cast send` (independent of credence) on a devnet, their
+// registration files, domain files and agent cards served by a real HTTPS server on loopback, the
+// index built by the real `credence index --once` into a SQLite file.
 #include <gtest/gtest.h>
 
 #include <memory>

@@ -1,7 +1,7 @@
-// End-to-end tests of `credence verify feedback` and `credence verify validation` (issue 6 §3):
-// feedback given with the real binary on a devnet, its file served by a real HTTPS server on
-// loopback (tests/support/https_server.hpp), a real ETH payment made with `cast send`, and the
-// validation request hashed with `cast keccak` (not by credence).
+// End-to-end tests of `credence verify feedback` and `credence verify validation`
+// (docs/architecture.md §verify/): feedback given with the real binary on a devnet, its file served
+// by a real HTTPS server on loopback (tests/support/https_server.hpp), a real ETH payment made with
+// `cast send`, and the validation request hashed with `cast keccak` (not by credence).
 #include <gtest/gtest.h>
 
 #include <string>

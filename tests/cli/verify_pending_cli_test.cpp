@@ -1,6 +1,6 @@
-// `credence verify pending` end to end (issue 6 §6): agents registered with cast on a devnet,
-// indexed with `credence index --once`, checked into the index's `verifications` table; nothing is
-// re-checked until a URIUpdated arrives, and then only that agent.
+// `credence verify pending` end to end (docs/architecture.md §verify/): agents registered with cast
+// on a devnet, indexed with `credence index --once`, checked into the index's `verifications`
+// table; nothing is re-checked until a URIUpdated arrives, and then only that agent.
 #include <gtest/gtest.h>
 
 #include <array>

@@ -1,8 +1,9 @@
-// End-to-end tests of `credence verify run` (ERC-8301 evidence chains, issue 6 §5) on a devnet:
-// real workflow runs made with the real binary (`credence workflow run/reply/prove`), indexed
-// with the real indexer (`credence index --once`), then verified live over RPC and offline from
-// the index; both must give the same verdict and the same trace. Tampered copies of the real
-// index (a changed output, a removed reply, a moved timestamp, ...) must each yield their reason.
+// End-to-end tests of `credence verify run` (ERC-8301 evidence chains, docs/architecture.md
+// §verify/) on a devnet: real workflow runs made with the real binary (`credence workflow
+// run/reply/prove`), indexed with the real indexer (`credence index --once`), then verified live
+// over RPC and offline from the index; both must give the same verdict and the same trace. Tampered
+// copies of the real index (a changed output, a removed reply, a moved timestamp, ...) must each
+// yield their reason.
 #include <gtest/gtest.h>
 
 #include <filesystem>

@@ -1,4 +1,4 @@
-// End-to-end tests of `credence worker` and `credence validator` (issue 8 §1-§2) against a devnet
+// End-to-end tests of `credence worker` and `credence validator` (docs/agent.md) against a devnet
 // with every contract: the real binary, a real anvil, real transactions and proofs.
 //   - crash: the worker SIGKILLs itself right after eth_sendRawTransaction of its reply
 //     (CREDENCE_WORKER_FAULT=after-send); a restart finds the journaled operation, and there is

@@ -1,5 +1,5 @@
 // A real MCP client (npm @modelcontextprotocol/sdk, Client + StreamableHTTPClientTransport)
-// against a running `credence node` (issue 7 §4). Run by tests/cli/node_cli_test.cpp:
+// against a running `credence node` (docs/api.md). Run by tests/cli/node_cli_test.cpp:
 //
 //   node tests/mcp/mcp_client_test.mjs <node url> <agent id with feedback>
 //

@@ -1,5 +1,5 @@
-// A real HTTPS server on 127.0.0.1 for the verifier's tests (issue 6 §7), with a throwaway CA
-// made at test time that only the tests trust.
+// A real HTTPS server on 127.0.0.1 for the verifier's tests (docs/architecture.md §verify/), with a
+// throwaway CA made at test time that only the tests trust.
 //
 // One server answers for many hostnames: its certificate carries every name given (plus
 // "localhost" and IP 127.0.0.1) and routes are keyed by the Host header, so a test can serve

@@ -1,5 +1,5 @@
-// A real PostgreSQL server for tests (issue #5 §PostgreSQL in tests: "`make test` starts a real
-// PostgreSQL server (Debian package, `initdb` as the postgres user, on 127.0.0.1 and a free
+// A real PostgreSQL server for tests (docs/architecture.md §tests/support: "`make test` starts a
+// real PostgreSQL server (Debian package, `initdb` as the postgres user, on 127.0.0.1 and a free
 // port)").
 //
 // One server per test process, started on first use: initdb into a fresh directory under the

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// End-to-end test of the web explorer (issue 7 §5), run by CTest (tests/CMakeLists.txt):
+// End-to-end test of the web explorer, run by CTest (tests/CMakeLists.txt):
 //   1. starts a real `credence node` (no --rpc: its embedded devnet; --port 0; data in a temp dir)
 //      serving the built explorer (web/dist);
 //   2. seeds real data with the real `credence` CLI: two agents registered from registration

@@ -1,4 +1,4 @@
-// An SVG line chart (the agent page's reputation over time, issue 7 §5). Pure layout in
+// An SVG line chart (the agent page's reputation over time). Pure layout in
 // chartLayout() (tested without a browser); chart() turns it into SVG with a text alternative:
 // a title and description for assistive technology and a data table behind a <details>.
 import { h, s } from "./dom";

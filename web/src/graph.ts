@@ -1,4 +1,4 @@
-// The evidence chain of an ERC-8301 run drawn as a graph (issue 7 §5, workflow run page): tasks
+// The evidence chain of an ERC-8301 run drawn as a graph (the workflow run page): tasks
 // and replies are nodes, an edge goes from what came first to what it led to (a task to the reply
 // that answers it, a reply to the next task that cites it in prevReplyHashes). Layers follow the
 // longest path from the initial tasks, so the final task sits at the right. graphLayout() is pure.

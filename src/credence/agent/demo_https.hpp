@@ -1,4 +1,4 @@
-// The demo's HTTPS origin (issue 8 §3): one TLS server on 127.0.0.1 that plays every demo domain
+// The demo's HTTPS origin (docs/agent.md): one TLS server on 127.0.0.1 that plays every demo domain
 // (alpha.demo.localhost, tools.demo.localhost, ...), so the verifier reaches registration files,
 // `.well-known` domain proofs and ERC-8257 manifests over real HTTPS with certificate checks on.
 //

@@ -1,4 +1,4 @@
-// The demo (issue 8 §3): seeds a devnet with a small, realistic world and serves the documents
+// The demo (docs/agent.md): seeds a devnet with a small, realistic world and serves the documents
 // it points to, so the indexer, the verifiers, the trust engine and the explorer have something
 // true and something false to show.
 //

@@ -1,4 +1,4 @@
-// LogWakeup: eth_subscribe as a wake-up signal for the polling workers (issue 8 §1: "polling
+// LogWakeup: eth_subscribe as a wake-up signal for the polling workers (docs/agent.md: "polling
 // eth_getLogs, or eth_subscribe when the node offers it").
 //
 // eth_getLogs stays the single source of truth (it handles reorgs, restarts and lost RPCs); a

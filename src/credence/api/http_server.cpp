@@ -29,7 +29,7 @@ std::string json_error(std::string_view message, std::string_view code) {
     return body.dump();
 }
 
-/// One token bucket per client IP (issue 7 §3 "a per-IP rate limit"). Buckets idle long enough
+/// One token bucket per client IP (docs/api.md "a per-IP rate limit"). Buckets idle long enough
 /// to be full again are dropped when the table grows, so the map stays bounded by active IPs.
 class RateLimiter {
 public:

@@ -1,4 +1,4 @@
-// The node's HTTP server (issue 7 §3-§5): binds one address, applies the request limits, and
+// The node's HTTP server (docs/api.md): binds one address, applies the request limits, and
 // routes /mcp to the MCP endpoint, /api/v1/*, /openapi.json, /healthz and /metrics to the REST
 // API, and everything else to the explorer's static files (index.html for unknown paths without
 // a file extension, so the single-page app's routes load).

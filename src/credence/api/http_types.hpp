@@ -1,7 +1,8 @@
-// The transport-neutral request and response that every HTTP surface of the node speaks (issue 7
-// §3-§5): the REST API (api/rest_api.hpp), the MCP endpoint (api/mcp_endpoint.hpp) and the server
-// that binds them to a socket (api/http_server.hpp). Keeping httplib out of the handlers lets the
-// MCP tools call the REST handlers in-process, and lets tests drive a handler without a socket.
+// The transport-neutral request and response that every HTTP surface of the node speaks
+// (docs/api.md): the REST API (api/rest_api.hpp), the MCP endpoint (api/mcp_endpoint.hpp) and the
+// server that binds them to a socket (api/http_server.hpp). Keeping httplib out of the handlers
+// lets the MCP tools call the REST handlers in-process, and lets tests drive a handler without a
+// socket.
 //
 // Ownership: plain values (`charge` calls back into the server that built the request).
 // Thread-safety: none needed (values).

@@ -103,7 +103,7 @@ std::string_view json_type(ArgType t) {
     return "string";
 }
 
-/// The tools (issue 7 §4). Each maps onto one REST route of docs/api.md: the MCP answer is the
+/// The tools (docs/api.md). Each maps onto one REST route of docs/api.md: the MCP answer is the
 /// REST answer, so both surfaces validate and query the same way.
 const std::vector<ToolSpec>& tool_specs() {
     static const std::vector<ToolSpec> kSpecs{

@@ -1,4 +1,4 @@
-// The MCP endpoint (issue 7 §4): Model Context Protocol over Streamable HTTP at /mcp, so an AI
+// The MCP endpoint (docs/api.md): Model Context Protocol over Streamable HTTP at /mcp, so an AI
 // agent can ask Credence whom to trust. JSON-RPC 2.0 messages (initialize, notifications,
 // tools/list, tools/call, ping); tools search_agents, get_agent, get_reputation, search_tools,
 // verify_tool and trace_run answer by calling the REST API in-process (one source of truth for

@@ -1,4 +1,4 @@
-// The /api/v1/agents routes (issue 7 §3 Agents; docs/api.md): search, detail, feedback with
+// The /api/v1/agents routes (docs/api.md): search, detail, feedback with
 // ERC-8004 readAllFeedback filters, the getSummary mirror, reputation history, validations.
 #include <algorithm>
 #include <charconv>

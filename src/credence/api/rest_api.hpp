@@ -1,4 +1,4 @@
-// The REST API (issue 7 §3): JSON over the index, read-only, for one chain. Routes, parameters and
+// The REST API (docs/api.md): JSON over the index, read-only, for one chain. Routes, parameters and
 // response shapes are documented in docs/api.md and served as OpenAPI 3.1 at /openapi.json.
 //
 // Every answer is JSON. Bad input is a 4xx with {"error": <one line>, "code": <stable snake_case

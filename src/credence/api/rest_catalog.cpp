@@ -1,4 +1,4 @@
-// The tool, workflow-run, resolver and operations routes (issue 7 §3; docs/api.md).
+// The tool, workflow-run, resolver and operations routes (docs/api.md).
 #include <algorithm>
 
 #include <fmt/format.h>

@@ -1,5 +1,5 @@
 // A local anvil node as a child process: the chain of `credence devnet` and of the integration
-// tests (issue 4 §5).
+// tests (docs/cli.md).
 //
 // AnvilProcess::start() runs the anvil binary (default_binary(): $CREDENCE_ANVIL, else the
 // project's npm install) on 127.0.0.1, waits until eth_chainId answers with the configured chain

@@ -1,5 +1,5 @@
 // Where the Credence contracts live on a chain: the deployment file that contracts/script/
-// Deploy.s.sol and `credence devnet` write, and where commands look for it (issue 4 §5: "other
+// Deploy.s.sol and `credence devnet` write, and where commands look for it (docs/cli.md: "other
 // commands find it through the deployment file, with no flags needed").
 //
 // File format (one JSON object; unknown fields are ignored):

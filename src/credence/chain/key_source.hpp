@@ -1,4 +1,4 @@
-// Where a signing key comes from (issue 4 §2), resolved in this order:
+// Where a signing key comes from (docs/cli.md), resolved in this order:
 //   1. --private-key <hex>                    (the flag wins over everything)
 //   2. --keystore <file>                      (a Web3 Secret Storage v3 file, see keystore.hpp)
 //   3. $CREDENCE_PRIVATE_KEY, then $ETH_PRIVATE_KEY (cast's variable)

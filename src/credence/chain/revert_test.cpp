@@ -153,7 +153,7 @@ TEST(chain_revert, custom_error_from_json_abi_names_its_params) {
         "hash=0x00000000000000000000000000000000000000000000000000000000000000ab)");
 }
 
-// The ToolRegistry's own ABI (contracts/abi/, exported from the Foundry build): issue 4 §3's
+// The ToolRegistry's own ABI (contracts/abi/, exported from the Foundry build): docs/cli.md's
 // example line.
 TEST(chain_revert, tool_registry_abi_decodes_not_tool_creator) {
     const char* src = std::getenv("CREDENCE_SOURCE_DIR");  // NOLINT(concurrency-mt-unsafe)

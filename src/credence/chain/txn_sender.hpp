@@ -1,4 +1,4 @@
-// Sends transactions the way a wallet does (issue 4 §3): nonce, EIP-1559 fees from fee history,
+// Sends transactions the way a wallet does (docs/cli.md): nonce, EIP-1559 fees from fee history,
 // gas estimation with a margin, signing, eth_sendRawTransaction, then waiting for the receipt and
 // N confirmations.
 //

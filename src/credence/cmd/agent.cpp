@@ -1,4 +1,4 @@
-// `credence agent`: the ERC-8004 Identity Registry from the terminal (issue 4 §6, agent).
+// `credence agent`: the ERC-8004 Identity Registry from the terminal (docs/cli.md, agent).
 //
 //   register [FILE] [--uri URI] [--metadata k=v]... [--metadata-hex k=0x..]...
 //   set-uri <agentId> [URI] [--file FILE]

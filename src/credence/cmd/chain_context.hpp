@@ -2,7 +2,7 @@
 // common flags, the node connection, the deployment's contract addresses, the signing key, and
 // sending / calling with reverts decoded into one line.
 //
-// Flags (issue 4 §6), added by add_chain_options():
+// Flags (docs/cli.md), added by add_chain_options():
 //   --json                 print one JSON document
 //   --rpc URL              else $ETH_RPC_URL, else the running `credence devnet`, else :8545
 //   --chain-id N           the chain to sign for; checked against the node

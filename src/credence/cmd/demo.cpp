@@ -1,4 +1,4 @@
-// `credence demo`: seeds a devnet with the demo world and serves its documents (issue 8 §3).
+// `credence demo`: seeds a devnet with the demo world and serves its documents (docs/agent.md).
 //
 //   credence demo [--rpc URL] [--https-port N] [--state-dir DIR] [--private-key HEX] [--json]
 //

@@ -1,4 +1,4 @@
-// `credence devnet`: a local chain with every Credence contract, for development (issue 4 §5).
+// `credence devnet`: a local chain with every Credence contract, for development (docs/cli.md).
 //
 //   credence devnet [--port N=8545] [--state DIR] [--chain-id N=31337] [--block-time S] [--json]
 //

@@ -1,4 +1,4 @@
-// `credence feedback`: the ERC-8004 Reputation Registry from the terminal (issue 4 §6, feedback).
+// `credence feedback`: the ERC-8004 Reputation Registry from the terminal (docs/cli.md, feedback).
 //
 //   give <agentId> <value> [--tag1 T] [--tag2 T] [--endpoint E] [--uri URI] [--hash 0x..]
 //        [--file-out PATH] [--file-data-uri] [--field k=v]... [--extra FILE] [--created-at TIME]

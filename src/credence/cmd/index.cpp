@@ -1,5 +1,5 @@
 // `credence index`: follow every registry of one chain into SQLite (default) or PostgreSQL
-// (issue 5 §6); `credence index status`: cursors, lag and row counts.
+// (docs/cli.md §index); `credence index status`: cursors, lag and row counts.
 //
 //   credence index [--rpc URL] [--chain-id N] [--deployment FILE] [--database PATH|URL]
 //                  [--registry KIND=ADDRESS[@START]]... [--start-block N] [--finality-depth N]
@@ -57,7 +57,8 @@ struct IndexOptions {
     std::optional<uint16_t> metrics_port;
 };
 
-// "reputation=0xABC…@123" (issue 5 §1: registry addresses from config, a start block each).
+// "reputation=0xABC…@123" (docs/architecture.md §index/: registry addresses from config, a start
+// block each).
 index::RegistrySource parse_registry(const std::string& text) {
     auto [kind_text, rest] = split_key_value("--registry", text);
     auto kind = index::parse_contract_kind(kind_text);
@@ -107,7 +108,7 @@ std::string format_duration(double seconds) {
 }
 
 // Prints progress the way the output is consumed: a live line for a person at a terminal, one
-// record per batch for a log collector (issue 5 §6).
+// record per batch for a log collector (docs/cli.md §index).
 class Progress {
 public:
     Progress(bool json, uint64_t chain_id)
@@ -200,7 +201,7 @@ private:
 
 void run_index(const IndexOptions& o) {
     // Stop signals are taken by a watcher thread, so the indexer stops between batches and the
-    // batch in flight commits (issue 7 §1 asks the same of the node: nothing lost).
+    // batch in flight commits (docs/node.md asks the same of the node: nothing lost).
     const sigset_t stop_signals = block_stop_signals();
 
     ChainContext ctx(o.chain);

@@ -1,7 +1,7 @@
 // The index database every command that reads or writes the index opens the same way:
 // --database as given (a SQLite path, "sqlite:PATH", or a postgresql:// URL), else
-// $CREDENCE_DATABASE, else $CREDENCE_HOME/index.sqlite (issue 5 §3: one file under the data
-// directory). Errors throw CliError.
+// $CREDENCE_DATABASE, else $CREDENCE_HOME/index.sqlite (docs/architecture.md §index/: one file
+// under the data directory). Errors throw CliError.
 #pragma once
 
 #include <memory>

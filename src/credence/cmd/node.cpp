@@ -1,4 +1,4 @@
-// `credence node`: the main job (issue 7 §1; node/node.hpp). Indexes the chain, re-verifies,
+// `credence node`: the main job (docs/node.md; node/node.hpp). Indexes the chain, re-verifies,
 // keeps trust scores and serves the REST API, MCP and the explorer until SIGINT / SIGTERM.
 //
 //   credence node [--config FILE] [--rpc URL] [--chain-id N] [--deployment FILE]

@@ -1,4 +1,4 @@
-// `credence trust`: reputation from the index (issue 7 §2), offline.
+// `credence trust`: reputation from the index (docs/architecture.md §trust/), offline.
 //
 //   score <agentId>     the Sybil-resistant score (trust/score.hpp) with its 95 % interval, per-tag
 //                       scores and, with --explain, who contributed what and why some reviewers

@@ -1,6 +1,7 @@
-// `credence verify`: checking what the chain points to (issue 6 §6). The group is registered by
-// add_verify_commands(); each subcommand lives in its own file (verify_<x>.cpp) and exposes
-// `void add_verify_<x>_command(CLI::App& verify_group)`, called from add_verify_commands().
+// `credence verify`: checking what the chain points to (docs/architecture.md §verify/). The group
+// is registered by add_verify_commands(); each subcommand lives in its own file (verify_<x>.cpp)
+// and exposes `void add_verify_<x>_command(CLI::App& verify_group)`, called from
+// add_verify_commands().
 //
 // Every subcommand that fetches takes the same flags (add_fetch_flags) and builds its fetcher with
 // make_fetcher(), so `--allow-host`, `--connect-to`, `--ca-file`, `--allow-http` and

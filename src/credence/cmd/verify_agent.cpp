@@ -1,4 +1,4 @@
-// `credence verify agent` and `credence verify resolve` (issue 6 §2, §6).
+// `credence verify agent` and `credence verify resolve` (docs/architecture.md §verify/).
 //
 //   verify agent <agentId> [--registry ADDR] [--no-domains] [--no-card] [chain flags] [fetch flags]
 //       reads ownerOf, tokenURI and getAgentWallet from the IdentityRegistry, fetches the agentURI,

@@ -1,4 +1,4 @@
-// `credence verify feedback` and `credence verify validation` (issue 6 §3, §6).
+// `credence verify feedback` and `credence verify validation` (docs/architecture.md §verify/).
 //
 //   verify feedback <agentId> <clientAddress> <feedbackIndex> [--registry ADDR]
 //                   [--payment-rpc CHAIN=URL]... [chain flags] [fetch flags]

@@ -1,5 +1,6 @@
-// `credence verify pending`: re-verification from the index (issue 6 §6). One pass checks every
-// subject that is due (never checked, changed on chain since its last check, or older than
+// `credence verify pending`: re-verification from the index (docs/architecture.md §verify/). One
+// pass checks every subject that is due (never checked, changed on chain since its last check, or
+// older than
 // --max-age) and stores the result in the index's `verifications` table with status, reason and
 // time; --follow repeats a pass every --interval seconds until SIGINT / SIGTERM, which stop
 // between batches (a batch's results commit whole).

@@ -1,4 +1,4 @@
-// `credence verify run <runId>`: verify an ERC-8301 evidence chain (issue 6 §5;
+// `credence verify run <runId>`: verify an ERC-8301 evidence chain (docs/architecture.md §verify/;
 // verify/evidence.hpp) from result(runId).finalTaskHash back to the initial task, and print the
 // verdict and the trace.
 //

@@ -1,4 +1,5 @@
-// `credence verify tool` (issue 6 §4, §6): ERC-8257 §7 Consumer Verification of a registered tool.
+// `credence verify tool` (docs/architecture.md §verify/): ERC-8257 §7 Consumer Verification of a
+// registered tool.
 //
 //   verify tool <toolId> [--registry ADDR] [--no-predicate] [--json] [chain flags] [fetch flags]
 //       reads getToolConfig, checks the metadataURI grammar, fetches the manifest without

@@ -1,4 +1,4 @@
-// `credence workflow`: ERC-8301 runs, replies, proofs and their evidence chain (issue 4 §6).
+// `credence workflow`: ERC-8301 runs, replies, proofs and their evidence chain (docs/cli.md).
 //
 //   run <input-file>        run(inputHash = keccak256(file bytes), input, expiresAt)
 //   task <taskHash>         getAgentTask + isTaskEligible

@@ -1,5 +1,5 @@
 // The backend-independent half of database.hpp: error names, schema tokens, the URL switch,
-// versioned migrations and the canonical dump (issue #5 §Store, §Crash safety).
+// versioned migrations and the canonical dump (docs/architecture.md §index/).
 #include <credence/index/database.hpp>
 
 #include <algorithm>

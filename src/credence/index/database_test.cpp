@@ -1,6 +1,7 @@
 // The database layer against both real backends: a SQLite file in the scratch directory and a
-// fresh database on a real PostgreSQL server (tests/support/postgres.hpp, issue #5 §PostgreSQL in
-// tests). The same tests run on both, so the store above can rely on one behaviour.
+// fresh database on a real PostgreSQL server (tests/support/postgres.hpp, docs/architecture.md
+// §index/: PostgreSQL in tests). The same tests run on both, so the store above can rely on one
+// behaviour.
 #include <credence/index/database.hpp>
 
 #include <gtest/gtest.h>

@@ -82,7 +82,7 @@ std::expected<std::vector<std::string>, IndexError> Indexer::start() {
 namespace {
 
 // Finds the highest remembered block that is still on the chain and rolls back to it. Called when
-// the cursor block's hash no longer matches the chain (issue 5 §4).
+// the cursor block's hash no longer matches the chain (docs/architecture.md §index/).
 std::expected<uint64_t, IndexError> rewind_to_fork(IndexStore& store, LogSource& source,
                                                    uint64_t chain_id, uint64_t head) {
     auto remembered = store.recent_blocks(chain_id);
@@ -150,7 +150,7 @@ std::expected<Indexer::Fetched, IndexError> Indexer::fetch(uint64_t from, uint64
         if (auto r = read_details(out.logs); !r) return std::unexpected(r.error());
     }
     // Decoding and building the statements is pure: done here, it runs on the fetch-ahead thread
-    // while the previous batch commits (issue 5 §Performance).
+    // while the previous batch commits (docs/benchmarks.md).
     project_logs(options_.chain_id, out.logs);
     return out;
 }
@@ -315,8 +315,9 @@ std::expected<StepReport, IndexError> Indexer::step() {
     batch.forget_below = std::min(final_to, chunk.to_block);
 
     // Unfinalized blocks of the chunk: remember every header and check that the logs belong to
-    // them, so a reorg racing this fetch is caught now rather than committed (issue 5 §4). The
-    // chunk's last block is always remembered: the next step's reorg check starts there.
+    // them, so a reorg racing this fetch is caught now rather than committed (docs/architecture.md
+    // §index/). The chunk's last block is always remembered: the next step's reorg check starts
+    // there.
     const uint64_t window_from = std::max(from, batch.forget_below);
     std::vector<uint64_t> nums;
     for (uint64_t b = window_from; b <= chunk.to_block; ++b) nums.push_back(b);
@@ -350,7 +351,7 @@ std::expected<StepReport, IndexError> Indexer::step() {
     batch.logs = std::move(fetched->logs);
 
     // Far behind the head, the next chunk is fetched (logs, details) on a second thread while this
-    // batch commits (issue 5 §Performance: the machine has two cores). Only final blocks follow,
+    // batch commits (docs/benchmarks.md: the machine has two cores). Only final blocks follow,
     // so no reorg check is skipped; the source is not touched here until the next step joins it.
     if (batch.to_block < final_to) {
         std::packaged_task<std::expected<Fetched, IndexError>()> task(

@@ -4,8 +4,9 @@
 //   1. reads the head (eth_blockNumber);
 //   2. checks for a reorg: the stored hash of the cursor block must still be the chain's. If not,
 //      it finds the fork point among the remembered hashes (the last `finality_depth` blocks) and
-//      rolls the store back to it (issue 5 §4). A fork deeper than the remembered window is an
-//      error that stops the indexer (it cannot be repaired safely; re-index from scratch);
+//      rolls the store back to it (docs/architecture.md §index/). A fork deeper than the remembered
+//      window is an error that stops the indexer (it cannot be repaired safely; re-index from
+//      scratch);
 //   3. fetches the next chunk of logs (LogSource, adaptive ranges), the getAgentTask /
 //      getAgentReply details at each log's block, and, for the part of the chunk within
 //      `finality_depth` of the head, every block header (kept for step 2); decodes each log into
@@ -13,7 +14,7 @@
 //   4. commits logs, projections, headers and cursor in one database transaction.
 // A failed fetch or commit leaves the store unchanged; the next step retries with backoff. Bad
 // data from the node (undecodable logs, logs of unknown contracts) is logged and skipped, never
-// committed half-way (issue 5 §Bad input).
+// committed half-way (bad input, docs/architecture.md §index/).
 //
 // Far behind the head (every block of the chunk final), step() merges chunks into batches of up to
 // IndexerOptions::batch_logs logs and fetches and projects the next batch on a second thread (one
@@ -54,8 +55,9 @@ struct IndexerOptions {
     bool fetch_details = true;
     /// Far behind the head (the chunk's blocks all final), consecutive chunks are merged into one
     /// batch of up to about this many logs: fewer, larger transactions write each B-tree page of
-    /// the projections' random-order keys once per batch instead of once per chunk (issue 5
-    /// §Performance; docs/benchmarks.md). Bounds the memory of one batch with its projections
+    /// the projections' random-order keys once per batch instead of once per chunk
+    /// (docs/architecture.md §index/ §Performance; docs/benchmarks.md). Bounds the memory of one
+    /// batch with its projections
     /// (~2 KB per log; two batches are alive while one commits).
     uint64_t batch_logs = 25'000;
     /// Bulk load (store.hpp: drop_secondary_indexes): a final batch of at least bulk_min_logs logs
@@ -82,7 +84,7 @@ inline constexpr uint64_t kBulkLoadRatio = 16;
 /// Every Credence contract of a deployment file (chain/deployment.hpp), by kind.
 [[nodiscard]] std::vector<RegistrySource> sources_from_deployment(const chain::Deployment& d);
 
-/// Counters for Prometheus (issue 5 §6). All monotonic except the gauges.
+/// Counters for Prometheus (docs/cli.md §index). All monotonic except the gauges.
 struct IndexerMetrics {
     std::atomic<uint64_t> head_block{0};      // gauge
     std::atomic<uint64_t> cursor_block{0};    // gauge

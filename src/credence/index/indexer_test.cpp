@@ -1,7 +1,7 @@
 // The indexer against a real devnet, directly and through a faulty JSON-RPC proxy on loopback
-// (issue 5 §Bad input): garbage, truncated JSON, HTTP 429, timeouts, "too many results", logs of
-// unknown contracts and logs with the wrong topic count. The indexer must never die, never commit
-// a partial batch, and end with the same database as a clean run.
+// (bad input, docs/architecture.md §index/): garbage, truncated JSON, HTTP 429, timeouts, "too many
+// results", logs of unknown contracts and logs with the wrong topic count. The indexer must never
+// die, never commit a partial batch, and end with the same database as a clean run.
 #include <credence/index/indexer.hpp>
 
 #include <gtest/gtest.h>
@@ -288,7 +288,7 @@ TEST_F(IndexerDevnet, metrics_count_events_batches_and_lag) {
 }
 
 // Far behind the head (finality depth 0: every block final) step() merges chunks into batches of
-// batch_logs and fetches the next batch while the current one commits (issue 5 §Performance); the
+// batch_logs and fetches the next batch while the current one commits (docs/benchmarks.md); the
 // result must equal a sync that commits one chunk per step (depth 64: nothing final, no merge).
 TEST_F(IndexerDevnet, merged_and_fetched_ahead_batches_equal_one_chunk_per_batch) {
     traffic(5, 3);

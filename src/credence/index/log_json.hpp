@@ -1,10 +1,10 @@
 // Fast parser of eth_getLogs response bodies: the whole JSON-RPC envelope
 // {"jsonrpc":"2.0","id":N,"result":[log, ...]} straight into RawLog values, with simdjson instead
-// of nlohmann (issue 5 §2: "use simdjson or an equally fast parser on the large eth_getLogs
-// responses"; bench/log_json_bench.cpp measures both). simdjson's DOM API, not On-Demand: the
-// DOM parser picks its SIMD kernel (AVX2, SSE4.2, scalar) at run time, whereas On-Demand is
-// compiled for the build's baseline target (scalar on plain x86-64), and the DOM validates the
-// whole body, unknown members included.
+// of nlohmann (docs/architecture.md §index/: "use simdjson or an equally fast parser on the large
+// eth_getLogs responses"; bench/log_json_bench.cpp measures both). simdjson's DOM API, not
+// On-Demand: the DOM parser picks its SIMD kernel (AVX2, SSE4.2, scalar) at run time, whereas
+// On-Demand is compiled for the build's baseline target (scalar on plain x86-64), and the DOM
+// validates the whole body, unknown members included.
 //
 // Strictness is that of the nlohmann path (chain/rpc_codec.hpp, execution-apis "Value encoding"):
 // QUANTITY is 0x plus hex digits without leading zeros and must fit 64 bits; DATA is 0x plus an

@@ -52,7 +52,8 @@ bool says_too_much(std::string_view message) {
     });
 }
 
-// Whether the provider refused the range itself, so that a smaller one may pass (issue 5 §2).
+// Whether the provider refused the range itself, so that a smaller one may pass
+// (docs/architecture.md §index/).
 bool is_refusal(const RpcError& e) {
     switch (e.kind) {
         case RpcErrorKind::too_large:  // our own cap on the body (HttpOptions::max_response_bytes)

@@ -1,10 +1,10 @@
 // Fetches registry logs and block headers from a JSON-RPC node for the indexer.
 //
-// Logs come from eth_getLogs over adaptive block ranges (issue 5 §2): the range doubles after a
-// success (up to RangePolicy::max_blocks; less when the chunk held many logs, see target_logs)
-// and halves, retried at once, when the provider refuses it, either with a
-// "too many results" / "block range too large" / "response size exceeded" JSON-RPC error (the
-// wording of geth, erigon, anvil, Alchemy, Infura, QuickNode, ...) or with an oversized body
+// Logs come from eth_getLogs over adaptive block ranges (docs/architecture.md §index/): the range
+// doubles after a success (up to RangePolicy::max_blocks; less when the chunk held many logs, see
+// target_logs) and halves, retried at once, when the provider refuses it, either with a "too many
+// results" / "block range too large" / "response size exceeded" JSON-RPC error (the wording of
+// geth, erigon, anvil, Alchemy, Infura, QuickNode, ...) or with an oversized body
 // (RpcErrorKind::too_large, HTTP 413). A one-block range that is still refused is an error. The
 // response body is parsed with simdjson (log_json.hpp), not nlohmann, because these bodies reach
 // tens of MiB. Transport failures, timeouts and HTTP 429/5xx are retried with backoff by the
@@ -35,10 +35,10 @@ struct RangePolicy {
     uint64_t min_blocks = 1;
     /// After a success with n logs, the next range is scaled to hold about this many logs (at most
     /// x2 and at least /2 per step, within [min_blocks, max_blocks]), so that one chunk's body and
-    /// its RawLogs stay bounded however dense the chain is (issue 5: peak RSS <= 300 MB). 2,000:
-    /// the JSON parser keeps buffers sized for the largest body it has read, and 10,000 logs (a
-    /// 14 MB body) measured 306-314 MB peak for a 1,000,000-event sync against 263 MB, at the
-    /// same speed (docs/benchmarks.md).
+    /// its RawLogs stay bounded however dense the chain is (docs/architecture.md §index/: peak RSS
+    /// <= 300 MB). 2,000: the JSON parser keeps buffers sized for the largest body it has read, and
+    /// 10,000 logs (a 14 MB body) measured 306-314 MB peak for a 1,000,000-event sync against 263
+    /// MB, at the same speed (docs/benchmarks.md).
     uint64_t target_logs = 2'000;
 };
 

@@ -1,4 +1,4 @@
-// Prometheus text exposition (format 0.0.4) of the indexer's counters (issue 5 §6).
+// Prometheus text exposition (format 0.0.4) of the indexer's counters (docs/cli.md §index).
 #include <fmt/core.h>
 
 #include <credence/index/indexer.hpp>

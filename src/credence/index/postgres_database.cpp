@@ -1,5 +1,5 @@
-// The PostgreSQL backend of database.hpp (issue #5 §Store: "PostgreSQL is selected by a connection
-// URL"; §Performance: at least 20,000 events/s, about three statements per event).
+// The PostgreSQL backend of database.hpp (docs/architecture.md §index/: "PostgreSQL is selected by
+// a connection URL"; §Performance: at least 20,000 events/s, about three statements per event).
 //
 // Why libpq and not libpqxx: Debian's libpqxx 6.4 predates libpq's pipeline mode (PostgreSQL 14),
 // and pipelining is what makes the write rate independent of the round-trip time.

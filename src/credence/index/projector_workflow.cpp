@@ -1,7 +1,8 @@
 // Projection rules of ERC-8301 workflows and ERC-8274 agent verifiers (projector.hpp), and the
 // detail calls (store.hpp detail_call): NewAgentTask / AgentReplyAnchored carry only hashes, so
-// the indexer reads getAgentTask / getAgentReply at the log's block (issue 5 §2); a successful
-// WorkflowCompleted reads the final task, which has no NewAgentTask (issue 6 §5).
+// the indexer reads getAgentTask / getAgentReply at the log's block (docs/architecture.md §index/);
+// a successful WorkflowCompleted reads the final task, which has no NewAgentTask
+// (docs/architecture.md §verify/).
 #include <credence/chain/bindings/bft_commit_reveal_workflow.hpp>
 #include <credence/chain/bindings/competitive_bid_workflow.hpp>
 #include <credence/chain/bindings/ecdsa_attestation_verifier.hpp>

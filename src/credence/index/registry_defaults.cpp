@@ -1,4 +1,4 @@
-// Built-in sources and finality depths (issue 5 §1, §4).
+// Built-in sources and finality depths (docs/architecture.md §index/).
 #include <algorithm>
 #include <array>
 #include <string_view>

@@ -43,7 +43,7 @@ CREATE TABLE cursors (
 );
 
 -- block_hashes: key (chain_id, block_num). hash, parent_hash, timestamp of recent (unfinalized)
--- blocks, kept for reorg detection (issue 5 §4).
+-- blocks, kept for reorg detection (docs/architecture.md §index/).
 CREATE TABLE block_hashes (
     chain_id BIGINT NOT NULL,
     block_num BIGINT NOT NULL,
@@ -410,7 +410,7 @@ CREATE TABLE contract_events (
 
 constexpr std::string_view kV2Sql = R"sql(
 -- verifications: key (chain_id, subject_kind, contract, subject_id, client, feedback_index). The
--- latest verification of what the chain points to (issue 6 §6), written by
+-- latest verification of what the chain points to (docs/architecture.md §verify/), written by
 -- verify/verification_store.hpp, not by the projector: subject_kind ('agent', 'tool',
 -- 'feedback', 'validation', 'run'), contract (the registry or workflow), subject_id (agent_id,
 -- tool_id, request_hash or run_id), client and feedback_index (a feedback's other two key parts;
@@ -441,7 +441,7 @@ CREATE INDEX verifications_by_time ON verifications (chain_id, subject_kind, che
 )sql";
 
 constexpr std::string_view kV3Sql = R"sql(
--- The node's read models (issue 7 §3): what the API searches without parsing reports. Like
+-- The node's read models (docs/api.md): what the API searches without parsing reports. Like
 -- verifications they are derived off-chain (documents behind URLs, the trust engine), so they are
 -- not part of the canonical dump; a reorg deletes the verification they came from, which makes
 -- the subject due, and the next check rewrites them.
@@ -519,7 +519,7 @@ CREATE INDEX agent_scores_by_score ON agent_scores (chain_id, registry, score);
 )sql";
 
 constexpr std::string_view kV4Sql = R"sql(
--- API read paths (issue 7 §Performance, api/rest_agents.cpp): one agent's feedback in chain order
+-- API read paths (docs/benchmarks.md, api/rest_agents.cpp): one agent's feedback in chain order
 -- (the feedback route pages by block_num, log_index; the history route reads normalized), with
 -- revoked covered so that the detail's counts read the index only, not the rows.
 CREATE INDEX feedback_by_agent_block ON feedback (chain_id, registry, agent_id, block_num,
@@ -527,7 +527,7 @@ CREATE INDEX feedback_by_agent_block ON feedback (chain_id, registry, agent_id, 
 )sql";
 
 constexpr std::string_view kV5Sql = R"sql(
--- Ingest throughput (issue 5 §Performance): every secondary index costs a random-order B-tree
+-- Ingest throughput (docs/benchmarks.md): every secondary index costs a random-order B-tree
 -- insert per event, and these six are read by no query (api/, trust/ and verify/ reach these
 -- tables through their key's entity prefix; rollback deletes by that prefix too). Dropped:
 -- feedback by client, responses by responder, validation requests by validator, replies by
@@ -541,7 +541,7 @@ DROP INDEX IF EXISTS tools_by_creator;
 )sql";
 
 constexpr std::string_view kV6Sql = R"sql(
--- Exact-entry search (issue 7 §Performance, search p99 < 50 ms): the entries of the profiles'
+-- Exact-entry search (docs/benchmarks.md, search p99 < 50 ms): the entries of the profiles'
 -- comma-wrapped lists, one row each, so that an API filter such as ?skill=code/review is an index
 -- lookup instead of LIKE '%,code/review,%' over every profile (a sequential scan on PostgreSQL).
 -- Written by verify/profile_store next to the profile row, in the same transaction (the subject's

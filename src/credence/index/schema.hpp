@@ -1,5 +1,6 @@
 // The indexer's schema as code: versioned migrations (database.hpp's migrate()) that create every
-// table of the store (issue 5 §3), with a comment above each table giving its key and columns.
+// table of the store (docs/architecture.md §index/), with a comment above each table giving its key
+// and columns.
 //
 // Column encodings (the same on SQLite and PostgreSQL, so canonical_dump() compares them):
 //   - addresses: {{BLOB}} of 20 bytes; bytes32 values (hashes, run ids): {{BLOB}} of 32 bytes;

@@ -1,5 +1,5 @@
-// The SQLite backend of database.hpp, over the sqlite3 C API (issue #5 §Store: "SQLite (WAL) is
-// the embedded default: one file under the data directory").
+// The SQLite backend of database.hpp, over the sqlite3 C API (docs/architecture.md §index/: "SQLite
+// (WAL) is the embedded default: one file under the data directory").
 //
 // Placeholders: SQLite reads "$1" as a *named* parameter, so parameter numbers are resolved with
 // sqlite3_bind_parameter_index() once per prepared statement; "$2 ... $1 ... $2" binds correctly.
@@ -175,7 +175,7 @@ public:
         // WAL + NORMAL: a crash loses at most the last commits, never consistency (SQLite docs,
         // "Write-Ahead Logging"); the indexer's cursor is in the same transaction as its data.
         if (auto r = exec_script("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON"); !r) return r;
-        // Throughput (issue 5 §Performance): the default 2 MiB page cache sends nearly every
+        // Throughput (docs/benchmarks.md): the default 2 MiB page cache sends nearly every
         // B-tree page of a batch through the kernel. A 64 MiB cache keeps the work in memory.
         // No mmap: mapped pages count in the resident set, which must stay under 300 MB. Temporary
         // files on disk (the OS caches them): a CREATE INDEX sorts every row, and in memory that

@@ -19,7 +19,7 @@ namespace credence::index {
 namespace {
 
 constexpr size_t kRawLogColumns = 15;
-// Raw logs are inserted kMaxRawLogRows to a statement (issue 5 §Performance): one statement per
+// Raw logs are inserted kMaxRawLogRows to a statement (docs/benchmarks.md): one statement per
 // log was a third of PostgreSQL's per-statement work. A batch's remainder goes in statements of
 // 32, 16, ..., 1 rows, so at most seven texts are ever prepared. 64 x 15 parameters stays far
 // below both backends' limits (SQLite 32,766, PostgreSQL 65,535).
@@ -58,7 +58,7 @@ constexpr std::string_view kForgetHeaders =
 constexpr std::string_view kDropHeadersAbove =
     "DELETE FROM block_hashes WHERE chain_id = $1 AND block_num > $2";
 // A verification that saw a change past the fork point checked a state that is no longer on the
-// chain (issue 6 §6): it goes, and the subject is due again.
+// chain (docs/architecture.md §verify/): it goes, and the subject is due again.
 constexpr std::string_view kDropVerificationsAbove =
     "DELETE FROM verifications WHERE chain_id = $1 AND covers_block_num > $2";
 constexpr std::string_view kUpsertCursor =
@@ -347,7 +347,7 @@ DbResult<BatchOutcome> IndexStore::commit_batch(const Batch& batch) {
     // Pass 2, the projections grouped by entity, chain order within each. Entities commute: an
     // entity's rows depend only on its own logs in chain order (projector.hpp), so the result is
     // the same as in chain order, and one entity's writes land on neighbouring B-tree pages
-    // instead of a random page per log (issue 5 §Performance).
+    // instead of a random page per log (docs/benchmarks.md).
     std::sort(order.begin(), order.end());
     for (const RunKey& key : order) {
         if (auto r = run_projection(*db_, *key.projection); !r) {
@@ -514,8 +514,9 @@ DbResult<void> IndexStore::build_secondary_indexes() {
     if (!already) return std::unexpected(already.error());
     if (*already) return {};
     // SQLite sorts each index's rows within its page cache before spilling to temporary files:
-    // a smaller cache for the build bounds the resident set (issue 5: at most 300 MB) and costs no
-    // speed (measured: 3.4 s at 16 MiB against 4.4 s at 64 MiB for 1M events' indexes).
+    // a smaller cache for the build bounds the resident set (docs/architecture.md §index/: at most
+    // 300 MB) and costs no speed (measured: 3.4 s at 16 MiB against 4.4 s at 64 MiB for 1M events'
+    // indexes).
     const bool sqlite = db_->dialect() == Dialect::sqlite;
     const auto set_cache = [&](int64_t kib) {
         return sqlite ? db_->exec_script(fmt::format("PRAGMA cache_size=-{}", kib))

@@ -4,8 +4,8 @@
 //
 // Invariants:
 //   - Everything a batch changes (its raw logs, every projection row, the block hashes and the
-//     cursor) commits in ONE database transaction (issue 5 §3), so a crash at any moment leaves
-//     the database at a batch boundary and a restart resumes from the cursor.
+//     cursor) commits in ONE database transaction (docs/architecture.md §index/), so a crash at any
+//     moment leaves the database at a batch boundary and a restart resumes from the cursor.
 //   - Projections are a pure function of the stored raw logs (plus the task / reply structs stored
 //     beside them): every projection row belongs to exactly one entity (an agent of an identity or
 //     reputation registry, a validation request, a tool, a workflow run, ...), and rollback_to()
@@ -38,7 +38,7 @@ namespace credence::index {
 
 /// A log to ingest, with its contract's kind and, for ERC-8301 NewAgentTask / AgentReplyAnchored,
 /// the return data of getAgentTask(taskHash) / getAgentReply(replyHash) read at the log's block
-/// (the events carry only hashes; issue 5 §2).
+/// (the events carry only hashes; docs/architecture.md §index/).
 struct IngestLog {
     RawLog log;
     ContractKind kind = ContractKind::identity_registry;
@@ -126,7 +126,7 @@ public:
     /// How many raw logs of `chain_id` are stored.
     [[nodiscard]] DbResult<uint64_t> log_count(uint64_t chain_id);
 
-    /// Bulk load (issue 5 §Performance). The secondary indexes that ingestion never reads
+    /// Bulk load (docs/benchmarks.md). The secondary indexes that ingestion never reads
     /// (schema.hpp: index_deferrable_indexes) cost a random-order B-tree insert per event. Far
     /// behind the head the indexer drops them, then builds each in one sorted pass when it nears
     /// the head. Each call is one transaction and idempotent, so a crash between them leaves a

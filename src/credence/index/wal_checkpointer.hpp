@@ -1,4 +1,4 @@
-// Background WAL checkpoints for a SQLite writer connection (issue 5 §Performance).
+// Background WAL checkpoints for a SQLite writer connection (docs/benchmarks.md).
 //
 // A checkpoint copies the pages of the write-ahead log back into the database file. SQLite's
 // automatic checkpoint runs it inside the COMMIT that crosses the threshold, on the writer's own

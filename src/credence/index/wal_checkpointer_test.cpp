@@ -166,9 +166,10 @@ TEST(index_wal_checkpointer, closing_leaves_every_commit_in_the_database_file) {
     sqlite3_close_v2(reader);
 }
 
-// SIGKILL while checkpoints run on the other thread (issue 5 §5): a writer process commits without
-// pause, with checkpoints every few commits, and dies at random moments. Every commit it reported
-// is in the file, no commit is there in part, and the file passes SQLite's integrity check.
+// SIGKILL while checkpoints run on the other thread (docs/architecture.md §index/): a writer
+// process commits without pause, with checkpoints every few commits, and dies at random moments.
+// Every commit it reported is in the file, no commit is there in part, and the file passes SQLite's
+// integrity check.
 TEST(index_wal_checkpointer, sigkill_during_background_checkpoints_loses_no_commit) {
     const std::string path = fresh_path();
     {

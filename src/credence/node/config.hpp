@@ -1,5 +1,5 @@
-// The configuration of `credence node` (issue 7 §1): a TOML file (toml++) merged with command-line
-// flags, flags winning. docs/node.md is the reference of every key.
+// The configuration of `credence node` (docs/node.md): a TOML file (toml++) merged with
+// command-line flags, flags winning. docs/node.md is the reference of every key.
 //
 //   [chain]     rpc, chain_id, deployment, finality_depth, seconds_per_block, poll_ms,
 //               devnet_port, devnet_state

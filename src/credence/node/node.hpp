@@ -1,4 +1,4 @@
-// `credence node`, the main job (issue 7 §1): one process that indexes a chain, re-verifies what
+// `credence node`, the main job (docs/node.md): one process that indexes a chain, re-verifies what
 // the chain points to, keeps trust scores current and serves the REST API, the MCP endpoint and
 // the explorer.
 //

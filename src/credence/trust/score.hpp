@@ -1,5 +1,5 @@
-// The off-chain trust score (issue 7 §2b, §2c): a Sybil-resistant reputation for every agent, per
-// tag, with a confidence interval and an explanation of who contributed what.
+// The off-chain trust score (docs/architecture.md §trust/): a Sybil-resistant reputation for every
+// agent, per tag, with a confidence interval and an explanation of who contributed what.
 //
 // Model: the Beta reputation system (Jøsang and Ismail, 2002). Each agent starts from a Beta(1, 1)
 // prior; evidence adds pseudo-counts: a rating r in [0, 1] from a reviewer of weight w, decayed by
@@ -104,7 +104,7 @@ struct TrustInputs {
     std::vector<Review> reviews;
 };
 
-/// Why a reviewer counts for less than a full reviewer (explanation, issue 7 §2c).
+/// Why a reviewer counts for less than a full reviewer (explanation, docs/architecture.md §trust/).
 enum class Discount : uint8_t {
     no_verified_payment,
     new_reviewer,

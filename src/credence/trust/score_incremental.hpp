@@ -1,7 +1,7 @@
-// The trust engine kept in memory between passes (issue 7 §2: "updates are incremental as events
-// arrive"): the review graph, the reviewer statistics and the personalized PageRank vector stay
-// here, changes are applied as the index reports them, and refresh() returns only the agents
-// whose score may have changed.
+// The trust engine kept in memory between passes (docs/architecture.md §trust/: "updates are
+// incremental as events arrive"): the review graph, the reviewer statistics and the personalized
+// PageRank vector stay here, changes are applied as the index reports them, and refresh() returns
+// only the agents whose score may have changed.
 //
 // A refresh:
 //   1. rebuilds the statistics and out-edges of the reviewers whose reviews changed, and the

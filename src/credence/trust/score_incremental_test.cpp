@@ -1,7 +1,7 @@
-// The in-memory incremental engine (issue 7 §2: "updates are incremental as events arrive"): after
-// any sequence of changes, the scores it keeps (only the agents refresh() returns are rescored)
-// equal compute_trust over the same graph, up to the stated tolerances; and it rescores few agents
-// for a small change.
+// The in-memory incremental engine (docs/architecture.md §trust/: "updates are incremental as
+// events arrive"): after any sequence of changes, the scores it keeps (only the agents refresh()
+// returns are rescored) equal compute_trust over the same graph, up to the stated tolerances; and
+// it rescores few agents for a small change.
 #include <credence/trust/score_incremental.hpp>
 
 #include <gtest/gtest.h>
@@ -208,7 +208,7 @@ TrustConfig config_at_now() {
     return c;
 }
 
-// Issue 7 §2: a random sequence of appends, revocations, payment flags, wallets, new agents and
+// A random sequence of appends, revocations, payment flags, wallets, new agents and
 // validation responses; after each step the kept scores equal a full recomputation.
 TEST(trust_incremental, random_changes_keep_scores_equal_to_a_full_computation) {
     for (const bool with_trusted : {false, true}) {

@@ -54,7 +54,7 @@ std::string tags_json(const AgentScore& score) {
 
 std::string explanation_json(const AgentScore& score,
                              const std::map<core::Address, ReviewerWeight>& weights) {
-    // Issue 7 §2c: which reviewers contributed what; the heaviest first, ties by address so the
+    // Which reviewers contributed what; the heaviest first, ties by address so the
     // stored text is deterministic.
     std::vector<const Contribution*> order;
     order.reserve(score.contributions.size());

@@ -1,6 +1,6 @@
 // Persists the trust engine's output (trust/score.hpp) in the index's agent_scores table
 // (index/schema.cpp, migration 3), so the REST API and the explorer read scores without
-// recomputing them (issue 7 §2b, §2c, "updates are incremental as events arrive").
+// recomputing them (docs/architecture.md §trust/, "updates are incremental as events arrive").
 //
 // A row holds an agent's score, 95 % interval, evidence, effective reviewers, review count, the
 // per-tag scores (JSON) and the explanation (JSON: the contributions with client, rating, weight,

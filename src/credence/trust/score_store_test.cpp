@@ -435,7 +435,7 @@ TEST_P(score_store, incremental_pass_rescores_only_agents_with_new_feedback) {
     expect_rows_match_a_full_recompute(updater, config);
 }
 
-// Issue 7 §2: a chain of incremental passes over random appends, revocations, validation
+// A chain of incremental passes over random appends, revocations, validation
 // responses, verifier flags, new agents and one reorg gives a full recompute's scores.
 TEST_P(score_store, incremental_passes_equal_a_full_recompute_through_a_rollback) {
     std::mt19937_64 rng(GetParam() == Backend::sqlite ? 8004 : 8301);

@@ -1,5 +1,6 @@
-// The trust score (issue 7 §2b, §2c): exact value normalization, Sybil discounting, time decay,
-// per-tag scores, intervals, agent-side evidence, explanations and the incremental path.
+// The trust score (docs/architecture.md §trust/): exact value normalization, Sybil discounting,
+// time decay, per-tag scores, intervals, agent-side evidence, explanations and the incremental
+// path.
 #include <credence/trust/score.hpp>
 
 #include <gtest/gtest.h>
@@ -67,7 +68,7 @@ TEST(trust_score, values_with_different_decimals_normalize_exactly) {
     EXPECT_EQ(rating_of(Int256(250), 0, "starred"), 1.0);           // clamped
 }
 
-// Issue 7 §2b: a Sybil cluster (fresh addresses, no payments, reviewing one agent) is visibly
+// A Sybil cluster (fresh addresses, no payments, reviewing one agent) is visibly
 // discounted. Honest reviewers are old, paid, and review many agents.
 TEST(trust_score, sybil_cluster_is_discounted) {
     TrustInputs in;
@@ -206,7 +207,7 @@ TEST(trust_score, revoked_feedback_is_explained_but_not_counted) {
     EXPECT_EQ(s.contributions[0].discounts.front(), Discount::revoked);
 }
 
-// Issue 7 §2: updates are incremental. Rescoring one agent with the last pass's weights gives
+// Updates are incremental. Rescoring one agent with the last pass's weights gives
 // the full pass's answer, and new feedback moves only that agent.
 TEST(trust_score, incremental_rescore_matches_the_full_pass) {
     TrustInputs in;

@@ -1,7 +1,8 @@
-// Exact mirrors of the on-chain summaries (issue 7 §2a): ERC-8004 ReputationRegistry.getSummary
-// and ValidationRegistry.getSummary, computed off-chain from the indexed feedback and validation
-// rows, so the node answers them for any client list and tags without an eth_call, and with the
-// same answer as the contract (tests compare the two on a devnet).
+// Exact mirrors of the on-chain summaries (docs/architecture.md §trust/): ERC-8004
+// ReputationRegistry.getSummary and ValidationRegistry.getSummary, computed off-chain from the
+// indexed feedback and validation rows, so the node answers them for any client list and tags
+// without an eth_call, and with the same answer as the contract (tests compare the two on a
+// devnet).
 //
 // Reputation (ERC-8004 §Reputation Registry, getSummary; contracts/src/erc8004/ReputationRegistry
 // .sol): the client list MUST be non-empty ("results without filtering by clientAddresses are

@@ -1,6 +1,6 @@
 // The getSummary mirrors: the rules of ERC-8004 §Reputation Registry / §Validation Registry on
 // hand-made rows, then the mirror against the contract's own answer (eth_call) on a devnet whose
-// feedback and validations were indexed by the real indexer (issue 7 §2a).
+// feedback and validations were indexed by the real indexer (docs/architecture.md §trust/).
 #include <credence/trust/summary.hpp>
 
 #include <credence/trust/score_index.hpp>

@@ -1,5 +1,6 @@
-// IPFS content identifiers, and checking that a block's bytes are what its CID names (issue 6 §1:
-// "ipfs:// through configured gateways, with content verification").
+// IPFS content identifiers, and checking that a block's bytes are what its CID names
+// (docs/architecture.md §verify/: "ipfs:// through configured gateways, with content
+// verification").
 //
 // Supported, and nothing else (anything else is CidError, so a fetch fails as bad_cid):
 //   - CIDv0: 46 base58btc characters "Qm...", meaning dag-pb + sha2-256 (CID spec §CIDv0);

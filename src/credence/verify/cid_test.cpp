@@ -1,7 +1,7 @@
 // CIDs and IPFS content verification against references we did not compute: the npm packages
 // multiformats, @ipld/dag-pb and ipfs-unixfs (run through node at test time), the well-known
 // published CIDs of "hello world\n", and ethers' sha256 vectors. Then ipfs:// fetches through
-// real HTTPS "gateways" on loopback serving right and wrong bytes (issue 6 §1, §7).
+// real HTTPS "gateways" on loopback serving right and wrong bytes (docs/architecture.md §verify/).
 #include <credence/verify/cid.hpp>
 
 #include <gtest/gtest.h>

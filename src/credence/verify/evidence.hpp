@@ -1,8 +1,8 @@
-// Verifying an ERC-8301 evidence chain (issue 6 §5; ERC-8301 §Evidence Chain, "Trustless (full
-// traversal)"): from result(runId).finalTaskHash back to the initial task(s) of run(), every task
-// and reply is read from an EvidenceSource, its hash recomputed from the stored struct, its links,
-// run id, timestamps and proof claims checked, and the outcome reported as a verdict with typed
-// reasons and a trace (text tree and JSON).
+// Verifying an ERC-8301 evidence chain (docs/architecture.md §verify/; ERC-8301 §Evidence Chain,
+// "Trustless (full traversal)"): from result(runId).finalTaskHash back to the initial task(s) of
+// run(), every task and reply is read from an EvidenceSource, its hash recomputed from the stored
+// struct, its links, run id, timestamps and proof claims checked, and the outcome reported as a
+// verdict with typed reasons and a trace (text tree and JSON).
 //
 // Traversal is breadth-first by depth level (tasks, then the replies they name, then the tasks
 // those name, ...): each level is one tasks() / replies() call on the source, so a live source

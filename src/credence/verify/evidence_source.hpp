@@ -1,5 +1,6 @@
-// Where an ERC-8301 evidence chain is read from (issue 6 §5): the data-source interface of
-// verify/evidence.hpp, with two implementations that must yield the same records for the same run.
+// Where an ERC-8301 evidence chain is read from (docs/architecture.md §verify/): the data-source
+// interface of verify/evidence.hpp, with two implementations that must yield the same records for
+// the same run.
 //
 //   - make_rpc_evidence_source: live, over JSON-RPC through the generated bindings: result(),
 //     getAgentTask and getAgentReply (one batched request of eth_calls per call to tasks() /

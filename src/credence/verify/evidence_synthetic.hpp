@@ -2,9 +2,9 @@
 // with every hash computed as the spec defines (verify/evidence.hpp task_hash / reply_hash): a
 // sequential pipeline task_0 -> reply_0 -> task_1 -> ... -> reply_{n-1} -> final task, each reply
 // proven by a valid ERC-8274 VerificationCompleted record. Used by bench/evidence_bench.cpp (the
-// issue 6 goal: a 10,000-step chain verified from the index in under 1 s) and by the verifier's
-// unit tests, which tamper with the rows afterwards.
-// Thread-safety: writes through the caller's Database (one thread).
+// docs/benchmarks.md goal: a 10,000-step chain verified from the index in under 1 s) and by the
+// verifier's unit tests, which tamper with the rows afterwards. Thread-safety: writes through the
+// caller's Database (one thread).
 #pragma once
 
 #include <cstdint>

@@ -378,7 +378,7 @@ TEST_F(EvidenceIndex, unknown_run_is_a_source_error) {
 }
 
 TEST(verify_evidence, ten_thousand_step_chain_verifies_offline_within_the_goal) {
-    // Issue 6 performance goal (bench/evidence_bench.cpp measures it precisely): a
+    // The goal in docs/benchmarks.md (bench/evidence_bench.cpp measures it precisely): a
     // 10,000-step chain from the index in under 1 s; a loose bound here for sanitizer builds.
     auto db = index::open_sqlite(testing::scratch_dir() / "evidence-10k.sqlite");
     ASSERT_TRUE(db);

@@ -1,7 +1,7 @@
 // Verifying the off-chain files the ERC-8004 Reputation and Validation registries point to:
 // feedback files (feedbackURI / feedbackHash), response files (responseURI / responseHash), and
 // validation request and response files (requestURI / requestHash, responseURI / responseHash)
-// (issue 6 §3).
+// (docs/architecture.md §verify/).
 //
 // Integrity, as ERC-8004 words it:
 //   - §Giving Feedback: "Where provided, feedbackHash is the KECCAK-256 hash of the content

@@ -1,7 +1,8 @@
-// Feedback, response and validation file checks (issue 6 §3). Pure rules on bytes first (the
-// ERC-8004 hash rules, the feedback file's MUST fields against the chain), then end to end: real
-// feedback given on a real anvil, its file served over real HTTPS (tests/support/https_server.hpp)
-// or as a data: URI, read back with read_onchain_feedback and verified with the real fetcher.
+// Feedback, response and validation file checks (docs/architecture.md §verify/). Pure rules on
+// bytes first (the ERC-8004 hash rules, the feedback file's MUST fields against the chain), then
+// end to end: real feedback given on a real anvil, its file served over real HTTPS
+// (tests/support/https_server.hpp) or as a data: URI, read back with read_onchain_feedback and
+// verified with the real fetcher.
 #include <credence/verify/feedback_verifier.hpp>
 
 #include <gtest/gtest.h>

@@ -72,7 +72,7 @@ std::string_view to_string(FetchError e) noexcept {
     return "unknown";
 }
 
-// Issue 6 §1 Limits: registration files 256 KiB, bounded redirects.
+// Registration files 256 KiB, bounded redirects.
 FetchPolicy registration_policy() {
     FetchPolicy p;
     p.max_bytes = kRegistrationFileMaxBytes;
@@ -87,7 +87,7 @@ FetchPolicy manifest_policy() {
     return p;
 }
 
-// Issue 6 §1 Limits: feedback, response and validation files 1 MiB.
+// Feedback, response and validation files 1 MiB.
 FetchPolicy feedback_policy() {
     FetchPolicy p;
     p.max_bytes = kFeedbackFileMaxBytes;
@@ -136,7 +136,7 @@ struct V4Range {
     std::string_view name;
 };
 
-// Issue 6 §1 SSRF guard: private, loopback, link-local, CGNAT and metadata addresses, plus the
+// Private, loopback, link-local, CGNAT and metadata addresses, plus the
 // ranges that are never a public server (IANA special-purpose registry, RFC 6890).
 constexpr std::array<V4Range, 13> kBlockedV4{{
     {{169, 254, 169, 254}, 32, "metadata"},   // cloud instance metadata (before link-local)
@@ -392,7 +392,7 @@ struct Transfer {
 size_t on_body(char* data, size_t size, size_t count, void* user) {
     auto* t = static_cast<Transfer*>(user);
     const size_t n = size * count;
-    // Issue 6 §1 Limits: stop reading at the cap, whatever Content-Length said.
+    // Stop reading at the cap, whatever Content-Length said.
     if (n > t->max_body - t->body.size()) {
         t->too_large = true;
         return 0;  // CURLE_WRITE_ERROR
@@ -401,7 +401,7 @@ size_t on_body(char* data, size_t size, size_t count, void* user) {
     return n;
 }
 
-// The SSRF guard on the address curl is about to connect to (issue 6 §1).
+// The SSRF guard on the address curl is about to connect to (docs/architecture.md §verify/).
 curl_socket_t open_socket(void* user, curlsocktype /*purpose*/, curl_sockaddr* address) {
     auto* t = static_cast<Transfer*>(user);
     IpAddress ip;
@@ -710,7 +710,7 @@ private:
     }
 
     // ipfs://<cid>: a trustless gateway's raw block (application/vnd.ipld.raw), checked against
-    // the CID (issue 6 §1 Schemes).
+    // the CID (docs/architecture.md §verify/).
     FetchResult fetch_ipfs(const std::string& url, const FetchPolicy& policy) {
         std::string_view rest = std::string_view(url).substr(5);
         if (!rest.starts_with("//")) return fail(FetchError::bad_url, "ipfs URL without //");

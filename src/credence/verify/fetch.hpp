@@ -1,5 +1,5 @@
 // Fetching documents that strangers point to: agent URIs, domain files, agent cards, tool
-// manifests, feedback and validation files (issue 6 §1).
+// manifests, feedback and validation files (docs/architecture.md §verify/).
 //
 // Every URL this component fetches was written on-chain by someone we do not trust, so every fetch
 // is bounded and guarded:
@@ -53,7 +53,7 @@ enum class FetchError {
 };
 [[nodiscard]] std::string_view to_string(FetchError e) noexcept;
 
-/// What one kind of document may cost (issue 6 §1 Limits).
+/// What one kind of document may cost (docs/architecture.md §verify/).
 struct FetchPolicy {
     size_t max_bytes = size_t{1} << 20;
     std::chrono::milliseconds connect_timeout{5'000};
@@ -62,7 +62,7 @@ struct FetchPolicy {
     unsigned max_redirects = 3;
 };
 
-/// Per document kind, as issue 6 §1 sets them.
+/// Per document kind, as docs/architecture.md §verify/ sets them.
 inline constexpr size_t kRegistrationFileMaxBytes = size_t{256} << 10;  // 256 KiB
 inline constexpr size_t kManifestMaxBytes = size_t{1} << 20;            // ERC-8257: 1 MiB
 inline constexpr size_t kFeedbackFileMaxBytes = size_t{1} << 20;        // 1 MiB

@@ -1,5 +1,6 @@
 // The fetcher against real HTTPS servers on 127.0.0.1 (tests/support/https_server.hpp): every
-// FetchError reason reached for real, and nothing waits past its timeout (issue 6 §1, §7).
+// FetchError reason reached for real, and nothing waits past its timeout (docs/architecture.md
+// §verify/).
 #include <credence/verify/fetch.hpp>
 
 #include <gtest/gtest.h>

@@ -5,7 +5,8 @@
 //     over the whole batch (all agentURIs fetched concurrently). Verified domains set
 //     kFlagDomainVerified and a read agent card kFlagAgentCard, which the trust engine uses.
 //     A node or network failure is `unreachable` (retried on the schedule);
-//   - run: the ERC-8301 evidence chain verified offline from the same index (issue 6 §5), so a
+//   - run: the ERC-8301 evidence chain verified offline from the same index (docs/architecture.md
+//   §verify/), so a
 //     completed run is checked as soon as its WorkflowCompleted is indexed.
 // Thread-safety: the checks borrow their arguments and run on the reverifier's thread.
 #pragma once

@@ -1,4 +1,5 @@
-// Checking a feedback file's `proofOfPayment` against the chain it names (issue 6 §3).
+// Checking a feedback file's `proofOfPayment` against the chain it names (docs/architecture.md
+// §verify/).
 //
 // ERC-8004 §Off-Chain Feedback File Structure gives proofOfPayment as {fromAddress, toAddress,
 // chainId, txHash} ("this can be used for x402 proof of payment") and leaves its checking to the

@@ -1,5 +1,5 @@
-// proofOfPayment checks (issue 6 §3) against a real anvil: real ETH transfers, a real revert, and
-// a real ERC-20 Transfer log emitted by EVM code installed with anvil_setCode.
+// proofOfPayment checks (docs/architecture.md §verify/) against a real anvil: real ETH transfers, a
+// real revert, and a real ERC-20 Transfer log emitted by EVM code installed with anvil_setCode.
 #include <credence/verify/payment_proof.hpp>
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // ERC-8004 agents: from the on-chain identity to a verdict on what its agentURI points to
-// (issue 6 §2).
+// (docs/architecture.md §verify/).
 //
 // For each agent, verify_agents():
 //   1. fetches the agentURI (https, ipfs or data:) through the Fetcher with registration_policy()
@@ -150,7 +150,7 @@ struct AgentVerifyOptions {
     bool check_domains = true;
     bool fetch_agent_cards = true;
     /// Used for every fetch (agentURI, domain files, cards); its max_bytes is the registration
-    /// file cap (issue 6 §1: 256 KiB).
+    /// file cap (docs/architecture.md §verify/: 256 KiB).
     FetchPolicy policy = registration_policy();
 };
 

@@ -1,4 +1,5 @@
-// The ERC-8004 first draft's public resolvers, served off-chain from the index (issue 6 §2).
+// The ERC-8004 first draft's public resolvers, served off-chain from the index
+// (docs/architecture.md §verify/).
 //
 // erc-8004-first-draft.md §Identity Registry, Public Resolvers:
 //   Get(AgentID) → AgentID, AgentDomain, AgentAddress

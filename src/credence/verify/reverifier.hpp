@@ -1,6 +1,6 @@
-// The re-verification loop (issue 6 §6): asks the index which subjects are due (never checked,
-// changed on chain since their last check, or older than the schedule's max age), runs the check
-// of their kind, and stores each result with its status, reason and time.
+// The re-verification loop (docs/architecture.md §verify/): asks the index which subjects are due
+// (never checked, changed on chain since their last check, or older than the schedule's max age),
+// runs the check of their kind, and stores each result with its status, reason and time.
 //
 // Checks are injected per kind as batch functions, so fetch-bound kinds can fetch a whole batch
 // concurrently (Fetcher::fetch_all) while the index stays free for the indexer: the loop reads a

@@ -1,5 +1,5 @@
 // reverify_due() over a real SQLite index: every due subject checked once and stored, nothing
-// re-checked until it changes on chain or ages past the schedule (issue 6 §6).
+// re-checked until it changes on chain or ages past the schedule (docs/architecture.md §verify/).
 #include <credence/verify/reverifier.hpp>
 
 #include <atomic>

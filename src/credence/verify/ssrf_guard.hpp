@@ -1,4 +1,5 @@
-// The fetcher's SSRF guard: which IP addresses a fetch may connect to (issue 6 §1 SSRF guard).
+// The fetcher's SSRF guard: which IP addresses a fetch may connect to (docs/architecture.md
+// §verify/).
 //
 // URLs on-chain are written by strangers, so a fetch must not become a request into the operator's
 // own network: loopback, private (RFC 1918), CGNAT (RFC 6598), link-local (including the cloud

@@ -1,5 +1,5 @@
-// Address classification of the SSRF guard (issue 6 §1): every refused range, its edges, the
-// IPv6 forms that embed IPv4, and the allow list.
+// Address classification of the SSRF guard (docs/architecture.md §verify/): every refused range,
+// its edges, the IPv6 forms that embed IPv4, and the allow list.
 #include <credence/verify/ssrf_guard.hpp>
 
 #include <gtest/gtest.h>

@@ -41,7 +41,8 @@ constexpr std::string_view kLoad =
 // Every due query returns (contract, subject id, client, feedback index, changed block, uri) and
 // takes $1 chain, $2 kind name, $3 the oldest fresh checked_at (now - max_age; -1: only
 // changes), $4 limit. The LEFT JOIN keeps subjects never checked; comparing covers_block_num
-// with the projection's last change is what re-verifies on an update event (issue 6 §6).
+// with the projection's last change is what re-verifies on an update event (docs/architecture.md
+// §verify/).
 constexpr std::string_view kDueAgents =
     "SELECT a.registry, a.agent_id, NULL, 0, a.updated_block_num, a.agent_uri FROM agents a "
     "LEFT JOIN verifications v ON v.chain_id = a.chain_id AND v.subject_kind = $2 "

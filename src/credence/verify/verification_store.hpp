@@ -1,5 +1,6 @@
-// Verification results in the index (issue 6 §6): the latest check of each agent, tool, feedback,
-// validation and workflow run, and the list of subjects that are due for a (re)check.
+// Verification results in the index (docs/architecture.md §verify/): the latest check of each
+// agent, tool, feedback, validation and workflow run, and the list of subjects that are due for a
+// (re)check.
 //
 // A result is stored in the `verifications` table (index/schema.cpp, migration 2) with its status,
 // reason code, detail line, time and the JSON report. `covers_block_num` is the subject's last

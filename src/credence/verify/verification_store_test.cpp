@@ -1,5 +1,6 @@
 // verification_store against both real backends: records round-trip, and due_subjects() follows
-// issue 6 §6 (never checked, changed on chain since, older than the schedule; reorgs forget).
+// docs/architecture.md §verify/ (never checked, changed on chain since, older than the schedule;
+// reorgs forget).
 #include <credence/verify/verification_store.hpp>
 
 #include <atomic>
@@ -135,7 +136,7 @@ TEST_P(verify_store, feedback_records_are_keyed_by_agent_client_and_index) {
     EXPECT_TRUE(same->has_value());
 }
 
-// Issue 6 §6: re-verify when an update event arrives and on a schedule.
+// Re-verify when an update event arrives and on a schedule.
 TEST_P(verify_store, agent_is_due_when_never_checked_changed_or_stale) {
     add_agent(1, "https://a.example/agent.json", 10);
     add_agent(2, "https://b.example/agent.json", 12);

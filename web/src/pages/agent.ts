@@ -1,4 +1,4 @@
-// Agent page (issue 7 §5): the registration file and its services, badges for verified domain /
+// Agent page: the registration file and its services, badges for verified domain /
 // agent card / wallet, the trust score with its interval and explanation, the reputation chart
 // over time, the feedback table with responses, and validations (docs/api.md shapes).
 import { arr, get, num, obj, tryGet, type J } from "../api";

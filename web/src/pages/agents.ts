@@ -1,4 +1,4 @@
-// Agents list (issue 7 §5): search and filters (text, service type, minimum score, verification
+// Agents list: search and filters (text, service type, minimum score, verification
 // status, active) mapped one to one onto GET /api/v1/agents (docs/api.md); the filters live in
 // the page's URL, so a search can be bookmarked and the back button restores it.
 import { arr, get, num, obj, type J } from "../api";

@@ -1,4 +1,4 @@
-// Home (issue 7 §5): counts, recent activity, chain status (GET /api/v1/home).
+// Home: counts, recent activity, chain status (GET /api/v1/home).
 import { arr, get, num, obj, type J } from "../api";
 import { h, link } from "../dom";
 import { count, str } from "../format";

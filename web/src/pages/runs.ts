@@ -1,4 +1,4 @@
-// Workflow runs (issue 7 §5): the list, and a run's evidence chain (ERC-8301) drawn as a graph
+// Workflow runs: the list, and a run's evidence chain (ERC-8301) drawn as a graph
 // with the verdict of the evidence check (verify/evidence.hpp, the same document as
 // `credence verify run --json`).
 import { arr, get, num, obj, pick, type J } from "../api";

@@ -1,4 +1,4 @@
-// Tools list and tool page (issue 7 §5): the manifest, pricing, access requirements and the
+// Tools list and tool page: the manifest, pricing, access requirements and the
 // ERC-8257 §7 verification report with its reason code in words. Manifest strings are
 // creator-controlled: text only, https links only, no remote image (ERC-8257 §Rendering
 // Manifest Content). The manifest is shown when its bytes are on chain (a data: URI); an
