@@ -15,7 +15,8 @@ export CREDENCE_VECTORS=${CREDENCE_VECTORS:-$PWD/tests/vectors}
 [ -d "$CREDENCE_VECTORS" ] || { echo "test: no vectors directory $CREDENCE_VECTORS" >&2; exit 1; }
 echo "vectors: $CREDENCE_VECTORS"
 
-step() { echo; echo "==> $*"; }
+# Each step prints the seconds since make test started, so a CI log shows where the time goes.
+step() { echo; echo "==> $* (at ${SECONDS} s)"; }
 
 step setup
 bash scripts/setup.sh
@@ -58,4 +59,4 @@ step "package (build, install into a scratch root, run)"
 deb=$(bash scripts/package.sh --no-build | tail -n 1)
 bash tests/package/install_test.sh "$deb"
 
-echo; echo "make test: all passed"
+echo; echo "make test: all passed in ${SECONDS} s"
