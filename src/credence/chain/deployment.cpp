@@ -159,4 +159,27 @@ fs::path deployment_path(uint64_t chain_id) {
 
 fs::path devnet_path() { return credence_home() / "devnet.json"; }
 
+std::expected<std::optional<Deployment>, std::string> find_deployment(
+    uint64_t chain_id, const fs::path& explicit_path) {
+    std::error_code ec;
+    fs::path path = explicit_path;
+    if (path.empty()) {
+        if (const char* env = std::getenv("CREDENCE_DEPLOYMENT"); env != nullptr && *env != '\0')
+            path = env;
+    }
+    if (!path.empty()) {
+        if (!fs::exists(path, ec))
+            return std::unexpected("no such deployment file " + path.string());
+    } else {
+        path = deployment_path(chain_id);
+        if (!fs::exists(path, ec)) {
+            path = fs::path("contracts/deployments") / (std::to_string(chain_id) + ".json");
+            if (!fs::exists(path, ec)) return std::nullopt;
+        }
+    }
+    auto d = load_deployment(path);
+    if (!d) return std::unexpected(d.error());
+    return std::optional<Deployment>(std::move(*d));
+}
+
 }  // namespace credence::chain

@@ -52,4 +52,13 @@ struct Deployment {
 /// credence_home()/devnet.json: the running devnet's deployment, with rpcUrl.
 [[nodiscard]] std::filesystem::path devnet_path();
 
+/// The deployment file of a chain, looked up in one order by every command and by the node
+/// (docs/cli.md §Flags every on-chain command takes, `--deployment`): `explicit_path` when given
+/// (it must exist), then $CREDENCE_DEPLOYMENT, then deployment_path(chain_id), then
+/// contracts/deployments/<id>.json under the working directory (the forge script's output in a
+/// checkout). nullopt when none exists; an error when a file exists but does not parse, or the
+/// explicit path is missing.
+[[nodiscard]] std::expected<std::optional<Deployment>, std::string> find_deployment(
+    uint64_t chain_id, const std::filesystem::path& explicit_path = {});
+
 }  // namespace credence::chain

@@ -140,3 +140,50 @@ TEST(chain_deployment, paths_follow_credence_home_then_home) {
     ScopedEnv user("HOME", "/home/u");
     EXPECT_EQ(credence::chain::credence_home(), fs::path("/home/u/.credence"));
 }
+
+// One lookup order for every command and the node (docs/cli.md, `--deployment`).
+TEST(chain_deployment, find_follows_explicit_then_env_then_home_then_checkout) {
+    const fs::path dir = fs::temp_directory_path() / "credence-find-deployment-test";
+    fs::remove_all(dir);
+    fs::create_directories(dir / "home/deployments");
+    fs::create_directories(dir / "cwd/contracts/deployments");
+    const auto write = [](const fs::path& path, std::string_view deployer) {
+        std::string text(kForgeFile);
+        text.replace(text.find("0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"), 42, deployer);
+        std::ofstream(path) << text;
+    };
+    constexpr std::string_view kExplicit = "0x1111111111111111111111111111111111111111";
+    constexpr std::string_view kEnv = "0x2222222222222222222222222222222222222222";
+    constexpr std::string_view kHome = "0x3333333333333333333333333333333333333333";
+    constexpr std::string_view kCheckout = "0x4444444444444444444444444444444444444444";
+    write(dir / "explicit.json", kExplicit);
+    write(dir / "env.json", kEnv);
+    const auto cwd = fs::current_path();
+    fs::current_path(dir / "cwd");
+    ScopedEnv home("CREDENCE_HOME", (dir / "home").c_str());
+    ScopedEnv env("CREDENCE_DEPLOYMENT", nullptr);
+    const auto deployer_of = [](const fs::path& explicit_path) -> std::string {
+        auto found = credence::chain::find_deployment(31337, explicit_path);
+        if (!found) return "error: " + found.error();
+        return *found ? (*found)->deployer.to_lower_hex() : "none";
+    };
+
+    EXPECT_EQ(deployer_of({}), "none");
+    write(dir / "cwd/contracts/deployments/31337.json", kCheckout);
+    EXPECT_EQ(deployer_of({}), kCheckout);
+    write(credence::chain::deployment_path(31337), kHome);
+    EXPECT_EQ(deployer_of({}), kHome);
+    {
+        ScopedEnv set("CREDENCE_DEPLOYMENT", (dir / "env.json").c_str());
+        EXPECT_EQ(deployer_of({}), kEnv);
+        EXPECT_EQ(deployer_of(dir / "explicit.json"), kExplicit);
+    }
+    const std::string missing = deployer_of(dir / "missing.json");
+    EXPECT_TRUE(missing.starts_with("error: ") && missing.find("missing.json") != std::string::npos)
+        << missing;
+    std::ofstream(dir / "bad.json") << "{";
+    EXPECT_TRUE(deployer_of(dir / "bad.json").starts_with("error: "));
+
+    fs::current_path(cwd);
+    fs::remove_all(dir);
+}

@@ -115,29 +115,16 @@ core::Address ChainContext::contract(std::string_view name, std::string_view ove
 
 const chain::Deployment* ChainContext::deployment(bool required) {
     if (deployment_) return &*deployment_;
-    std::filesystem::path path = options_.deployment;
-    if (path.empty()) path = env("CREDENCE_DEPLOYMENT").value_or("");
-    if (path.empty()) {
-        const uint64_t id = chain_id();
-        path = chain::deployment_path(id);
-        std::error_code ec;
-        if (!std::filesystem::exists(path, ec)) {
-            // The forge script's output, when run from a checkout.
-            const auto local =
-                std::filesystem::path("contracts/deployments") / fmt::format("{}.json", id);
-            if (!std::filesystem::exists(local, ec)) {
-                if (!required) return nullptr;
-                throw CliError(fmt::format(
-                    "no Credence deployment known for chain {}: start `credence devnet`, or "
-                    "pass --deployment FILE",
-                    id));
-            }
-            path = local;
-        }
+    auto found = chain::find_deployment(chain_id(), options_.deployment);
+    if (!found) throw CliError(found.error());
+    if (!*found) {
+        if (!required) return nullptr;
+        throw CliError(fmt::format(
+            "no Credence deployment known for chain {}: start `credence devnet`, or pass "
+            "--deployment FILE",
+            chain_id()));
     }
-    auto d = chain::load_deployment(path);
-    if (!d) throw CliError(d.error());
-    deployment_ = std::move(*d);
+    deployment_ = std::move(**found);
     return &*deployment_;
 }
 

@@ -82,12 +82,7 @@ std::vector<index::RegistrySource> resolve_sources(const IndexOptions& o, ChainC
     sources.reserve(o.registries.size());
     for (const auto& r : o.registries) sources.push_back(parse_registry(r));
     if (sources.empty()) {
-        if (const auto* d = ctx.deployment(false)) sources = index::sources_from_deployment(*d);
-        for (auto& s : index::default_erc8004_sources(ctx.chain_id())) {
-            const bool known = std::any_of(sources.begin(), sources.end(),
-                                           [&](const auto& x) { return x.address == s.address; });
-            if (!known) sources.push_back(std::move(s));
-        }
+        sources = index::default_sources(ctx.deployment(false), ctx.chain_id());
         if (o.start_block) {
             for (auto& s : sources) s.start_block = *o.start_block;
         }

@@ -84,6 +84,12 @@ inline constexpr uint64_t kBulkLoadRatio = 16;
 /// Every Credence contract of a deployment file (chain/deployment.hpp), by kind.
 [[nodiscard]] std::vector<RegistrySource> sources_from_deployment(const chain::Deployment& d);
 
+/// The registries to follow when none is named, for `credence index` and `credence node` alike
+/// (docs/cli.md §index): every Credence contract of the deployment (when there is one), then the
+/// chain's deployed ERC-8004 registries that are not already among them.
+[[nodiscard]] std::vector<RegistrySource> default_sources(const chain::Deployment* deployment,
+                                                          uint64_t chain_id);
+
 /// Counters for Prometheus (docs/cli.md §index). All monotonic except the gauges.
 struct IndexerMetrics {
     std::atomic<uint64_t> head_block{0};      // gauge

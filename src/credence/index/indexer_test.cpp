@@ -386,5 +386,24 @@ TEST(index_defaults, erc8004_registries_follow_the_chain_class) {
     EXPECT_TRUE(default_erc8004_sources(999999).empty());
 }
 
+// `credence index` and `credence node` follow the same registries when none is named: the
+// deployment's, then the deployed ERC-8004 ones not already among them.
+TEST(index_defaults, default_sources_add_the_deployed_registries_once) {
+    const auto deployed = default_erc8004_sources(11155111);
+    ASSERT_EQ(deployed.size(), 3U);
+    chain::Deployment d;
+    d.contracts.emplace("IdentityRegistry", deployed[0].address);  // the same address as deployed
+    d.contracts.emplace(
+        "ToolRegistry",
+        core::Address::from_hex("0x1111111111111111111111111111111111111111").value());
+    const auto sources = default_sources(&d, 11155111);
+    ASSERT_EQ(sources.size(), 4U);
+    EXPECT_EQ(std::count_if(sources.begin(), sources.end(),
+                            [&](const auto& s) { return s.address == deployed[0].address; }),
+              1);
+    EXPECT_EQ(default_sources(nullptr, 11155111).size(), 3U);
+    EXPECT_TRUE(default_sources(nullptr, 999999).empty());
+}
+
 }  // namespace
 }  // namespace credence::index

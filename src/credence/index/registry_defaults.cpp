@@ -81,4 +81,16 @@ std::vector<RegistrySource> sources_from_deployment(const chain::Deployment& d) 
     return out;
 }
 
+std::vector<RegistrySource> default_sources(const chain::Deployment* deployment,
+                                            uint64_t chain_id) {
+    std::vector<RegistrySource> out;
+    if (deployment != nullptr) out = sources_from_deployment(*deployment);
+    for (auto& s : default_erc8004_sources(chain_id)) {
+        const bool known = std::any_of(out.begin(), out.end(),
+                                       [&](const auto& have) { return have.address == s.address; });
+        if (!known) out.push_back(std::move(s));
+    }
+    return out;
+}
+
 }  // namespace credence::index

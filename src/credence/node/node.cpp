@@ -199,23 +199,10 @@ struct Node::Impl {
                                                *config.chain.chain_id, rpc_url, chain_id));
         }
         if (sources.empty()) {
-            // As `credence index` picks them: the deployment's contracts, then the chain's
-            // deployed ERC-8004 registries.
-            const fs::path file = config.chain.deployment.empty()
-                                      ? chain::deployment_path(chain_id)
-                                      : fs::path(config.chain.deployment);
-            if (fs::exists(file)) {
-                auto d = chain::load_deployment(file);
-                if (!d) return std::unexpected("chain.deployment: " + d.error());
-                sources = index::sources_from_deployment(*d);
-            } else if (!config.chain.deployment.empty()) {
-                return std::unexpected("chain.deployment: no such file " + file.string());
-            }
-            for (auto& s : index::default_erc8004_sources(chain_id)) {
-                bool known = false;
-                for (const auto& have : sources) known = known || have.address == s.address;
-                if (!known) sources.push_back(std::move(s));
-            }
+            auto deployment = chain::find_deployment(chain_id, config.chain.deployment);
+            if (!deployment) return std::unexpected("chain.deployment: " + deployment.error());
+            sources =
+                index::default_sources(deployment->has_value() ? &**deployment : nullptr, chain_id);
         }
         return {};
     }
