@@ -7,6 +7,7 @@
 #include <numeric>
 #include <vector>
 
+#include <credence/core/detail/huge_pages.hpp>
 #include <credence/core/detail/json_tape.hpp>
 #include <credence/core/detail/utf8.hpp>
 
@@ -171,10 +172,56 @@ Result<void, JcsError> write_dom(const JsonValue& root, std::string& out) {
     }
 }
 
+// RFC 8785 §3.2.2.2 escaping (as append_string) into a buffer with room for 6 bytes per byte.
+char* write_escaped(char* w, std::string_view s) noexcept {
+    static constexpr char kHex[] = "0123456789abcdef";
+    *w++ = '"';
+    for (const char ch : s) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c >= 0x20 && c != '"' && c != '\\') {
+            *w++ = ch;
+            continue;
+        }
+        *w++ = '\\';
+        switch (c) {
+            case '"':
+            case '\\':
+                *w++ = ch;
+                break;
+            case '\b':
+                *w++ = 'b';
+                break;
+            case '\f':
+                *w++ = 'f';
+                break;
+            case '\n':
+                *w++ = 'n';
+                break;
+            case '\r':
+                *w++ = 'r';
+                break;
+            case '\t':
+                *w++ = 't';
+                break;
+            default:
+                *w++ = 'u';
+                *w++ = '0';
+                *w++ = '0';
+                *w++ = kHex[c >> 4];
+                *w++ = kHex[c & 0xF];
+        }
+    }
+    *w++ = '"';
+    return w;
+}
+
+constexpr size_t kSlack = 16;  // the buffer's tail room for fixed-size short copies
+
 // Serializes a canonical-mode tape: names are already sorted and numbers already in their
-// ECMAScript form, so this is copying with commas, colons and brackets. A string whose text
-// is a view of the input is written as is (see json_tape.hpp); an unescaped one is re-escaped.
-void write_tape(const detail::JsonTape& tape, std::string& out) {
+// ECMAScript form, so this is copying with commas, colons and brackets, into one buffer sized
+// by JsonTape::output_bound. A string whose text is a view of the input is written as is (see
+// json_tape.hpp); an unescaped one is escaped again.
+std::string write_tape(const detail::JsonTape& tape) {
     using detail::TapeNode;
     struct Open {
         uint32_t node;
@@ -183,62 +230,86 @@ void write_tape(const detail::JsonTape& tape, std::string& out) {
     };
     std::vector<Open> stack;
     const auto& nodes = tape.nodes;
-    auto write_string = [&tape, &out](const TapeNode& n) {
-        if ((n.flags & TapeNode::kInScratch) == 0) {
-            out.push_back('"');
-            out.append(tape.text(n));
-            out.push_back('"');
-        } else {
-            append_string(out, tape.text(n));
-        }
+    const char* const input_end = tape.input.data() + tape.input.size();
+    const char* const scratch_end = tape.scratch.data() + tape.scratch.size();
+    // Most texts are short: one fixed 16-byte copy (into the slack) beats a memcpy call.
+    auto copy_text = [&](char* w, const TapeNode& n) noexcept {
+        const std::string_view t = tape.text(n);
+        const char* end = (n.flags & TapeNode::kInScratch) != 0 ? scratch_end : input_end;
+        if (t.size() <= kSlack && end - t.data() >= static_cast<ptrdiff_t>(kSlack))
+            std::memcpy(w, t.data(), kSlack);
+        else
+            std::memcpy(w, t.data(), t.size());
+        return w + t.size();
     };
-    uint32_t i = 0;
-    for (;;) {
-        const TapeNode& n = nodes[i];
-        switch (n.kind) {
-            case JsonKind::null:
-                out.append("null");
-                break;
-            case JsonKind::boolean:
-                out.append((n.flags & TapeNode::kTrue) != 0 ? "true" : "false");
-                break;
-            case JsonKind::number:
-                out.append(tape.text(n));
-                break;
-            case JsonKind::string:
-                write_string(n);
-                break;
-            case JsonKind::array:
-                out.push_back('[');
-                stack.push_back({i, i + 1, n.size});
-                break;
-            case JsonKind::object:
-                out.push_back('{');
-                stack.push_back({i, n.order(), n.size});
-                break;
-        }
+    auto write_string = [&](char* w, const TapeNode& n) noexcept {
+        if ((n.flags & TapeNode::kInScratch) != 0) return write_escaped(w, tape.text(n));
+        *w++ = '"';
+        w = copy_text(w, n);
+        *w++ = '"';
+        return w;
+    };
+    std::string out;
+    out.reserve(tape.output_bound + kSlack);
+    detail::advise_huge_pages(out.data(), out.capacity());
+    out.resize_and_overwrite(tape.output_bound + kSlack, [&](char* buf, size_t) {
+        char* w = buf;
+        uint32_t i = 0;
         for (;;) {
-            if (stack.empty()) return;
-            Open& top = stack.back();
-            const TapeNode& c = nodes[top.node];
-            if (top.remaining > 0) {
-                if (top.remaining != c.size) out.push_back(',');
-                --top.remaining;
-                if (c.kind == JsonKind::array) {
-                    i = top.next;
-                    top.next = tape.next(i);
-                } else {
-                    const uint32_t key = tape.order[top.next++];
-                    write_string(nodes[key]);
-                    out.push_back(':');
-                    i = key + 1;
-                }
-                break;
+            const TapeNode& n = nodes[i];
+            switch (n.kind) {
+                case JsonKind::null:
+                    std::memcpy(w, "null", 4);
+                    w += 4;
+                    break;
+                case JsonKind::boolean:
+                    if ((n.flags & TapeNode::kTrue) != 0) {
+                        std::memcpy(w, "true", 4);
+                        w += 4;
+                    } else {
+                        std::memcpy(w, "false", 5);
+                        w += 5;
+                    }
+                    break;
+                case JsonKind::number:
+                    w = copy_text(w, n);
+                    break;
+                case JsonKind::string:
+                    w = write_string(w, n);
+                    break;
+                case JsonKind::array:
+                    *w++ = '[';
+                    stack.push_back({i, i + 1, n.size});
+                    break;
+                case JsonKind::object:
+                    *w++ = '{';
+                    stack.push_back({i, n.order(), n.size});
+                    break;
             }
-            out.push_back(c.kind == JsonKind::array ? ']' : '}');
-            stack.pop_back();
+            for (;;) {
+                if (stack.empty()) return static_cast<size_t>(w - buf);
+                Open& top = stack.back();
+                const TapeNode& c = nodes[top.node];
+                if (top.remaining > 0) {
+                    if (top.remaining != c.size) *w++ = ',';
+                    --top.remaining;
+                    if (c.kind == JsonKind::array) {
+                        i = top.next;
+                        top.next = tape.next(i);
+                    } else {
+                        const uint32_t key = tape.order[top.next++];
+                        w = write_string(w, nodes[key]);
+                        *w++ = ':';
+                        i = key + 1;
+                    }
+                    break;
+                }
+                *w++ = c.kind == JsonKind::array ? ']' : '}';
+                stack.pop_back();
+            }
         }
-    }
+    });
+    return out;
 }
 
 }  // namespace
@@ -336,10 +407,7 @@ Result<std::string, JcsError> canonicalize(std::string_view text, const ParseLim
     detail::JsonTape tape;
     if (auto r = detail::parse_tape(text, limits, detail::TapeMode::canonical, tape); !r)
         return std::unexpected(r.error());
-    std::string out;
-    out.reserve(text.size() + text.size() / 8);
-    write_tape(tape, out);
-    return out;
+    return write_tape(tape);
 }
 
 Result<std::string, JcsError> canonicalize(ByteView bytes, const ParseLimits& limits) {

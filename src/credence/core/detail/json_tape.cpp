@@ -8,6 +8,7 @@
 #include <string>
 #include <system_error>
 
+#include <credence/core/detail/huge_pages.hpp>
 #include <credence/core/detail/utf8.hpp>
 #include <credence/core/jcs.hpp>
 
@@ -87,6 +88,18 @@ private:
         if (tape_.nodes.size() >= std::numeric_limits<uint32_t>::max())
             return fail(JsonError::too_large, "too many values");
         tape_.nodes.push_back(n);
+        // RFC 8785 §3.2.2.2 escapes a byte as at most 6 ("\u001f"); literals are at most 5.
+        switch (n.kind) {
+            case JsonKind::string:
+                tape_.output_bound +=
+                    ((n.flags & TapeNode::kInScratch) != 0 ? size_t{6} * n.size : n.size) + 3;
+                break;
+            case JsonKind::number:
+                tape_.output_bound += n.size + 1;
+                break;
+            default:
+                tape_.output_bound += 6;
+        }
         return static_cast<uint32_t>(tape_.nodes.size() - 1);
     }
 
@@ -398,9 +411,10 @@ Result<void, JsonError> TapeParser::run() {
         return fail(JsonError::too_large, "document exceeds size limit");
     if (end_ - p_ >= 3 && std::memcmp(p_, "\xEF\xBB\xBF", 3) == 0)
         return fail(JsonError::bom, "document starts with a UTF-8 byte-order mark");
-    // Every value takes at least two input bytes but the last ("1," or "1]"), so a tenth of the
-    // input is a cheap first guess that large documents outgrow only a few times.
-    tape_.nodes.reserve(static_cast<size_t>(end_ - p_) / 10 + 4);
+    // Every value but the last takes at least two input bytes ("1," or "1]"), so this reserve
+    // never regrows. It is address space only: pages are touched as nodes are written.
+    tape_.nodes.reserve(static_cast<size_t>(end_ - p_) / 2 + 2);
+    advise_huge_pages(tape_.nodes.data(), tape_.nodes.capacity() * sizeof(TapeNode));
 
     for (;;) {
         // ---- parse one value at p_ (containers push a frame and loop back here) ----
@@ -484,6 +498,7 @@ Result<void, JsonError> parse_tape(std::string_view text, const ParseLimits& lim
     out.nodes.clear();
     out.scratch.clear();
     out.order.clear();
+    out.output_bound = 0;
     TapeParser parser(text, limits, mode, out);
     return parser.run();
 }

@@ -52,6 +52,9 @@ struct JsonTape {
     std::vector<TapeNode> nodes;
     std::string scratch;          // unescaped strings and rewritten numbers
     std::vector<uint32_t> order;  // canonical mode: sorted key node indices of every object
+    /// At least the size of the canonical form (each node's longest form plus one separator),
+    /// so a serializer can write into one buffer without checks.
+    size_t output_bound = 0;
 
     [[nodiscard]] std::string_view text(const TapeNode& n) const noexcept {
         const char* base = (n.flags & TapeNode::kInScratch) != 0 ? scratch.data() : input.data();
