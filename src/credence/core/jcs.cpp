@@ -259,17 +259,13 @@ std::string write_tape(const detail::JsonTape& tape) {
             const TapeNode& n = nodes[i];
             switch (n.kind) {
                 case JsonKind::null:
-                    std::memcpy(w, "null", 4);
-                    w += 4;
+                    w = std::ranges::copy(std::string_view("null"), w).out;
                     break;
                 case JsonKind::boolean:
-                    if ((n.flags & TapeNode::kTrue) != 0) {
-                        std::memcpy(w, "true", 4);
-                        w += 4;
-                    } else {
-                        std::memcpy(w, "false", 5);
-                        w += 5;
-                    }
+                    w = std::ranges::copy(
+                            std::string_view((n.flags & TapeNode::kTrue) != 0 ? "true" : "false"),
+                            w)
+                            .out;
                     break;
                 case JsonKind::number:
                     w = copy_text(w, n);

@@ -142,13 +142,17 @@ JsonValue& JsonValue::operator=(const JsonValue& other) {
 
 JsonValue::~JsonValue() {
     if (!has_children(*this)) return;
-    std::vector<JsonValue> pending;
-    detach_subtrees(*this, pending);
-    while (!pending.empty()) {
-        JsonValue v = std::move(pending.back());
-        pending.pop_back();
-        detach_subtrees(v, pending);
-    }  // each `v` dies holding scalars and emptied containers only
+    try {
+        std::vector<JsonValue> pending;
+        detach_subtrees(*this, pending);
+        while (!pending.empty()) {
+            JsonValue v = std::move(pending.back());
+            pending.pop_back();
+            detach_subtrees(v, pending);
+        }            // each `v` dies holding scalars and emptied containers only
+    } catch (...) {  // NOLINT(bugprone-empty-catch): out of memory for the work list
+        // What is left is destroyed by the members' own destructors, one level at a time.
+    }
 }
 
 const JsonValue* JsonValue::find(std::string_view key) const noexcept {
