@@ -1,6 +1,8 @@
 // libFuzzer target: strict JSON parse + RFC 8785 canonicalization of arbitrary bytes.
 //
 // Properties checked on every input that canonicalizes:
+//   - canonicalize(text) (serialized from the parser's tape) and canonicalize(parse_json(text))
+//     (serialized from the DOM) accept the same inputs and agree byte for byte;
 //   - the canonical output parses again and canonicalizes to identical bytes (idempotence);
 //   - the ERC-8257 manifest pipeline agrees with plain JCS when it accepts;
 //   - NFC: is_nfc(s) == (to_nfc(s) == s) for every string, and to_nfc is idempotent.
@@ -45,7 +47,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     ParseLimits limits;
     limits.max_depth = 64;
     const auto once = canonicalize(text, limits);
+    const auto input_doc = parse_json(text, limits);
+    if (once.has_value() != input_doc.has_value()) std::abort();
     if (!once) return 0;
+    const auto via_dom = canonicalize(*input_doc);
+    if (!via_dom || *via_dom != *once) std::abort();
     const auto doc = parse_json(*once, limits);
     if (!doc) std::abort();  // canonical output must parse
     const auto twice = canonicalize(*doc);

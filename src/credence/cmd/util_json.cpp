@@ -62,14 +62,16 @@ void add_util_json_commands(CLI::App& util, UtilOptions& opts) {
     jcs->add_flag("--hash", hash, "Print keccak256 of the canonical bytes instead");
     jcs->callback([&opts] {
         const std::string canonical = must(core::canonicalize(read_input(file)), "invalid JSON");
-        const std::string digest = core::to_hex(core::keccak256(std::string_view(canonical)));
+        auto digest = [&canonical] {
+            return core::to_hex(core::keccak256(std::string_view(canonical)));
+        };
         if (opts.json) {
             Output out(true);
             out.add("canonical", canonical);
-            out.add("keccak256", digest);
+            out.add("keccak256", digest());
             out.flush();
         } else if (hash) {
-            fmt::print("{}\n", digest);
+            fmt::print("{}\n", digest());
         } else {
             // The exact canonical bytes, with no trailing newline, so `| keccak` hashes them.
             std::fwrite(canonical.data(), 1, canonical.size(), stdout);

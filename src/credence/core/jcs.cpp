@@ -7,6 +7,8 @@
 #include <numeric>
 #include <vector>
 
+#include <credence/core/detail/huge_pages.hpp>
+#include <credence/core/detail/json_tape.hpp>
 #include <credence/core/detail/utf8.hpp>
 
 namespace credence::core {
@@ -82,85 +84,244 @@ void append_string(std::string& out, std::string_view s) {
     out.push_back('"');
 }
 
-class Serializer {
-public:
-    explicit Serializer(bool trusted) noexcept : trusted_(trusted) {}
+// RFC 8785 §3.2.3: members in UTF-16 code-unit order of their names. The DOM keeps input order,
+// so this sorts indices; equal neighbours mean a duplicate name (hand-built DOMs only).
+Result<std::vector<uint32_t>, JcsError> sorted_members(const JsonValue::Object& obj) {
+    std::vector<uint32_t> order(obj.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::sort(order.begin(), order.end(),
+              [&obj](uint32_t a, uint32_t b) { return compare_utf16(obj[a].key, obj[b].key) < 0; });
+    for (size_t i = 1; i < order.size(); ++i)
+        if (obj[order[i - 1]].key == obj[order[i]].key)
+            return fail(JcsError::duplicate_key, "duplicate member name");
+    return order;
+}
 
-    Result<void, JcsError> write(const JsonValue& v, std::string& out) {
-        switch (v.kind()) {
+// Serializes a DOM with an explicit stack (no recursion, whatever the depth). Nothing in a DOM
+// is trusted: a hand-built one may hold invalid UTF-8, NaN or repeated names.
+Result<void, JcsError> write_dom(const JsonValue& root, std::string& out) {
+    struct Open {
+        const JsonValue* value;
+        std::vector<uint32_t> order;  // objects: member indices in canonical order
+        size_t next = 0;
+    };
+    std::vector<Open> stack;
+    const JsonValue* v = &root;
+    for (;;) {
+        // ---- write the value v (containers write their opening and push a frame) ----
+        switch (v->kind()) {
             case JsonKind::null:
                 out.append("null");
-                return {};
+                break;
             case JsonKind::boolean:
-                out.append(v.as_bool() ? "true" : "false");
-                return {};
+                out.append(v->as_bool() ? "true" : "false");
+                break;
             case JsonKind::number: {
-                const double d = v.as_number().value;
+                const double d = v->as_number().value;
                 if (!std::isfinite(d))
                     return fail(JcsError::non_finite_number, "NaN or infinity has no JSON form");
                 append_es6_number(out, d);
-                return {};
+                break;
             }
             case JsonKind::string:
-                if (!trusted_ && !valid_utf8(v.as_string()))
+                if (!valid_utf8(v->as_string()))
                     return fail(JcsError::invalid_utf8, "string is not valid UTF-8");
-                append_string(out, v.as_string());
-                return {};
-            case JsonKind::array: {
+                append_string(out, v->as_string());
+                break;
+            case JsonKind::array:
                 out.push_back('[');
-                bool first = true;
-                for (const auto& e : v.as_array()) {
-                    if (!first) out.push_back(',');
-                    first = false;
-                    if (auto r = write(e, out); !r) return r;
+                stack.push_back({v, {}});
+                break;
+            case JsonKind::object: {
+                for (const auto& m : v->as_object())
+                    if (!valid_utf8(m.key))
+                        return fail(JcsError::invalid_utf8, "member name is not valid UTF-8");
+                auto order = sorted_members(v->as_object());
+                if (!order) return std::unexpected(order.error());
+                out.push_back('{');
+                stack.push_back({v, std::move(*order)});
+                break;
+            }
+        }
+        // ---- find the next value to write, closing finished containers ----
+        for (;;) {
+            if (stack.empty()) return {};
+            Open& top = stack.back();
+            if (top.value->is_array()) {
+                const auto& arr = top.value->as_array();
+                if (top.next < arr.size()) {
+                    if (top.next > 0) out.push_back(',');
+                    v = &arr[top.next++];
+                    break;
                 }
                 out.push_back(']');
-                return {};
+            } else {
+                const auto& obj = top.value->as_object();
+                if (top.next < obj.size()) {
+                    if (top.next > 0) out.push_back(',');
+                    const JsonMember& m = obj[top.order[top.next++]];
+                    append_string(out, m.key);
+                    out.push_back(':');
+                    v = &m.value;
+                    break;
+                }
+                out.push_back('}');
             }
-            case JsonKind::object:
-                return write_object(v.as_object(), out);
+            stack.pop_back();
         }
-        return {};
     }
+}
 
-private:
-    bool trusted_;
-
-    Result<void, JcsError> write_object(const JsonValue::Object& obj, std::string& out) {
-        if (!trusted_)
-            for (const auto& m : obj)
-                if (!valid_utf8(m.key))
-                    return fail(JcsError::invalid_utf8, "member name is not valid UTF-8");
-        // RFC 8785 §3.2.3: sort by UTF-16 code units; the DOM keeps input order, so sort indices.
-        std::vector<uint32_t> order(obj.size());
-        std::iota(order.begin(), order.end(), 0u);
-        std::sort(order.begin(), order.end(), [&obj](uint32_t a, uint32_t b) {
-            return compare_utf16(obj[a].key, obj[b].key) < 0;
-        });
-        for (size_t i = 1; i < order.size(); ++i)
-            if (obj[order[i - 1]].key == obj[order[i]].key)
-                return fail(JcsError::duplicate_key, "duplicate member name");
-        out.push_back('{');
-        bool first = true;
-        for (const uint32_t i : order) {
-            if (!first) out.push_back(',');
-            first = false;
-            append_string(out, obj[i].key);
-            out.push_back(':');
-            if (auto r = write(obj[i].value, out); !r) return r;
+// RFC 8785 §3.2.2.2 escaping (as append_string) into a buffer with room for 6 bytes per byte.
+char* write_escaped(char* w, std::string_view s) noexcept {
+    static constexpr char kHex[] = "0123456789abcdef";
+    *w++ = '"';
+    for (const char ch : s) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c >= 0x20 && c != '"' && c != '\\') {
+            *w++ = ch;
+            continue;
         }
-        out.push_back('}');
-        return {};
+        *w++ = '\\';
+        switch (c) {
+            case '"':
+            case '\\':
+                *w++ = ch;
+                break;
+            case '\b':
+                *w++ = 'b';
+                break;
+            case '\f':
+                *w++ = 'f';
+                break;
+            case '\n':
+                *w++ = 'n';
+                break;
+            case '\r':
+                *w++ = 'r';
+                break;
+            case '\t':
+                *w++ = 't';
+                break;
+            default:
+                *w++ = 'u';
+                *w++ = '0';
+                *w++ = '0';
+                *w++ = kHex[c >> 4];
+                *w++ = kHex[c & 0xF];
+        }
     }
-};
+    *w++ = '"';
+    return w;
+}
+
+constexpr size_t kSlack = 16;  // the buffer's tail room for fixed-size short copies
+
+// Serializes a canonical-mode tape: names are already sorted and numbers already in their
+// ECMAScript form, so this is copying with commas, colons and brackets, into one buffer sized
+// by JsonTape::output_bound. A string whose text is a view of the input is written as is (see
+// json_tape.hpp); an unescaped one is escaped again.
+std::string write_tape(const detail::JsonTape& tape) {
+    using detail::TapeNode;
+    struct Open {
+        uint32_t node;
+        uint32_t next;       // arrays: next element node; objects: next position in tape.order
+        uint32_t remaining;  // elements left to write
+    };
+    std::vector<Open> stack;
+    const auto& nodes = tape.nodes;
+    const char* const input_end = tape.input.data() + tape.input.size();
+    const char* const scratch_end = tape.scratch.data() + tape.scratch.size();
+    // Most texts are short: one fixed 16-byte copy (into the slack) beats a memcpy call.
+    auto copy_text = [&](char* w, const TapeNode& n) noexcept {
+        const std::string_view t = tape.text(n);
+        const char* end = (n.flags & TapeNode::kInScratch) != 0 ? scratch_end : input_end;
+        if (t.size() <= kSlack && end - t.data() >= static_cast<ptrdiff_t>(kSlack))
+            std::memcpy(w, t.data(), kSlack);
+        else
+            std::memcpy(w, t.data(), t.size());
+        return w + t.size();
+    };
+    auto write_string = [&](char* w, const TapeNode& n) noexcept {
+        if ((n.flags & TapeNode::kInScratch) != 0) return write_escaped(w, tape.text(n));
+        *w++ = '"';
+        w = copy_text(w, n);
+        *w++ = '"';
+        return w;
+    };
+    std::string out;
+    out.reserve(tape.output_bound + kSlack);
+    detail::advise_huge_pages(out.data(), out.capacity());
+    out.resize_and_overwrite(tape.output_bound + kSlack, [&](char* buf, size_t) {
+        char* w = buf;
+        uint32_t i = 0;
+        for (;;) {
+            const TapeNode& n = nodes[i];
+            switch (n.kind) {
+                case JsonKind::null:
+                    w = std::ranges::copy(std::string_view("null"), w).out;
+                    break;
+                case JsonKind::boolean:
+                    w = std::ranges::copy(
+                            std::string_view((n.flags & TapeNode::kTrue) != 0 ? "true" : "false"),
+                            w)
+                            .out;
+                    break;
+                case JsonKind::number:
+                    w = copy_text(w, n);
+                    break;
+                case JsonKind::string:
+                    w = write_string(w, n);
+                    break;
+                case JsonKind::array:
+                    *w++ = '[';
+                    stack.push_back({i, i + 1, n.size});
+                    break;
+                case JsonKind::object:
+                    *w++ = '{';
+                    stack.push_back({i, n.order(), n.size});
+                    break;
+            }
+            for (;;) {
+                if (stack.empty()) return static_cast<size_t>(w - buf);
+                Open& top = stack.back();
+                const TapeNode& c = nodes[top.node];
+                if (top.remaining > 0) {
+                    if (top.remaining != c.size) *w++ = ',';
+                    --top.remaining;
+                    if (c.kind == JsonKind::array) {
+                        i = top.next;
+                        top.next = tape.next(i);
+                    } else {
+                        const uint32_t key = tape.order[top.next++];
+                        w = write_string(w, nodes[key]);
+                        *w++ = ':';
+                        i = key + 1;
+                    }
+                    break;
+                }
+                *w++ = c.kind == JsonKind::array ? ']' : '}';
+                stack.pop_back();
+            }
+        }
+    });
+    return out;
+}
 
 }  // namespace
 
 int compare_utf16(std::string_view a, std::string_view b) noexcept {
     const size_t n = std::min(a.size(), b.size());
     size_t i = 0;
+    for (uint64_t x = 0, y = 0; i + 8 <= n; i += 8) {
+        std::memcpy(&x, a.data() + i, 8);
+        std::memcpy(&y, b.data() + i, 8);
+        if (x != y) break;
+    }
     while (i < n && a[i] == b[i]) ++i;
     if (i == n) return a.size() < b.size() ? -1 : (a.size() > b.size() ? 1 : 0);
+    const auto ai = static_cast<unsigned char>(a[i]), bi = static_cast<unsigned char>(b[i]);
+    if (ai < 0x80 && bi < 0x80) return ai < bi ? -1 : 1;  // ASCII: code unit order is byte order
     // Back up to the start of the code point holding the first difference; the common prefix
     // means both strings have a code point boundary there.
     while (i > 0 && (static_cast<unsigned char>(a[i]) & 0xC0) == 0x80) --i;
@@ -234,19 +395,15 @@ Result<std::string, JcsError> es6_number_to_string(double value) {
 
 Result<std::string, JcsError> canonicalize(const JsonValue& value) {
     std::string out;
-    Serializer s(false);
-    if (auto r = s.write(value, out); !r) return std::unexpected(r.error());
+    if (auto r = write_dom(value, out); !r) return std::unexpected(r.error());
     return out;
 }
 
 Result<std::string, JcsError> canonicalize(std::string_view text, const ParseLimits& limits) {
-    auto doc = parse_json(text, limits);
-    if (!doc) return std::unexpected(doc.error());
-    std::string out;
-    out.reserve(text.size());
-    Serializer s(true);  // the parser guarantees valid UTF-8, finite numbers, distinct names
-    if (auto r = s.write(*doc, out); !r) return std::unexpected(r.error());
-    return out;
+    detail::JsonTape tape;
+    if (auto r = detail::parse_tape(text, limits, detail::TapeMode::canonical, tape); !r)
+        return std::unexpected(r.error());
+    return write_tape(tape);
 }
 
 Result<std::string, JcsError> canonicalize(ByteView bytes, const ParseLimits& limits) {

@@ -6,11 +6,16 @@
 // surrogates in \u escapes, duplicate object member names (compared after unescaping), numbers
 // that overflow IEEE-754 double, leading zeros, control characters in strings, a byte-order mark
 // and trailing garbage. It is single-pass and iterative (an explicit stack, never recursion), so
-// nesting depth costs heap, bounded by ParseLimits::max_depth, never C++ stack.
+// nesting depth costs heap, bounded by ParseLimits::max_depth, never C++ stack. The parser writes
+// a flat tape first (detail/json_tape.hpp), which parse_json turns into a JsonValue and
+// canonicalize (jcs.hpp) serializes directly.
 //
 // Invariants of a parsed JsonValue: every string (value or member name) is valid UTF-8 holding
 // Unicode scalar values only; every number is finite; object members keep input order and have
 // distinct names. A JsonValue built by hand may break these; the JCS serializer re-checks them.
+//
+// Copying and destroying a JsonValue walk a heap work list, never the C++ stack, whatever the
+// depth.
 //
 // Thread-safety: JsonValue is a plain value type; const access from several threads is safe.
 #pragma once
@@ -52,8 +57,9 @@ enum class JsonError {
 struct ParseLimits {
     size_t max_bytes = size_t{64} << 20;
     /// Maximum number of nested arrays/objects; a top-level scalar has depth 0, `[]` depth 1.
-    /// Parsing itself never recurses, but destroying and serializing a DOM recurse once per
-    /// level, so keep this in the thousands at most.
+    /// Checked when a container opens, before anything is built for it. Nothing recurses per
+    /// level (parsing, building, copying, destroying and serializing all use heap work lists),
+    /// so a larger limit costs memory, not C++ stack.
     size_t max_depth = 128;
 };
 
