@@ -2,6 +2,7 @@
 #include <credence/cmd/workflow.hpp>
 #include <credence/verify/evidence.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <optional>
@@ -167,12 +168,19 @@ void run_run(RunArgs& a) {
     ChainContext ctx(a.common.chain);
     const core::Address wf = resolve_workflow(ctx, a.common.workflow);
     if (a.expires_in && a.expires_at) throw CliError("give --expires-in or --expires-at, not both");
-    // Expiry counts from chain time (the node's clock, which may run ahead of ours on a devnet).
+    // --expires-in counts from now: the later of the latest block's time (a node's clock may run
+    // ahead of ours on a devnet) and our clock (an idle devnet's latest block is stale, while the
+    // block that mines this transaction carries the time it is mined: counting from the stale
+    // block would expire the task before it exists, ERC-8301 §run() InvalidExpiry).
     uint64_t expires_at = 0;
     if (a.expires_at) {
         expires_at = *a.expires_at;
     } else {
-        expires_at = latest_block(ctx).timestamp + a.expires_in.value_or(3600);
+        const auto wall =
+            static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::seconds>(
+                                      std::chrono::system_clock::now().time_since_epoch())
+                                      .count());
+        expires_at = std::max(latest_block(ctx).timestamp, wall) + a.expires_in.value_or(3600);
     }
     // "Callers with sensitive inputs SHOULD pass input = "" ...; inputHash still commits."
     const core::ByteView plaintext =
@@ -615,7 +623,8 @@ void add_workflow_commands(CLI::App& app) {
                             run_args.common, true);
     run->add_option("input-file", run_args.input_file, "Input file ('-' for stdin)")->required();
     run->add_option("--expires-in", run_args.expires_in,
-                    "Seconds from the latest block until the initial task expires (default 3600)");
+                    "Seconds from now (the later of the latest block's time and this machine's "
+                    "clock) until the initial task expires (default 3600)");
     run->add_option("--expires-at", run_args.expires_at, "Absolute expiry (0: no expiry)");
     run->add_flag("--withhold-input", run_args.withhold_input,
                   "Send an empty input on-chain; only inputHash commits to it");
