@@ -64,7 +64,7 @@ protected:
     /// `credence workflow <args> --workflow <wf> --json` (signed by dev key 0), expecting success.
     Json wf(std::vector<std::string> args, const std::string& workflow) {
         args.insert(args.begin(), "workflow");
-        if (args[1] == "run" || args[1] == "reply" || args[1] == "prove") {
+        if (args[1] == "run" || args[1] == "reply" || args[1] == "prove" || args[1] == "timeout") {
             args.emplace_back("--private-key");
             args.push_back(devnet().dev_key(0));
         }
