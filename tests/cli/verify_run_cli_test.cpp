@@ -382,7 +382,9 @@ TEST_F(VerifyRunCli, replies_with_the_same_statement_are_proven_one_by_one) {
         EXPECT_EQ(proven[a1["replyHash"]], false);
         EXPECT_EQ(proven[a2["replyHash"]], true);
         for (const auto& t : v->doc["tasks"]) {
-            if (t.contains("taskHash") && t["taskHash"] == qualify) EXPECT_EQ(t["proven"], false);
+            if (t.contains("taskHash") && t["taskHash"] == qualify) {
+                EXPECT_EQ(t["proven"], false);
+            }
         }
     }
     EXPECT_EQ(comparable(live.doc), comparable(offline.doc));

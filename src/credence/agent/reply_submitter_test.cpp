@@ -37,8 +37,8 @@ TEST(agent_reply_prover, one_proof_is_passed_as_is_several_as_abi_encoded_bytes_
     const auto* list = decoded->as_list();
     ASSERT_NE(list, nullptr);
     ASSERT_EQ(list->size(), 2U);
-    EXPECT_EQ(*(*list)[0].as_bytes(), a);
-    EXPECT_EQ(*(*list)[1].as_bytes(), b);
+    EXPECT_EQ((*list)[0], core::AbiValue(a));
+    EXPECT_EQ((*list)[1], core::AbiValue(b));
 }
 
 }  // namespace
