@@ -64,7 +64,7 @@ protected:
     /// `credence workflow <args> --workflow <wf> --json` (signed by dev key 0), expecting success.
     Json wf(std::vector<std::string> args, const std::string& workflow) {
         args.insert(args.begin(), "workflow");
-        if (args[1] == "run" || args[1] == "reply" || args[1] == "prove") {
+        if (args[1] == "run" || args[1] == "reply" || args[1] == "prove" || args[1] == "timeout") {
             args.emplace_back("--private-key");
             args.push_back(devnet().dev_key(0));
         }
@@ -312,6 +312,82 @@ TEST_F(VerifyRunCli, tampered_index_copies_yield_their_reasons) {
     }
     // The untouched index still verifies.
     EXPECT_EQ(verify_run(ids[0], "", db).exit_code, 0);
+}
+
+TEST_F(VerifyRunCli, failed_run_reads_the_same_live_and_offline) {
+    // docs/cli.md §credence verify run: live and offline print the same document except `source`.
+    // ERC-8301 §result(): completedAt stays 0 unless the run succeeded, although the Failed
+    // run's WorkflowCompleted carries its block time.
+    const Json run =
+        wf({"run", file("in.txt", "to be timed out"), "--expires-in", "60"}, "SingleStageWorkflow");
+    ASSERT_TRUE(run.contains("tasks")) << run.dump();
+    auto rpc = devnet().rpc();
+    ASSERT_TRUE(rpc.request("evm_increaseTime", Json::array({120})));
+    ASSERT_TRUE(rpc.request("evm_mine", Json::array()));
+    const Json timed_out = wf({"timeout", run["tasks"][0]["taskHash"]}, "SingleStageWorkflow");
+    ASSERT_EQ(timed_out["completed"][0]["status"], "Failed") << timed_out.dump();
+    const std::string db = index_db("index.sqlite");
+
+    const Verdict live = verify_run(run["runId"], "SingleStageWorkflow");
+    const Verdict offline = verify_run(run["runId"], "", db);
+    EXPECT_EQ(live.exit_code, 1) << live.err;
+    EXPECT_EQ(offline.exit_code, 1) << offline.err;
+    EXPECT_EQ(live.doc["status"], "Failed");
+    EXPECT_EQ(live.doc["completedAt"], 0);
+    EXPECT_EQ(live.doc["firstFailure"]["reason"], "run_not_completed");
+    EXPECT_EQ(comparable(live.doc), comparable(offline.doc)) << offline.doc.dump(2);
+}
+
+TEST_F(VerifyRunCli, replies_with_the_same_statement_are_proven_one_by_one) {
+    // ERC-8301 §onAgentProve: proven = true when onAgentProve has succeeded for this replyHash.
+    // Two audits answered by the same key with the same output make the same ERC-8274 statement
+    // (taskId = runId, agentId = the replier, the shared inputHash, the same outputHash); only
+    // one of them is proven on-chain, so only that one is proven in the report.
+    const std::string w = "ParallelAuditWorkflow";
+    const Json run = wf({"run", file("code.sol", "contract D {}")}, w);
+    ASSERT_TRUE(run.contains("tasks") && run["tasks"].size() == 3) << run.dump();
+    const std::string same = file("same", "no findings");
+    const Json a0 = wf({"reply", run["tasks"][0]["taskHash"], "--output-file", same}, w);
+    const Json a1 = wf({"reply", run["tasks"][1]["taskHash"], "--output-file", same}, w);
+    // Async audits may be proven while the run is pending (ERC-8301 §onAgentProve).
+    wf({"prove", a0["replyHash"]}, w);
+    const Json a2 =
+        wf({"reply", run["tasks"][2]["taskHash"], "--output-file", file("other", "one nit")}, w);
+    wf({"prove", a2["replyHash"]}, w);
+    ASSERT_EQ(a2["newTasks"].size(), 1U) << a2.dump();
+    const std::string qualify = a2["newTasks"][0]["taskHash"];
+    const Json rq = wf({"reply", qualify, "--output-file", file("q", "qualified")}, w);
+    const Json pq = wf({"prove", rq["replyHash"]}, w);
+    ASSERT_EQ(pq["newTasks"].size(), 1U) << pq.dump();
+    const Json rs =
+        wf({"reply", pq["newTasks"][0]["taskHash"], "--output-file", file("s", "settled")}, w);
+    ASSERT_EQ(wf({"prove", rs["replyHash"]}, w)["completed"][0]["status"], "Success");
+    const Json unproven_task = wf({"task", qualify}, w);
+    EXPECT_EQ(unproven_task["proven"], false);  // getAgentTask: one of its replies is unproven
+
+    const std::string db = index_db("index.sqlite");
+    const Verdict live = verify_run(run["runId"], w);
+    const Verdict offline = verify_run(run["runId"], "", db);
+    ASSERT_EQ(live.exit_code, 0) << live.err << live.doc.dump(2);
+    ASSERT_EQ(offline.exit_code, 0) << offline.err;
+    for (const Verdict* v : {&live, &offline}) {
+        SCOPED_TRACE(v->doc["source"].dump());
+        EXPECT_EQ(v->doc["verdict"], "valid");
+        EXPECT_EQ(v->doc["fullyProven"], false);
+        std::map<std::string, bool> proven;
+        for (const auto& r : v->doc["replies"]) {
+            if (r.contains("replyHash")) proven[r["replyHash"]] = r["proven"];
+        }
+        EXPECT_EQ(proven[a0["replyHash"]], true);
+        EXPECT_EQ(proven[a1["replyHash"]], false);
+        EXPECT_EQ(proven[a2["replyHash"]], true);
+        for (const auto& t : v->doc["tasks"]) {
+            if (t.contains("taskHash") && t["taskHash"] == qualify) {
+                EXPECT_EQ(t["proven"], false);
+            }
+        }
+    }
+    EXPECT_EQ(comparable(live.doc), comparable(offline.doc));
 }
 
 TEST_F(VerifyRunCli, pending_run_is_not_completed) {

@@ -1,7 +1,7 @@
 // End-to-end tests of `credence worker` and `credence validator` (docs/agent.md) against a devnet
 // with every contract: the real binary, a real anvil, real transactions and proofs.
 //   - crash: the worker SIGKILLs itself right after eth_sendRawTransaction of its reply
-//     (CREDENCE_WORKER_FAULT=after-send); a restart finds the journaled operation, and there is
+//     (CREDENCE_FAULT=after-submit); a restart finds the journaled operation, and there is
 //     exactly one canonical reply (getReplyHashByOperation, one AgentReplyAnchored) and the run
 //     completes;
 //   - a three-stage pipeline completed by one worker with --once;
@@ -118,7 +118,7 @@ TEST_F(WorkerCli, killed_after_sending_its_reply_a_restarted_worker_makes_no_sec
     args.emplace_back("--once");
 
     // 1. Dies (SIGKILL) right after eth_sendRawTransaction returned: no receipt, no "sent" record.
-    const auto crashed = credence(args, {{"CREDENCE_WORKER_FAULT", "after-send"}});
+    const auto crashed = credence(args, {{"CREDENCE_FAULT", "after-submit"}});
     EXPECT_EQ(crashed.exit_code, -1) << "expected death by signal; stderr: " << crashed.err;
     std::ifstream journal_file(state / "operations.jsonl");
     std::stringstream journal;

@@ -3,6 +3,7 @@
 // is checked against the contract's own storage, events and EIP-712 digests.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -310,12 +311,28 @@ TEST_F(WorkflowCli, timeout_of_an_expired_task_fails_the_run) {
     EXPECT_EQ(trace["completed"]["status"], "Failed");
 }
 
+TEST_F(WorkflowCli, expires_in_counts_from_now_when_the_latest_block_is_stale) {
+    // An idle devnet: the latest block was mined 100 s ago and the next one carries the time it
+    // is mined. --expires-in 5 from the stale block would be in the past (InvalidExpiry).
+    const auto wall = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::seconds>(
+                                                std::chrono::system_clock::now().time_since_epoch())
+                                                .count());
+    cast({"rpc", "anvil_setTime", std::to_string(wall - 100)});
+    cast({"rpc", "evm_mine"});
+    cast({"rpc", "anvil_setTime", std::to_string(wall)});
+    ASSERT_LT(devnet().chain_time(), wall - 50);  // the latest block is stale
+    const Json r = wf_json({"run", file("input.txt", "soon"), "--expires-in", "5"});
+    ASSERT_TRUE(r.contains("tasks")) << r.dump();
+    EXPECT_GE(r["expiresAt"].get<uint64_t>(), wall + 5);
+    EXPECT_LE(r["expiresAt"].get<uint64_t>(), wall + 5 + 30);
+}
+
 TEST_F(WorkflowCli, crash_after_journal_before_send_retry_reuses_operation_id) {
     const auto [run_id, task] = start_run("input");
     const std::string out_file = file("out.txt", "result");
     const CommandResult crashed =
         wf({"reply", task, "--output-file", out_file}, {{"CREDENCE_FAULT", "after-journal"}});
-    ASSERT_EQ(crashed.exit_code, 75) << crashed.err;
+    ASSERT_EQ(crashed.exit_code, -1) << "expected death by signal; stderr: " << crashed.err;
     auto entries = journal_entries();
     ASSERT_EQ(entries.size(), 1U);
     EXPECT_EQ(entries[0].status, credence::chain::OperationStatus::pending);
@@ -335,7 +352,7 @@ TEST_F(WorkflowCli, crash_after_send_retry_finds_the_anchored_reply) {
     const std::string out_file = file("out.txt", "result");
     const CommandResult crashed =
         wf({"reply", task, "--output-file", out_file}, {{"CREDENCE_FAULT", "after-send"}});
-    ASSERT_EQ(crashed.exit_code, 75) << crashed.err;
+    ASSERT_EQ(crashed.exit_code, -1) << "expected death by signal; stderr: " << crashed.err;
     auto entries = journal_entries();
     ASSERT_EQ(entries.size(), 1U);
     EXPECT_EQ(entries[0].status, credence::chain::OperationStatus::sent);

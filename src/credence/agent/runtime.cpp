@@ -217,10 +217,5 @@ AgentResult<std::optional<std::string>> read_file(const std::filesystem::path& p
     return std::optional<std::string>{ss.str()};
 }
 
-bool fault_requested(std::string_view point) {
-    const char* f = std::getenv("CREDENCE_WORKER_FAULT");  // NOLINT(concurrency-mt-unsafe)
-    return f != nullptr && point == f;
-}
-
 }  // namespace detail
 }  // namespace credence::agent

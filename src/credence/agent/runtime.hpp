@@ -91,7 +91,4 @@ bool sleep_for(const std::stop_token& stop, std::chrono::milliseconds d);
 /// Latest block.
 [[nodiscard]] AgentResult<chain::Block> latest_block(chain::RpcClient& rpc);
 
-/// The process-wide test hook CREDENCE_WORKER_FAULT=<point>.
-[[nodiscard]] bool fault_requested(std::string_view point);
-
 }  // namespace credence::agent::detail

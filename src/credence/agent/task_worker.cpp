@@ -1,8 +1,5 @@
 #include <credence/agent/task_worker.hpp>
 
-#include <signal.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <ctime>
@@ -13,10 +10,9 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
-#include <credence/agent/attestation.hpp>
+#include <credence/agent/reply_prover.hpp>
+#include <credence/agent/reply_submitter.hpp>
 #include <credence/agent/runtime.hpp>
-#include <credence/chain/bindings/bft_commit_reveal_workflow.hpp>
-#include <credence/chain/bindings/competitive_bid_workflow.hpp>
 #include <credence/chain/bindings/i_agent_workflow.hpp>
 #include <credence/chain/bindings/single_stage_workflow.hpp>
 #include <credence/chain/operation_journal.hpp>
@@ -119,9 +115,10 @@ struct TaskWorker::Impl {
     std::unique_ptr<Handler> handler;
     WorkerConfig config;
     uint64_t chain_id = 0;
-    chain::OperationJournal journal;
+    // The ERC-8301 reply protocol and the owner of the operation journal (reply_submitter.hpp);
+    // made by create() once the chain id is known.
+    std::optional<ReplySubmitter> submitter;
     detail::Cursor cursor;
-    std::optional<chain::TxnSender> sender;
     // Tasks read but not finished (deferred or failed transiently), in arrival order.
     std::deque<std::pair<core::Hash32, uint64_t>> queue;  // (task hash, block)
     std::unordered_set<std::string> done;                 // task hashes finished in this process
@@ -145,19 +142,7 @@ struct TaskWorker::Impl {
           address(core::address_of(key)),
           handler(std::move(h)),
           config(std::move(c)),
-          journal(worker_journal_path(config.state_dir)),
           cursor(config.state_dir / "cursor.json", config.start_block) {}
-
-    chain::TxnSender& txn_sender() {
-        if (!sender) {
-            chain::SenderOptions o;
-            o.chain_id = chain_id;
-            o.confirmations = config.txn_confirmations;
-            o.receipt_timeout = config.receipt_timeout;
-            sender.emplace(rpc, key, o);
-        }
-        return *sender;
-    }
 
     std::filesystem::path output_path(const core::Hash32& task_hash) const {
         return config.state_dir / "outputs" / (hex(task_hash).substr(2) + ".json");
@@ -171,17 +156,6 @@ struct TaskWorker::Impl {
         auto d = iw::decode_get_agent_reply_result(*r);
         if (!d) return fail(AgentError::abi, "getAgentReply: " + d.error().detail);
         return std::move(*d);
-    }
-
-    AgentResult<core::Hash32> canonical_reply(const core::Hash32& run_id,
-                                              const core::Hash32& operation_id) {
-        auto data = iw::get_reply_hash_by_operation(run_id, address, operation_id);
-        if (!data) return fail(AgentError::abi, data.error().detail);
-        auto r = detail::call(rpc, config.workflow, *data);
-        if (!r) return fail(AgentError::rpc, "getReplyHashByOperation: " + r.error().detail);
-        auto d = iw::decode_get_reply_hash_by_operation_result(*r);
-        if (!d) return fail(AgentError::abi, "getReplyHashByOperation: " + d.error().detail);
-        return *d;
     }
 
     /// isTaskEligible (Credence's AgentWorkflow extension); nullopt when the workflow lacks it.
@@ -216,44 +190,7 @@ struct TaskWorker::Impl {
         return *proof_policy;
     }
 
-    AgentResult<void> record(const chain::OperationEntry& e) {
-        if (auto r = journal.record(e); !r)
-            return fail(AgentError::journal,
-                        std::string(chain::to_string(r.error().code)) + ": " + r.error().detail);
-        return {};
-    }
-
-    /// Sends a transaction; a revert (at estimation or mined) is returned as CallFailure in
-    /// `revert`, anything else as an error. `after_submit` runs right after the node accepted it.
-    AgentResult<std::optional<chain::Receipt>> send(
-        core::Bytes data, std::optional<detail::CallFailure>& revert,
-        const std::function<AgentResult<void>(const core::Hash32&)>& after_submit) {
-        chain::TxnRequest req;
-        req.to = config.workflow;
-        req.data = std::move(data);
-        auto& s = txn_sender();
-        auto failed =
-            [&](const chain::SendFailure& f) -> AgentResult<std::optional<chain::Receipt>> {
-            if (f.code == chain::SendError::reverted) {
-                revert = detail::CallFailure{true, detail::revert_error_name(f.revert_data),
-                                             detail::describe_revert(f.revert_data)};
-                if (f.txn_hash) sender.reset();
-                return std::optional<chain::Receipt>{};
-            }
-            sender.reset();  // the managed nonce may be off now: re-read it next time
-            return fail(AgentError::rpc, fmt::format("{}: {}", chain::to_string(f.code), f.detail));
-        };
-        auto signed_txn = s.prepare(req);
-        if (!signed_txn) return failed(signed_txn.error());
-        auto txn_hash = s.submit(*signed_txn);
-        if (!txn_hash) return failed(txn_hash.error());
-        if (after_submit) {
-            if (auto r = after_submit(*txn_hash); !r) return std::unexpected(r.error());
-        }
-        auto receipt = s.wait(*txn_hash);
-        if (!receipt) return failed(receipt.error());
-        return std::optional<chain::Receipt>{std::move(*receipt)};
-    }
+    AgentResult<void> record(const chain::OperationEntry& e) { return submitter->record(e); }
 
     /// Proves `reply_hash` when the stage waits for a proof. Sets report.proof_sent / detail.
     AgentResult<void> maybe_prove(const core::Hash32& task_hash, const core::Hash32& reply_hash,
@@ -275,63 +212,31 @@ struct TaskWorker::Impl {
             report.detail = "no proof verifier";
             return {};
         }
-        // ERC-8301 §onAgentProve step 1: inputHash of prevTaskHashes[0], read from the chain.
-        const AttestationStatement st{policy->second, reply->reply.workflow_run_id,
-                                      reply->reply.replier, task.input_hash,
-                                      reply->reply.output_hash};
-        const core::Hash32 digest = attestation_digest(chain_id, policy->first, st);
-        const core::SecretKey& signer = attester_key ? *attester_key : key;
-        core::Bytes proof = attestation_proof(signer, digest);
+        // ERC-8301 §onAgentProve step 1: inputHash of prevTaskHashes[0] (this task), read from
+        // the chain.
+        const ReplyProof proof = prove_reply(chain_id, ProofPolicy{policy->first, policy->second},
+                                             attester_key ? *attester_key : key, reply_hash,
+                                             reply->reply, task.input_hash);
         const std::vector<core::Hash32> hashes{reply_hash};
-        auto data = iw::on_agent_prove(hashes, proof);
+        auto data = iw::on_agent_prove(hashes, proof.proof);
         if (!data) return fail(AgentError::abi, data.error().detail);
-        std::optional<detail::CallFailure> revert;
+        std::optional<chain::SendFailure> failure;
         const auto t0 = Clock::now();
-        auto receipt = send(std::move(*data), revert, {});
+        auto receipt = submitter->transact(std::move(*data), failure);
         report.chain_time += Clock::now() - t0;
         if (!receipt) return std::unexpected(receipt.error());
-        if (revert) {
-            report.detail = "onAgentProve reverted: " + revert->detail;
+        if (failure) {
+            if (failure->code != chain::SendError::reverted) return send_failed(*failure);
+            report.detail =
+                "onAgentProve reverted: " + detail::describe_revert(failure->revert_data);
             return {};
         }
         report.proof_sent = true;
         return {};
     }
 
-    /// The reply's AgentReplyAnchored hash in the receipt, and whether the gate discarded it.
-    std::pair<std::optional<core::Hash32>, bool> inspect(const chain::Receipt& receipt,
-                                                         const core::Hash32& run_id) const {
-        std::optional<core::Hash32> anchored;
-        bool discarded = false;
-        for (const auto& log : receipt.logs) {
-            if (log.address != config.workflow || log.topics.empty()) continue;
-            if (auto e = iw::decode_agent_reply_anchored_event(log.topics, log.data);
-                e && e->workflow_run_id == run_id && e->replier == address) {
-                anchored = e->reply_hash;
-            }
-        }
-        if (!anchored) return {anchored, false};
-        // ERC-8301 §Gate Logic, silent mode: the workflow tells which anchored reply it dropped
-        // (Credence's workflows: ReplyDiscarded / BidDiscarded(runId, replyHash)).
-        for (const auto& log : receipt.logs) {
-            if (log.address != config.workflow || log.topics.size() < 3) continue;
-            const bool discard_event =
-                log.topics[0] ==
-                    chain::bindings::bft_commit_reveal_workflow::kReplyDiscardedTopic ||
-                log.topics[0] == chain::bindings::competitive_bid_workflow::kBidDiscardedTopic;
-            if (discard_event && log.topics[2] == *anchored) discarded = true;
-        }
-        return {anchored, discarded};
-    }
-
-    static std::optional<uint64_t> reply_timestamp(uint64_t chain_now, uint64_t anchor) {
-        // ERC-8301 §onAgentReply step 4: max(anchor_time) < timestamp <= block.timestamp. Chain
-        // time when it is past the anchor; else anchor + 1 once our clock has left the anchor's
-        // second (the next block a node builds then carries a later timestamp).
-        if (chain_now > anchor) return chain_now;
-        const auto wall = static_cast<uint64_t>(std::time(nullptr));
-        if (wall > anchor) return anchor + 1;
-        return std::nullopt;
+    static std::unexpected<AgentFailure> send_failed(const chain::SendFailure& f) {
+        return fail(AgentError::rpc, fmt::format("{}: {}", chain::to_string(f.code), f.detail));
     }
 
     /// What process() reads first, in one JSON-RPC batch (one round trip instead of three):
@@ -401,10 +306,8 @@ struct TaskWorker::Impl {
     /// The journal's anchored replies of this worker (a restart: a reorg while it was down must
     /// not leave a reply lost; the first step checks them).
     AgentResult<void> load_unsettled() {
-        auto entries = journal.entries();
-        if (!entries)
-            return fail(AgentError::journal, std::string(chain::to_string(entries.error().code)) +
-                                                 ": " + entries.error().detail);
+        auto entries = submitter->entries();
+        if (!entries) return std::unexpected(entries.error());
         for (const auto& e : *entries) {
             if (e.status == chain::OperationStatus::mined && e.block_num &&
                 e.key.chain_id == chain_id && e.key.workflow == config.workflow &&
@@ -545,7 +448,8 @@ struct TaskWorker::Impl {
                 return finish(TaskOutcome::expired);
             if (!snap->eligible.value_or(true)) return finish(TaskOutcome::ineligible);
         }
-        const auto ts = reply_timestamp(latest->timestamp, anchor);
+        const auto ts =
+            reply_timestamp(latest->timestamp, anchor, static_cast<uint64_t>(std::time(nullptr)));
         if (!saved && !ts) return finish(TaskOutcome::deferred);
 
         if (!saved) {
@@ -586,109 +490,61 @@ struct TaskWorker::Impl {
             saved = std::move(s);
         }
 
-        // ERC-8301 §Data Envelopes: the operationId is assigned (and journaled, fsynced) before
-        // the first submission and carried unchanged by every retry.
-        const chain::OperationKey op_key{chain_id,    config.workflow, task.workflow_run_id,
-                                         {task_hash}, address,         saved->output_hash};
-        chain::BeginOptions options;
+        // ERC-8301 §Data Envelopes / §onAgentReply step 1: the one reply protocol
+        // (reply_submitter.hpp) journals the operation before any send and never resends one the
+        // chain already binds.
+        const ReplyContent content{
+            task.workflow_run_id, {task_hash}, saved->output, saved->output_hash};
+        ReplyBegin options;
         options.timestamp = ts.value_or(anchor + 1);
-        auto begun = journal.begin(op_key, options);
-        if (!begun)
-            return fail(AgentError::journal, std::string(chain::to_string(begun.error().code)) +
-                                                 ": " + begun.error().detail);
-        chain::OperationEntry entry = begun->entry;
-        report.operation_id = entry.operation_id;
-
-        // A retry whose first attempt reached the chain is already anchored: never send again.
-        if (begun->reused) {
-            auto canonical = canonical_reply(task.workflow_run_id, entry.operation_id);
-            if (!canonical) return std::unexpected(canonical.error());
-            if (*canonical != core::Hash32{}) {
-                if (entry.status != chain::OperationStatus::mined ||
-                    entry.reply_hash != *canonical) {
-                    entry.status = chain::OperationStatus::mined;
-                    entry.reply_hash = *canonical;
-                    entry.error.reset();
-                    if (auto r = record(entry); !r) return std::unexpected(r.error());
-                }
-                if (!entry.block_num) entry.block_num = latest->number;
-                watch(entry);
-                report.reply_hash = *canonical;
-                if (auto p = maybe_prove(task_hash, *canonical, task, report); !p)
-                    return std::unexpected(p.error());
-                return finish(report.proof_sent ? TaskOutcome::proven
-                                                : TaskOutcome::already_replied);
-            }
-            if (latest->timestamp <= anchor &&
-                entry.timestamp > static_cast<uint64_t>(std::time(nullptr)))
-                return finish(TaskOutcome::deferred);
+        auto begun = submitter->begin(content, options);
+        if (!begun) return std::unexpected(begun.error());
+        report.operation_id = begun->entry.operation_id;
+        if (begun->anchored) {
+            chain::OperationEntry entry = begun->entry;
+            if (!entry.block_num) entry.block_num = latest->number;
+            watch(entry);
+            report.reply_hash = *begun->anchored;
+            if (auto p = maybe_prove(task_hash, *begun->anchored, task, report); !p)
+                return std::unexpected(p.error());
+            return finish(report.proof_sent ? TaskOutcome::proven : TaskOutcome::already_replied);
         }
+        if (begun->reused && latest->timestamp <= anchor &&
+            begun->entry.timestamp > static_cast<uint64_t>(std::time(nullptr)))
+            return finish(TaskOutcome::deferred);
 
-        iw::AgentReply reply;
-        reply.operation_id = entry.operation_id;
-        reply.output_hash = saved->output_hash;
-        reply.output = saved->output;
-        reply.timestamp = core::Uint256{entry.timestamp};
-        reply.replier = address;
-        reply.prev_task_hashes = {task_hash};
-        reply.workflow_run_id = task.workflow_run_id;
-        auto data = iw::on_agent_reply(reply);
-        if (!data) return fail(AgentError::abi, data.error().detail);
-
-        std::optional<detail::CallFailure> revert;
         const auto c0 = Clock::now();
-        auto receipt =
-            send(std::move(*data), revert, [&](const core::Hash32& txn_hash) -> AgentResult<void> {
-                // Test hook: die between eth_sendRawTransaction and the receipt, as kill -9 would.
-                if (config.crash_after_send || detail::fault_requested("after-send"))
-                    ::kill(::getpid(), SIGKILL);
-                entry.status = chain::OperationStatus::sent;
-                entry.txn_hash = txn_hash;
-                entry.error.reset();
-                return record(entry);
-            });
+        auto sent = submitter->send(content, *begun);
         report.chain_time += Clock::now() - c0;
-        if (!receipt) return std::unexpected(receipt.error());
-        if (revert) {
-            entry.status = chain::OperationStatus::reverted;
-            entry.error = revert->detail;
-            if (auto r = record(entry); !r) return std::unexpected(r.error());
-            report.detail = revert->detail;
-            if (revert->error_name == "InvalidReplyTimestamp") return finish(TaskOutcome::deferred);
-            if (revert->error_name == "TaskExpired") return finish(TaskOutcome::expired);
-            if (revert->error_name == "TaskNotEligible" || revert->error_name == "RunNotPending")
-                return finish(TaskOutcome::ineligible);
-            return finish(TaskOutcome::rejected);
+        if (!sent) return std::unexpected(sent.error());
+        switch (sent->outcome) {
+            case ReplyOutcome::failed:
+                return send_failed(*sent->failure);
+            case ReplyOutcome::reverted: {
+                report.detail = sent->entry.error.value_or("");
+                const std::string name = detail::revert_error_name(sent->failure->revert_data);
+                if (name == "InvalidReplyTimestamp") return finish(TaskOutcome::deferred);
+                if (name == "TaskExpired") return finish(TaskOutcome::expired);
+                if (name == "TaskNotEligible" || name == "RunNotPending")
+                    return finish(TaskOutcome::ineligible);
+                return finish(TaskOutcome::rejected);
+            }
+            case ReplyOutcome::not_anchored:
+                return finish(TaskOutcome::not_anchored);
+            case ReplyOutcome::anchored:
+            case ReplyOutcome::retry_resolved:
+                break;
         }
-        const std::optional<chain::Receipt>& mined = *receipt;
-        if (!mined) return fail(AgentError::rpc, "onAgentReply: no receipt");
-        auto [anchored, discarded] = inspect(*mined, task.workflow_run_id);
-        bool new_reply = anchored.has_value();
-        if (!anchored) {
-            // No AgentReplyAnchored: the contract resolved it as a logical retry, or anchored
-            // nothing at all.
-            auto canonical = canonical_reply(task.workflow_run_id, entry.operation_id);
-            if (!canonical) return std::unexpected(canonical.error());
-            if (*canonical != core::Hash32{}) anchored = *canonical;
-        }
-        if (!anchored) {
-            entry.error = "the transaction anchored no reply";
-            if (auto r = record(entry); !r) return std::unexpected(r.error());
-            return finish(TaskOutcome::not_anchored);
-        }
-        entry.status = chain::OperationStatus::mined;
-        entry.reply_hash = *anchored;
-        entry.block_num = mined->block_num;
-        if (auto r = record(entry); !r) return std::unexpected(r.error());
-        watch(entry);
-        report.reply_hash = *anchored;
-        if (discarded) {
+        watch(sent->entry);
+        report.reply_hash = sent->reply_hash;
+        if (sent->discarded) {
             report.detail = "the gate discarded the reply";
             return finish(TaskOutcome::discarded);
         }
-        if (auto p = maybe_prove(task_hash, *anchored, task, report); !p)
+        if (auto p = maybe_prove(task_hash, *sent->reply_hash, task, report); !p)
             return std::unexpected(p.error());
-        return finish(new_reply ? TaskOutcome::replied : TaskOutcome::already_replied);
+        return finish(sent->outcome == ReplyOutcome::anchored ? TaskOutcome::replied
+                                                              : TaskOutcome::already_replied);
     }
 
     /// NewAgentTask of the workflow, of config.stage only when set (NewAgentTask's third topic).
@@ -712,7 +568,7 @@ struct TaskWorker::Impl {
         if (!lost) return std::unexpected(lost.error());
         if (batch->reorged || *lost) {
             done.clear();
-            sender.reset();  // a reorg may have dropped our transactions: re-read the nonce
+            submitter->reset_sender();  // a reorg may have dropped our transactions
         }
         for (const auto& log : batch->logs) {
             auto e = iw::decode_new_agent_task_event(log.topics, log.data);
@@ -789,6 +645,12 @@ AgentResult<std::unique_ptr<TaskWorker>> TaskWorker::create(
     auto id = impl->rpc.chain_id();
     if (!id) return fail(AgentError::rpc, fmt::format("eth_chainId: {}", id.error().to_string()));
     impl->chain_id = *id;
+    chain::SenderOptions sender_options;
+    sender_options.chain_id = impl->chain_id;
+    sender_options.confirmations = impl->config.txn_confirmations;
+    sender_options.receipt_timeout = impl->config.receipt_timeout;
+    impl->submitter.emplace(impl->rpc, impl->key, impl->config.workflow, sender_options,
+                            worker_journal_path(impl->config.state_dir));
     if (auto r = impl->cursor.load(); !r) return std::unexpected(r.error());
     if (auto r = impl->load_unsettled(); !r) return std::unexpected(r.error());
     return std::unique_ptr<TaskWorker>(new TaskWorker(std::move(impl)));

@@ -5,12 +5,14 @@
 // expired or no longer eligible, run the Handler on the task (plus the outputs of its previous
 // replies), and submit onAgentReply; then, when the task's stage waits for a proof (the task is
 // still eligible after the reply, so the gate has not moved), submit onAgentProve with an
-// ECDSAAttestationVerifier attestation (ERC-8274 / ERC-8301 §onAgentProve Option A or B).
+// ECDSAAttestationVerifier attestation (agent/reply_prover.hpp; ERC-8274 / ERC-8301 §onAgentProve
+// Option A or B).
 //
 // Exactly-once replies (ERC-8301 §Data Envelopes, §onAgentReply step 1): before anything is sent,
-// the handler output is saved under state_dir/outputs/ and the operation is begun in the
-// operation journal (chain/operation_journal.hpp, state_dir/operations.jsonl), which gives the
-// operationId (random, non-zero, never derived from content) and the reply timestamp. A restart
+// the handler output is saved under state_dir/outputs/; the reply then goes through the one reply
+// protocol (agent/reply_submitter.hpp, shared with `credence workflow reply`), which begins the
+// operation in the operation journal (chain/operation_journal.hpp, state_dir/operations.jsonl):
+// the operationId (random, non-zero, never derived from content) and the reply timestamp. A restart
 // finds the same output and so the same journal entry; getReplyHashByOperation is asked before
 // any resubmission, and a resubmission carries the same operationId and content, which the
 // contract resolves to the first canonical replyHash. So a crash between eth_sendRawTransaction
@@ -146,10 +148,6 @@ struct WorkerConfig {
     /// when confirmations > 0) ends the pause early (agent/log_wakeup.hpp); the logs are still
     /// read by eth_getLogs. nullopt: poll only.
     std::optional<SubscribeConfig> subscribe;
-    /// Test hook: SIGKILL the process right after eth_sendRawTransaction of a reply returns,
-    /// before its receipt is read or the journal records the send (crash-recovery tests). Also set
-    /// by the environment variable CREDENCE_WORKER_FAULT=after-send.
-    bool crash_after_send = false;
 };
 
 class TaskWorker {

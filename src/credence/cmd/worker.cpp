@@ -12,7 +12,7 @@
 // Tasks are read by polling eth_getLogs every --poll-ms; an eth_subscribe over the node's
 // WebSocket (--ws-url, by default the RPC URL as ws:// or wss://) ends each pause as soon as a
 // NewAgentTask is emitted, when the node offers it (agent/log_wakeup.hpp).
-// Test hook: CREDENCE_WORKER_FAULT=after-send exits right after eth_sendRawTransaction of a reply.
+// Test hook: CREDENCE_FAULT=<point> (agent/reply_submitter.hpp fault_point) SIGKILLs the process.
 #include <chrono>
 #include <optional>
 #include <string>

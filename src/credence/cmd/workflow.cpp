@@ -2,8 +2,8 @@
 #include <credence/cmd/workflow.hpp>
 #include <credence/verify/evidence.hpp>
 
+#include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <optional>
 #include <string_view>
 #include <thread>
@@ -11,16 +11,14 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
-#include <credence/chain/bindings/ecdsa_attestation_verifier.hpp>
+#include <credence/agent/reply_prover.hpp>
+#include <credence/agent/reply_submitter.hpp>
 #include <credence/chain/bindings/i_agent_workflow.hpp>
 #include <credence/chain/bindings/single_stage_workflow.hpp>
 #include <credence/chain/deployment.hpp>
 #include <credence/chain/operation_journal.hpp>
 #include <credence/chain/txn_sender.hpp>
 #include <credence/cmd/util.hpp>
-#include <credence/core/abi.hpp>
-#include <credence/core/abi_type.hpp>
-#include <credence/core/eip712.hpp>
 #include <credence/core/keccak.hpp>
 #include <credence/core/secp256k1.hpp>
 #include <credence/core/txn.hpp>
@@ -59,7 +57,6 @@ namespace {
 using namespace workflow_detail;  // NOLINT(google-build-using-namespace): this file's own helpers
 namespace iw = chain::bindings::i_agent_workflow;
 namespace sw = chain::bindings::single_stage_workflow;
-namespace ev = chain::bindings::ecdsa_attestation_verifier;
 
 std::string hex(const core::Hash32& h) { return core::to_hex(h); }
 
@@ -92,17 +89,6 @@ iw::GetAgentReplyResult get_reply(ChainContext& ctx, const core::Address& wf,
     const auto data =
         ctx.call(wf, must(iw::get_agent_reply(reply_hash), "getAgentReply"), "getAgentReply");
     return must(iw::decode_get_agent_reply_result(data), "getAgentReply result");
-}
-
-core::Hash32 reply_hash_by_operation(ChainContext& ctx, const core::Address& wf,
-                                     const core::Hash32& run_id, const core::Address& replier,
-                                     const core::Hash32& operation_id) {
-    const auto data = ctx.call(wf,
-                               must(iw::get_reply_hash_by_operation(run_id, replier, operation_id),
-                                    "getReplyHashByOperation"),
-                               "getReplyHashByOperation");
-    return must(iw::decode_get_reply_hash_by_operation_result(data),
-                "getReplyHashByOperation result");
 }
 
 /// Events of this workflow in a receipt, decoded.
@@ -167,12 +153,19 @@ void run_run(RunArgs& a) {
     ChainContext ctx(a.common.chain);
     const core::Address wf = resolve_workflow(ctx, a.common.workflow);
     if (a.expires_in && a.expires_at) throw CliError("give --expires-in or --expires-at, not both");
-    // Expiry counts from chain time (the node's clock, which may run ahead of ours on a devnet).
+    // --expires-in counts from now: the later of the latest block's time (a node's clock may run
+    // ahead of ours on a devnet) and our clock (an idle devnet's latest block is stale, while the
+    // block that mines this transaction carries the time it is mined: counting from the stale
+    // block would expire the task before it exists, ERC-8301 §run() InvalidExpiry).
     uint64_t expires_at = 0;
     if (a.expires_at) {
         expires_at = *a.expires_at;
     } else {
-        expires_at = latest_block(ctx).timestamp + a.expires_in.value_or(3600);
+        const auto wall =
+            static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::seconds>(
+                                      std::chrono::system_clock::now().time_since_epoch())
+                                      .count());
+        expires_at = std::max(latest_block(ctx).timestamp, wall) + a.expires_in.value_or(3600);
     }
     // "Callers with sensitive inputs SHOULD pass input = "" ...; inputHash still commits."
     const core::ByteView plaintext =
@@ -239,28 +232,38 @@ struct ReplyArgs {
     bool withhold_output = false;
 };
 
-/// Fault injection for the crash-recovery tests: CREDENCE_FAULT=<point> ends the process there
-/// at once (no destructors, no further journal writes), as a crash or kill -9 would.
-void fault_point(std::string_view point) {
-    const char* f = std::getenv("CREDENCE_FAULT");
-    if (f != nullptr && point == f) std::_Exit(75);
-}
-
-/// AgentReply.timestamp: the off-chain execution time, which ERC-8301 §onAgentReply step 4
-/// bounds as max(anchor_time(prevTaskHashes)) < timestamp <= block.timestamp. Chain time (the
-/// latest block) when it is past the anchor: never our clock, which can be ahead of the block a
-/// node simulates eth_estimateGas in (then the call reverts InvalidReplyTimestamp). When the task
-/// was anchored in the latest block's second, anchor + 1 after waiting out the second, since
-/// nodes such as anvil give blocks of the same second the same timestamp.
+/// AgentReply.timestamp by the one rule (agent/reply_submitter.hpp reply_timestamp()). When the
+/// task was anchored in the latest block's second, wait out the second: anvil gives blocks of one
+/// second the same timestamp, and the next block is built later.
 uint64_t reply_timestamp(ChainContext& ctx, uint64_t max_anchor) {
     const uint64_t chain_now = latest_block(ctx).timestamp;
-    if (chain_now > max_anchor) return chain_now;
+    const auto wall = [] {
+        return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::seconds>(
+                                         std::chrono::system_clock::now().time_since_epoch())
+                                         .count());
+    };
+    if (auto ts = agent::reply_timestamp(chain_now, max_anchor, wall())) return *ts;
     const auto since_epoch = std::chrono::system_clock::now().time_since_epoch();
     const auto into_second = std::chrono::duration_cast<std::chrono::milliseconds>(since_epoch) %
                              std::chrono::seconds(1);
     std::this_thread::sleep_for(std::chrono::seconds(1) - into_second +
                                 std::chrono::milliseconds(50));
     return max_anchor + 1;
+}
+
+/// The CLI line of a failed onAgentReply / onAgentProve send.
+std::string send_failure_line(const chain::SendFailure& f, std::string_view what) {
+    if (f.code == chain::SendError::reverted) {
+        return fmt::format("{} reverted: {}", what, describe_credence_revert(f.revert_data));
+    }
+    if (f.code == chain::SendError::rpc && f.rpc) {
+        try {
+            throw_rpc_error(*f.rpc, what);
+        } catch (const CliError& e) {
+            return e.what();
+        }
+    }
+    return fmt::format("{}: {}: {}", what, to_string(f.code), f.detail);
 }
 
 void run_reply(ReplyArgs& a) {
@@ -316,125 +319,59 @@ void run_reply(ReplyArgs& a) {
         return;
     }
 
-    // ERC-8301 §Data Envelopes: the operationId is assigned before the first submission and
-    // carried unchanged across retries, so it is made durable before anything is sent.
-    chain::OperationJournal journal(chain::journal_path(chain::credence_home()));
-    chain::OperationKey key{ctx.chain_id(), wf, run_id, task_hashes, replier, output_hash};
+    // ERC-8301 §Data Envelopes / §onAgentReply step 1: the one reply protocol
+    // (agent/reply_submitter.hpp) journals the operationId before anything is sent and never
+    // resends an operation the chain already binds.
+    chain::SenderOptions sender_options;
+    sender_options.chain_id = ctx.chain_id();
+    sender_options.confirmations = a.common.chain.confirmations;
+    agent::ReplySubmitter submitter(ctx.rpc(), ctx.signer().key, wf, sender_options,
+                                    chain::journal_path(chain::credence_home()));
+    const agent::ReplyContent content{run_id, task_hashes, reply.output, output_hash};
     const uint64_t timestamp = a.timestamp.value_or(0);
-    auto begun = journal.begin(
-        key, chain::BeginOptions{
-                 .operation_id = explicit_op,
-                 .new_operation = a.new_operation,
-                 .timestamp = timestamp != 0 ? timestamp : reply_timestamp(ctx, max_anchor)});
-    if (!begun)
-        throw CliError(fmt::format("{}: {}", to_string(begun.error().code), begun.error().detail));
-    chain::OperationEntry entry = begun->entry;
-    auto save = [&](const chain::OperationEntry& e) {
-        if (auto r = journal.record(e); !r)
-            throw CliError(fmt::format("{}: {}", to_string(r.error().code), r.error().detail));
-    };
-    fault_point("after-journal");
-
-    reply.operation_id = entry.operation_id;
-    reply.timestamp = core::Uint256{entry.timestamp};
+    auto begun = submitter.begin(
+        content, agent::ReplyBegin{
+                     .operation_id = explicit_op,
+                     .new_operation = a.new_operation,
+                     .timestamp = timestamp != 0 ? timestamp : reply_timestamp(ctx, max_anchor)});
+    if (!begun) throw CliError(begun.error().detail);
+    const chain::OperationEntry& entry = begun->entry;
     out.add("operationId", hex(entry.operation_id));
     out.add("runId", hex(run_id));
     out.add("outputHash", hex(output_hash));
     out.add("reused", begun->reused);
-
-    // A retry whose first attempt reached the chain (even if we never saw the receipt) is
-    // already anchored: report the canonical replyHash instead of sending again.
-    if (begun->reused) {
-        const core::Hash32 canonical =
-            reply_hash_by_operation(ctx, wf, run_id, replier, entry.operation_id);
-        if (canonical != core::Hash32{}) {
-            if (entry.status != chain::OperationStatus::mined || entry.reply_hash != canonical) {
-                entry.status = chain::OperationStatus::mined;
-                entry.reply_hash = canonical;
-                entry.error.reset();
-                save(entry);
-            }
-            out.add("replyHash", hex(canonical));
-            out.add("outcome", "already-anchored");
-            out.add("journal", journal.path().string());
-            out.flush();
-            return;
-        }
+    if (begun->anchored) {
+        out.add("replyHash", hex(*begun->anchored));
+        out.add("outcome", "already-anchored");
+        out.add("journal", submitter.journal_path().string());
+        out.flush();
+        return;
     }
 
-    chain::SenderOptions sender_options;
-    sender_options.chain_id = ctx.chain_id();
-    sender_options.confirmations = a.common.chain.confirmations;
-    chain::TxnSender sender(ctx.rpc(), ctx.signer().key, sender_options);
-    auto fail = [&](const chain::SendFailure& f) -> std::string {
-        std::string line;
-        if (f.code == chain::SendError::reverted) {
-            line = "onAgentReply reverted: " + describe_credence_revert(f.revert_data);
-        } else if (f.code == chain::SendError::rpc && f.rpc) {
-            try {
-                throw_rpc_error(*f.rpc, "onAgentReply");
-            } catch (const CliError& e) {
-                line = e.what();
-            }
-        } else {
-            line = fmt::format("onAgentReply: {}: {}", to_string(f.code), f.detail);
-        }
-        // A revert is final for this attempt; any other failure leaves the operation where it
-        // was (pending, or sent with its txn hash) for the next retry to resolve.
-        if (f.code == chain::SendError::reverted) {
-            entry.status = chain::OperationStatus::reverted;
-        } else {
-            entry.status =
-                entry.txn_hash ? chain::OperationStatus::sent : chain::OperationStatus::pending;
-        }
-        entry.error = line;
-        save(entry);
-        return line;
-    };
-
-    chain::TxnRequest request;
-    request.to = wf;
-    request.data = must(iw::on_agent_reply(reply), "onAgentReply");
-    auto signed_txn = sender.prepare(request);
-    if (!signed_txn) throw CliError(fail(signed_txn.error()));
-    auto txn_hash = sender.submit(*signed_txn);
-    if (!txn_hash) throw CliError(fail(txn_hash.error()));
-    entry.status = chain::OperationStatus::sent;
-    entry.txn_hash = *txn_hash;
-    entry.error.reset();
-    save(entry);
-    fault_point("after-send");
-
-    auto receipt = sender.wait(*txn_hash);
-    if (!receipt) throw CliError(fail(receipt.error()));
-
-    // The anchored replyHash: the AgentReplyAnchored event of this run and replier, or, when the
-    // contract resolved the call as a logical retry (no event), its canonical binding.
-    std::optional<core::Hash32> reply_hash;
-    for (const auto& log : receipt->logs) {
-        if (log.address != wf) continue;
-        auto e = iw::decode_agent_reply_anchored_event(log.topics, log.data);
-        if (e && e->workflow_run_id == run_id && e->replier == replier) reply_hash = e->reply_hash;
+    auto sent = submitter.send(content, *begun);
+    if (!sent) throw CliError(sent.error().detail);
+    switch (sent->outcome) {
+        case agent::ReplyOutcome::reverted:
+        case agent::ReplyOutcome::failed:
+            throw CliError(send_failure_line(*sent->failure, "onAgentReply"));
+        case agent::ReplyOutcome::not_anchored:
+            throw CliError("onAgentReply: the transaction anchored no reply");
+        case agent::ReplyOutcome::anchored:
+        case agent::ReplyOutcome::retry_resolved:
+            break;
     }
-    const bool anchored_now = reply_hash.has_value();
-    if (!reply_hash)
-        reply_hash = reply_hash_by_operation(ctx, wf, run_id, replier, entry.operation_id);
-    entry.status = chain::OperationStatus::mined;
-    entry.reply_hash = *reply_hash;
-    entry.block_num = receipt->block_num;
-    save(entry);
-
-    out.add("replyHash", hex(*reply_hash));
-    out.add("outcome", anchored_now ? "anchored" : "retry-resolved");
-    out.add("journal", journal.path().string());
+    out.add("replyHash", hex(*sent->reply_hash));
+    out.add("outcome",
+            sent->outcome == agent::ReplyOutcome::anchored ? "anchored" : "retry-resolved");
+    out.add("journal", submitter.journal_path().string());
     // FSM side effects of this reply (async gates): new tasks or completion.
-    out.add("newTasks", tasks_json(new_tasks(receipt.value(), wf)));
-    out.add("completed", completions_json(completions(receipt.value(), wf)));
-    SentTxn sent;
-    sent.txn_hash = *txn_hash;
-    sent.raw_txn = core::encode_signed(*signed_txn);
-    sent.receipt = std::move(*receipt);
-    ChainContext::report(out, sent);
+    out.add("newTasks", tasks_json(new_tasks(sent->receipt, wf)));
+    out.add("completed", completions_json(completions(sent->receipt, wf)));
+    SentTxn txn;
+    txn.txn_hash = sent->entry.txn_hash.value_or(core::Hash32{});
+    txn.raw_txn = core::encode_signed(sent->signed_txn);
+    txn.receipt = std::move(sent->receipt);
+    ChainContext::report(out, txn);
     out.flush();
 }
 
@@ -446,46 +383,6 @@ struct ProveArgs {
     std::string proof;
     std::string attester_key;
 };
-
-/// ECDSAAttestationVerifier's EIP-712 domain: {name "CredenceECDSAVerifier", version "1",
-/// chainId, verifyingContract} (contracts/src/erc8301/verifiers/ECDSAAttestationVerifier.sol).
-core::Hash32 verifier_domain(uint64_t chain_id, const core::Address& verifier) {
-    core::Eip712Domain d;
-    d.name = "CredenceECDSAVerifier";
-    d.version = "1";
-    d.chain_id = core::Uint256{chain_id};
-    d.verifying_contract = verifier.bytes;
-    return core::domain_separator(d);
-}
-
-/// hashStruct of the verifier's statement: AgentAttestation(taskId, agentId, inputHash,
-/// outputHash) for the IAgentVerifier layer (ERC-8301 §onAgentProve Option A passes
-/// taskId = workflowRunId and agentId = bytes32(uint160(replier))), else Attestation(inputHash,
-/// outputHash) for the IProofVerifier layer (Option B).
-core::Hash32 statement_hash(bool agent_mode, const iw::AgentReply& reply,
-                            const core::Hash32& input_hash) {
-    nlohmann::json types;
-    nlohmann::json message;
-    const char* primary = agent_mode ? "AgentAttestation" : "Attestation";
-    auto field = [](const char* name) {
-        return nlohmann::json{{"name", name}, {"type", "bytes32"}};
-    };
-    if (agent_mode) {
-        core::Hash32 agent_id{};
-        std::copy(reply.replier.bytes.begin(), reply.replier.bytes.end(), agent_id.begin() + 12);
-        types[primary] = {field("taskId"), field("agentId"), field("inputHash"),
-                          field("outputHash")};
-        message = {{"taskId", hex(reply.workflow_run_id)},
-                   {"agentId", hex(agent_id)},
-                   {"inputHash", hex(input_hash)},
-                   {"outputHash", hex(reply.output_hash)}};
-    } else {
-        types[primary] = {field("inputHash"), field("outputHash")};
-        message = {{"inputHash", hex(input_hash)}, {"outputHash", hex(reply.output_hash)}};
-    }
-    auto parsed = must(core::parse_eip712_types(types), "EIP-712 types");
-    return must(core::hash_struct(parsed, primary, message), "EIP-712 hashStruct");
-}
 
 void run_prove(ProveArgs& a) {
     if (a.reply_hashes.empty()) throw CliError("prove: give at least one reply hash");
@@ -511,39 +408,28 @@ void run_prove(ProveArgs& a) {
         if (!a.attester_key.empty()) own_key = load_private_key(a.attester_key);
         const core::SecretKey& key = own_key ? *own_key : ctx.signer().key;
         const core::Address attester = core::address_of(key);
-        const core::Hash32 domain = verifier_domain(ctx.chain_id(), policy.verifier);
+        const agent::ProofPolicy proof_policy{policy.verifier, policy.agent_verifier_mode};
         for (const auto& rh : reply_hashes) {
             const auto r = get_reply(ctx, wf, rh);
             if (r.reply.prev_task_hashes.empty())
                 throw CliError(fmt::format("reply {} has no prevTaskHashes", hex(rh)));
             // ERC-8301 §onAgentProve step 1: the inputHash of prevTaskHashes[0], from the chain.
             const auto t = get_task(ctx, wf, r.reply.prev_task_hashes.front());
-            const core::Hash32 digest = core::eip712_digest(
-                domain, statement_hash(policy.agent_verifier_mode, r.reply, t.task.input_hash));
-            const auto sig = must(core::sign_digest(key, digest), "sign attestation");
-            const auto bytes =
-                sig.to_bytes_v27();  // r || s || v, the form OpenZeppelin ECDSA takes
-            proofs.emplace_back(bytes.begin(), bytes.end());
+            agent::ReplyProof p = agent::prove_reply(ctx.chain_id(), proof_policy, key, rh, r.reply,
+                                                     t.task.input_hash);
+            if (p.proof.empty()) throw CliError("sign attestation: the key cannot sign");
             statements.push_back({{"replyHash", hex(rh)},
-                                  {"inputHash", hex(t.task.input_hash)},
-                                  {"outputHash", hex(r.reply.output_hash)},
-                                  {"digest", hex(digest)}});
+                                  {"inputHash", hex(p.input_hash)},
+                                  {"outputHash", hex(p.output_hash)},
+                                  {"digest", hex(p.digest)}});
+            proofs.push_back(std::move(p.proof));
         }
         out.add("verifier", policy.verifier.to_checksum_hex());
         out.add("attester", attester.to_checksum_hex());
         out.add("statement", policy.agent_verifier_mode ? "AgentAttestation" : "Attestation");
     }
-    // One reply: the proof as is. Several: abi.encode(bytes[]) with one proof per reply
-    // (Credence's AgentWorkflow proof encoding).
-    core::Bytes proof;
-    if (proofs.size() == 1) {
-        proof = proofs.front();
-    } else {
-        core::AbiValue::List list;
-        for (auto& p : proofs) list.emplace_back(std::move(p));
-        proof = must(core::encode_one(must(core::parse_type("bytes[]"), "bytes[]"), list),
-                     "proof encoding");
-    }
+    // One reply: the proof as is. Several: abi.encode(bytes[]), one proof per reply.
+    const core::Bytes proof = agent::combine_proofs(std::move(proofs));
     const SentTxn sent =
         ctx.send(wf, must(iw::on_agent_prove(reply_hashes, proof), "onAgentProve"), "onAgentProve");
     out.add("replyHashes", hex_list(reply_hashes));
@@ -615,7 +501,8 @@ void add_workflow_commands(CLI::App& app) {
                             run_args.common, true);
     run->add_option("input-file", run_args.input_file, "Input file ('-' for stdin)")->required();
     run->add_option("--expires-in", run_args.expires_in,
-                    "Seconds from the latest block until the initial task expires (default 3600)");
+                    "Seconds from now (the later of the latest block's time and this machine's "
+                    "clock) until the initial task expires (default 3600)");
     run->add_option("--expires-at", run_args.expires_at, "Absolute expiry (0: no expiry)");
     run->add_flag("--withhold-input", run_args.withhold_input,
                   "Send an empty input on-chain; only inputHash commits to it");

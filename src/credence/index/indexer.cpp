@@ -156,10 +156,16 @@ std::expected<Indexer::Fetched, IndexError> Indexer::fetch(uint64_t from, uint64
 }
 
 std::expected<void, IndexError> Indexer::read_details(std::vector<IngestLog>& logs) {
-    // ERC-8301 events carry only hashes: read the task / reply structs at the log's block.
+    // ERC-8301 events carry only hashes: read the task / reply structs at the log's block. An
+    // ERC-8274 proof's detail is its transaction (which replyHashes its onAgentProve proved).
     std::vector<chain::RpcCall> calls;
     std::vector<size_t> which;
+    std::vector<size_t> by_txn;
     for (size_t i = 0; i < logs.size(); ++i) {
+        if (needs_transaction_detail(logs[i].log, logs[i].kind)) {
+            by_txn.push_back(i);
+            continue;
+        }
         auto call = detail_call(logs[i].log, logs[i].kind);
         if (!call) continue;
         calls.push_back(
@@ -167,6 +173,7 @@ std::expected<void, IndexError> Indexer::read_details(std::vector<IngestLog>& lo
                              {chain::to_json(*call), chain::to_quantity(logs[i].log.block_num)})});
         which.push_back(i);
     }
+    if (auto r = read_transaction_details(logs, by_txn); !r) return r;
     constexpr size_t kCallsPerRequest = 500;
     for (size_t at = 0; at < calls.size(); at += kCallsPerRequest) {
         const size_t n = std::min(kCallsPerRequest, calls.size() - at);
@@ -187,6 +194,58 @@ std::expected<void, IndexError> Indexer::read_details(std::vector<IngestLog>& lo
             logs[which[at + k]].detail = std::move(*data);
         }
     }
+    return {};
+}
+
+std::expected<void, IndexError> Indexer::read_transaction_details(
+    std::vector<IngestLog>& logs, const std::vector<size_t>& which) {
+    // One eth_getTransactionByHash per transaction (a proof of several replies emits several
+    // logs in one transaction).
+    std::vector<chain::RpcCall> calls;
+    std::map<core::Hash32, size_t> call_of;
+    for (const size_t i : which) {
+        if (call_of.emplace(logs[i].log.txn_hash, calls.size()).second) {
+            calls.push_back({"eth_getTransactionByHash",
+                             nlohmann::json::array({core::to_hex(logs[i].log.txn_hash)})});
+        }
+    }
+    std::vector<core::Bytes> details(calls.size());
+    constexpr size_t kCallsPerRequest = 500;
+    for (size_t at = 0; at < calls.size(); at += kCallsPerRequest) {
+        const size_t n = std::min(kCallsPerRequest, calls.size() - at);
+        auto results =
+            source_.client().batch(std::span<const chain::RpcCall>(calls).subspan(at, n));
+        if (!results) {
+            metrics_.rpc_errors_total++;
+            return rpc_fail(results.error(), "read proof transactions");
+        }
+        for (size_t k = 0; k < n; ++k) {
+            auto& result = (*results)[k];
+            if (!result || !result->is_object()) {
+                metrics_.rpc_errors_total++;
+                chain::RpcError e;
+                if (result) {
+                    e.kind = chain::RpcErrorKind::bad_response;
+                    e.message = "not a transaction object";
+                } else {
+                    e = result.error();
+                }
+                return rpc_fail(e, "read a proof transaction");
+            }
+            std::optional<core::Address> to;
+            if (const auto it = result->find("to"); it != result->end() && !it->is_null()) {
+                auto a = chain::read_address(*it);
+                if (!a) return rpc_fail(a.error(), "read a proof transaction's to");
+                to = *a;
+            }
+            const auto input = result->find("input");
+            auto data = input == result->end() ? chain::RpcResult<core::Bytes>(core::Bytes{})
+                                               : chain::read_data(*input);
+            if (!data) return rpc_fail(data.error(), "read a proof transaction's input");
+            details[at + k] = transaction_detail(to, *data);
+        }
+    }
+    for (const size_t i : which) logs[i].detail = details[call_of.at(logs[i].log.txn_hash)];
     return {};
 }
 

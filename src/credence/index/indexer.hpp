@@ -162,6 +162,9 @@ private:
     /// Sets each ERC-8301 task / reply log's detail (detail_call(), batched eth_calls); fetch()'s
     /// helper, so it too may run on the fetch-ahead thread.
     [[nodiscard]] std::expected<void, IndexError> read_details(std::vector<IngestLog>& logs);
+    /// Sets the detail of logs[i] for each i in `which` to its transaction (transaction_detail()).
+    [[nodiscard]] std::expected<void, IndexError> read_transaction_details(
+        std::vector<IngestLog>& logs, const std::vector<size_t>& which);
     /// Drops or builds the secondary indexes for a batch of `logs` logs (bulk load, see
     /// IndexerOptions); `final_batch`: every block of the batch is final. Records it in `report`.
     [[nodiscard]] std::expected<void, IndexError> plan_indexes(IndexStore& store, bool final_batch,

@@ -3,6 +3,8 @@
 // the indexer reads getAgentTask / getAgentReply at the log's block (docs/architecture.md §index/);
 // a successful WorkflowCompleted reads the final task, which has no NewAgentTask
 // (docs/architecture.md §verify/).
+#include <algorithm>
+
 #include <credence/chain/bindings/bft_commit_reveal_workflow.hpp>
 #include <credence/chain/bindings/competitive_bid_workflow.hpp>
 #include <credence/chain/bindings/ecdsa_attestation_verifier.hpp>
@@ -10,6 +12,8 @@
 #include <credence/chain/bindings/i_agent_workflow.hpp>
 #include <credence/chain/bindings/permissioned_single_stage_workflow.hpp>
 #include <credence/chain/bindings/single_stage_workflow.hpp>
+#include <credence/core/abi.hpp>
+#include <credence/core/abi_type.hpp>
 #include <credence/index/projector_rules.hpp>
 #include <credence/index/store.hpp>
 
@@ -50,8 +54,8 @@ constexpr std::string_view kResultInsert =
 constexpr std::string_view kProofInsert =
     "INSERT INTO workflow_proofs (chain_id, verifier, task_id, block_num, log_index, agent_key, "
     "verification_digest, valid, input_hash, output_hash, proof_profile, timestamp, instance_id, "
-    "proof_chain_id, txn_hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, "
-    "$14, $15)";
+    "proof_chain_id, txn_hash, prove_workflow, proved_reply_hashes) VALUES ($1, $2, $3, $4, $5, "
+    "$6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)";
 
 std::vector<DbValue> at_position(const LogInput& in, const core::Hash32& id) {
     auto p = key_params(in, blob(id));
@@ -273,6 +277,13 @@ RuleResult on_verification(const LogInput& in) {
     p.emplace_back(std::move(ev->instance_id));
     p.emplace_back(std::move(ev->chain_id));
     p.emplace_back(blob(in.log->txn_hash));
+    // The onAgentProve call of the transaction (its detail): the replyHashes this proof proved.
+    if (auto call = decode_prove_call(in.detail)) {
+        p.emplace_back(blob(call->workflow.view()));
+        p.emplace_back(concat_hashes(call->reply_hashes));
+    } else {
+        p.resize(p.size() + 2);
+    }
     out.statements.push_back({kProofInsert, std::move(p)});
     return out;
 }
@@ -317,6 +328,46 @@ RuleResult project_verifier(const LogInput& in) {
 }
 
 }  // namespace rules
+
+bool needs_transaction_detail(const RawLog& log, ContractKind kind) {
+    return kind == ContractKind::agent_verifier && !log.topics.empty() &&
+           log.topics[0] == chain::bindings::i_agent_verifier::kVerificationCompletedTopic;
+}
+
+core::Bytes transaction_detail(const std::optional<core::Address>& to, core::ByteView input) {
+    if (!to) return {};
+    core::Bytes out(to->bytes.begin(), to->bytes.end());
+    out.insert(out.end(), input.begin(), input.end());
+    return out;
+}
+
+std::optional<ProveCall> decode_prove_call(core::ByteView detail) {
+    namespace wf = chain::bindings::i_agent_workflow;
+    constexpr size_t kAddress = 20;
+    constexpr size_t kSelector = 4;
+    if (detail.size() < kAddress + kSelector) return std::nullopt;
+    const core::ByteView input = detail.subspan(kAddress);
+    if (!std::equal(wf::kOnAgentProveSelector.begin(), wf::kOnAgentProveSelector.end(),
+                    input.begin())) {
+        return std::nullopt;
+    }
+    static const auto kTypes = core::parse_type_list("(bytes32[],bytes)");
+    if (!kTypes) return std::nullopt;
+    auto args = core::decode(*kTypes, input.subspan(kSelector));
+    if (!args || args->size() != 2) return std::nullopt;
+    const core::AbiValue::List* list = (*args)[0].as_list();
+    if (list == nullptr) return std::nullopt;
+    auto workflow = core::Address::from_bytes(detail.first(kAddress));
+    if (!workflow) return std::nullopt;
+    ProveCall call{*workflow, {}};
+    call.reply_hashes.reserve(list->size());
+    for (const core::AbiValue& v : *list) {
+        const core::FixedBytes* word = v.as_fixed_bytes();
+        if (word == nullptr) return std::nullopt;
+        call.reply_hashes.push_back(word->data);
+    }
+    return call;
+}
 
 std::optional<chain::CallRequest> detail_call(const RawLog& log, ContractKind kind) {
     namespace wf = chain::bindings::i_agent_workflow;

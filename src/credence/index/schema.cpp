@@ -613,7 +613,19 @@ INSERT INTO tool_profile_terms (chain_id, registry, tool_id, list, term)
 SELECT DISTINCT chain_id, registry, tool_id, list, term FROM entries WHERE term <> '';
 )sql";
 
-constexpr std::array<Migration, 6> kMigrations{{
+constexpr std::string_view kV7Sql = R"sql(
+-- Proofs per replyHash (ERC-8301 §onAgentProve: proven = true when onAgentProve has succeeded
+-- for this replyHash). A VerificationCompleted names a statement, not a reply, and two replies can
+-- make the same statement; the transaction that emitted it names the replies. workflow_proofs
+-- gains, from that transaction's call data (raw_logs.detail: its `to` and input), when it is a
+-- direct onAgentProve call: prove_workflow (the workflow called) and proved_reply_hashes (its
+-- replyHashes argument, the 32-byte hashes concatenated); both NULL otherwise, and for rows
+-- indexed before this migration (index again to fill them).
+ALTER TABLE workflow_proofs ADD COLUMN prove_workflow {{BLOB}};
+ALTER TABLE workflow_proofs ADD COLUMN proved_reply_hashes {{BLOB}};
+)sql";
+
+constexpr std::array<Migration, 7> kMigrations{{
     {1, "indexer tables: raw logs, cursors, block and code hashes, projections", kV1Sql},
     {2, "verifications: the latest check of each agent, tool, feedback, validation and run",
      kV2Sql},
@@ -621,6 +633,7 @@ constexpr std::array<Migration, 6> kMigrations{{
     {4, "API read paths: feedback by agent in chain order", kV4Sql},
     {5, "ingest throughput: drop the secondary indexes no query reads", kV5Sql},
     {6, "exact-entry search: the profile lists' entries, one row each", kV6Sql},
+    {7, "proofs per reply: the replyHashes of each proof's onAgentProve call", kV7Sql},
 }};
 
 // The secondary indexes that ingestion never reads, as the latest migration defines them. A bulk

@@ -96,6 +96,28 @@ struct ChainStatus {
 /// block.
 [[nodiscard]] std::optional<chain::CallRequest> detail_call(const RawLog& log, ContractKind kind);
 
+/// Whether `log`'s detail is its transaction (an ERC-8274 VerificationCompleted of a verifier):
+/// a workflow emits no event of its own when a reply is proven, so which replyHashes a proof
+/// proved is read from the transaction's onAgentProve call (ERC-8301 §onAgentProve). The detail
+/// stored is transaction_detail(to, input).
+[[nodiscard]] bool needs_transaction_detail(const RawLog& log, ContractKind kind);
+
+/// A transaction as a log's detail: its `to` (20 bytes) followed by its input; empty for a
+/// contract creation.
+[[nodiscard]] core::Bytes transaction_detail(const std::optional<core::Address>& to,
+                                             core::ByteView input);
+
+/// onAgentProve(bytes32[] replyHashes, bytes proof) sent directly to `workflow`: as decoded from a
+/// transaction_detail(). A transaction that succeeded proved every listed reply (onAgentProve is
+/// all or nothing).
+struct ProveCall {
+    core::Address workflow;
+    std::vector<core::Hash32> reply_hashes;
+};
+/// nullopt when the transaction is not a direct onAgentProve call (a creation, another function,
+/// a call through another contract).
+[[nodiscard]] std::optional<ProveCall> decode_prove_call(core::ByteView transaction_detail);
+
 class IndexStore {
 public:
     /// Runs the schema migrations and returns a store over `db`.

@@ -449,9 +449,13 @@ private:
         // inputHash and the reply's outputHash.
         const TaskNode* primary =
             r.prev_task_hashes.empty() ? nullptr : task_at(r.prev_task_hashes.front());
+        // ERC-8301 §onAgentProve: proven per replyHash. The record's transaction must have proven
+        // this reply (a successful onAgentProve proves every hash it lists); a record whose call
+        // is unknown counts only when the source claims this reply proven.
         if (primary != nullptr && primary->record) {
             const Hash32 agent_id = word_of(r.replier);
             const bool claims_digest = n.record->verification_digest != Hash32{};
+            const ProofRecord* by_claim = nullptr;
             for (const auto& p : proofs_) {
                 if (!p.valid || p.task_id != run_id_ || p.agent_id != agent_id ||
                     p.input_hash != primary->record->task.input_hash ||
@@ -462,15 +466,27 @@ private:
                                       p.verifier != n.record->verifier)) {
                     continue;
                 }
+                if (!p.prove_workflow) {
+                    if (by_claim == nullptr && n.record->proven) by_claim = &p;
+                    continue;
+                }
+                if (*p.prove_workflow == report_.workflow &&
+                    std::find(p.proved_reply_hashes.begin(), p.proved_reply_hashes.end(), n.hash) !=
+                        p.proved_reply_hashes.end()) {
+                    n.proven = true;
+                    n.proof = p;
+                    break;
+                }
+            }
+            if (!n.proven && by_claim != nullptr) {
                 n.proven = true;
-                n.proof = p;
-                break;
+                n.proof = *by_claim;
             }
         }
         if (n.record->proven && !n.proven) {
             fail(EvidenceReason::unproven_claim,
-                 "getAgentReply claims proven, but no matching valid VerificationCompleted "
-                 "(ERC-8274) exists");
+                 "getAgentReply claims proven, but no valid VerificationCompleted (ERC-8274) of "
+                 "a proof of this reply exists");
         }
     }
 

@@ -11,12 +11,18 @@
 // EvidenceOptions::max_nodes and max_depth (a hostile source cannot make it run forever), and a
 // cycle (impossible for honest hashes, possible for a lying source) is detected and reported.
 //
-// Provenness is decided from ERC-8274 records, not from claims: a reply is proven when a valid
-// VerificationCompleted of the run matches it (taskId = runId, agentId = bytes32(replier),
-// inputHash = its primary task's inputHash, outputHash = its outputHash, and the claimed
-// verifier / verificationDigest when the source reports them); a task is proven when every reply
-// it names is (ERC-8301 §Evidence Chain, Proven state). A claim of proven without such a record is
-// `unproven_claim`. A chain may be valid and not fully proven (async stages need no proof).
+// Provenness is per replyHash (ERC-8301 §onAgentProve: proven = true when onAgentProve has
+// succeeded for this replyHash), backed by an ERC-8274 record: a reply is proven when a valid
+// VerificationCompleted of the run matches its statement (taskId = runId, agentId =
+// bytes32(replier), inputHash = its primary task's inputHash, outputHash = its outputHash, and the
+// claimed verifier / verificationDigest when the source reports them) AND that record's
+// transaction called onAgentProve on this workflow with this replyHash. A statement is not a
+// reply: two replies can make the same one (a commit and its reveal, an audit answered twice
+// alike), and one proof must not prove both. When a record's call is unknown (a proof sent
+// through another contract), the source's per-reply claim decides instead: live, the contract's
+// own proven flag. A task is proven when every reply it names is (ERC-8301 §Evidence Chain,
+// Proven state). A claim of proven without such a record is `unproven_claim`. A chain may be
+// valid and not fully proven (async stages need no proof).
 //
 // Nothing throws; source failures come back as EvidenceError.
 // Thread-safety: verify_run() is reentrant; the source is used by the calling thread only.
@@ -79,7 +85,7 @@ struct ReplyNode {
     core::Hash32 hash{};
     std::optional<ReplyRecord> record;
     size_t depth = 0;
-    bool proven = false;               // a matching valid VerificationCompleted exists
+    bool proven = false;               // onAgentProve succeeded for it, backed by a record
     std::optional<ProofRecord> proof;  // that record
 };
 

@@ -17,6 +17,8 @@ namespace iw = chain::bindings::i_agent_workflow;
 using index::DbRow;
 using index::DbValue;
 
+constexpr uint64_t kRunSuccess = 1;  // ERC-8301 RunStatus.Success
+
 DbValue blob(core::ByteView b) { return core::Bytes(b.begin(), b.end()); }
 DbValue integer(uint64_t v) { return static_cast<int64_t>(v); }
 
@@ -91,8 +93,8 @@ constexpr std::string_view kReply =
     "chain_id = $1 AND reply_hash = $2 AND workflow = $3 ORDER BY block_num, log_index LIMIT 1";
 constexpr std::string_view kProofs =
     "SELECT verifier, task_id, agent_key, verification_digest, valid, input_hash, output_hash, "
-    "timestamp, block_num FROM workflow_proofs WHERE chain_id = $1 AND task_id = $2 ORDER BY "
-    "block_num, log_index";
+    "timestamp, block_num, prove_workflow, proved_reply_hashes FROM workflow_proofs WHERE "
+    "chain_id = $1 AND task_id = $2 ORDER BY block_num, log_index";
 
 class IndexSource final : public EvidenceSource {
 public:
@@ -123,9 +125,12 @@ public:
         RowReader r{rows->front()};
         out.status = r.u64();
         out.final_task_hash = r.hash();
-        out.completed_at = r.u64();
+        const uint64_t emitted_at = r.u64();
         out.completed_block_num = r.u64();
         if (!r.ok) return corrupt("workflow_results");
+        // ERC-8301 §result(): completedAt is set on Success only; a Failed run's WorkflowCompleted
+        // carries its block time, but result() (the live source) still answers 0.
+        out.completed_at = out.status == kRunSuccess ? emitted_at : 0;
         return out;
     }
 
@@ -219,6 +224,13 @@ public:
             rec.output_hash = r.hash();
             rec.timestamp = r.u64();
             rec.block_num = r.u64();
+            // The onAgentProve call of the record's transaction (NULL: not a direct call).
+            if (r.is_null()) {
+                r.at += 2;
+            } else {
+                rec.prove_workflow = r.address();
+                rec.proved_reply_hashes = r.hashes();
+            }
             if (!r.ok) return corrupt("workflow_proofs");
             out.push_back(rec);
         }

@@ -13,6 +13,7 @@
 #include <credence/chain/bindings/i_agent_verifier.hpp>
 #include <credence/chain/rpc_client.hpp>
 #include <credence/chain/rpc_codec.hpp>
+#include <credence/index/store.hpp>
 
 namespace credence::verify {
 namespace {
@@ -120,6 +121,7 @@ public:
         auto logs = rpc_.get_logs(f);
         if (!logs) return std::unexpected(rpc_error(logs.error(), "eth_getLogs"));
         std::vector<ProofRecord> out;
+        std::vector<core::Hash32> txn_hashes;  // of out[i]
         for (const auto& log : *logs) {
             if (log.removed) continue;
             auto ev = av::decode_verification_completed_event(log.topics, log.data);
@@ -135,11 +137,57 @@ public:
             rec.timestamp = ev->timestamp.fits_u64() ? ev->timestamp.limbs[0] : UINT64_MAX;
             rec.block_num = log.block_num;
             out.push_back(rec);
+            txn_hashes.push_back(log.txn_hash);
         }
+        if (auto ok = read_prove_calls(out, txn_hashes); !ok) return std::unexpected(ok.error());
         return out;
     }
 
 private:
+    // ERC-8301 §onAgentProve: which replyHashes each record's transaction proved, from its call
+    // data (the same decoding the indexer stores: index/store.hpp decode_prove_call). One batch.
+    SourceResult<void> read_prove_calls(std::vector<ProofRecord>& records,
+                                        const std::vector<core::Hash32>& txn_hashes) {
+        std::vector<chain::RpcCall> calls;
+        std::map<core::Hash32, size_t> call_of;
+        for (const auto& h : txn_hashes) {
+            if (call_of.emplace(h, calls.size()).second) {
+                calls.push_back(
+                    {"eth_getTransactionByHash", nlohmann::json::array({core::to_hex(h)})});
+            }
+        }
+        std::vector<std::optional<index::ProveCall>> prove_calls(calls.size());
+        for (size_t at = 0; at < calls.size(); at += kCallsPerRequest) {
+            const size_t n = std::min(kCallsPerRequest, calls.size() - at);
+            auto results = rpc_.batch(std::span<const chain::RpcCall>(calls).subspan(at, n));
+            if (!results) return std::unexpected(rpc_error(results.error(), "proof transactions"));
+            for (size_t k = 0; k < n; ++k) {
+                const auto& txn = (*results)[k];
+                if (!txn) return std::unexpected(rpc_error(txn.error(), "a proof transaction"));
+                if (!txn->is_object()) continue;  // unknown to this node: the call stays unknown
+                std::optional<core::Address> to;
+                if (const auto it = txn->find("to"); it != txn->end() && !it->is_null()) {
+                    auto a = chain::read_address(*it);
+                    if (!a) return std::unexpected(rpc_error(a.error(), "a proof transaction"));
+                    to = *a;
+                }
+                const auto input = txn->find("input");
+                if (input == txn->end()) continue;
+                auto data = chain::read_data(*input);
+                if (!data) return std::unexpected(rpc_error(data.error(), "a proof transaction"));
+                prove_calls[at + k] =
+                    index::decode_prove_call(index::transaction_detail(to, *data));
+            }
+        }
+        for (size_t i = 0; i < records.size(); ++i) {
+            if (const auto& call = prove_calls[call_of.at(txn_hashes[i])]; call) {
+                records[i].prove_workflow = call->workflow;
+                records[i].proved_reply_hashes = call->reply_hashes;
+            }
+        }
+        return {};
+    }
+
     SourceResult<uint64_t> pinned() {
         if (head_) return *head_;
         auto n = rpc_.block_number();

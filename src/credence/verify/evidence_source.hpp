@@ -7,10 +7,12 @@
 //     replies(), so the verifier pays one round trip per depth level, not per step), plus one
 //     eth_getLogs for the run's anchoring events (NewAgentTask, AgentReplyAnchored,
 //     WorkflowCompleted: their blocks) and one for its ERC-8274 VerificationCompleted records
-//     (taskId = workflowRunId, ERC-8301 §onAgentProve Option A).
+//     (taskId = workflowRunId, ERC-8301 §onAgentProve Option A), plus one batch of
+//     eth_getTransactionByHash for the records' transactions (their onAgentProve calls).
 //   - make_index_evidence_source: offline, from the index database (index/schema.cpp):
 //     workflow_results (result()), workflow_tasks / workflow_replies (by their hash indexes; the
-//     final task's row is written by the WorkflowCompleted projection) and workflow_proofs.
+//     final task's row is written by the WorkflowCompleted projection) and workflow_proofs (with
+//     the onAgentProve call the indexer read from each record's transaction).
 //
 // Records carry the stored structs exactly as the source holds them: the verifier recomputes the
 // hashes, so a source never needs to be trusted, only read. A hash the source does not know is
@@ -19,9 +21,11 @@
 //
 // Claims differ by source: over RPC, `proven` / `verifier` / `verification_digest` are the
 // contract's current state; in the index they are what getAgentReply returned at the anchoring
-// block (a reply is normally proven later, so the index usually claims "not proven"). The
-// verifier decides provenness from the proof records, never from the claim, so both sources
-// produce the same verdict and trace for an honest chain.
+// block (a reply is normally proven later, so the index usually claims "not proven"). Both
+// sources also give, per proof record, the onAgentProve call of its transaction (the RPC source
+// reads it with eth_getTransactionByHash, the indexer stored it): which replyHashes it proved. The
+// verifier decides provenness per replyHash from those (evidence.hpp), so both sources produce
+// the same verdict and trace for an honest chain.
 //
 // Thread-safety: a source is used by one thread. Ownership: a source borrows its RpcClient or
 // Database, which must outlive it.
@@ -109,6 +113,12 @@ struct ProofRecord {
     core::Hash32 output_hash{};
     uint64_t timestamp = 0;
     uint64_t block_num = 0;
+    /// The onAgentProve call of the transaction that emitted the record, when the source read it
+    /// and it was a direct call: the workflow called and the replyHashes it proved (ERC-8301
+    /// §onAgentProve; the record itself names a statement, which several replies can share).
+    /// nullopt: the call is not known.
+    std::optional<core::Address> prove_workflow;
+    std::vector<core::Hash32> proved_reply_hashes;
 };
 
 class EvidenceSource {

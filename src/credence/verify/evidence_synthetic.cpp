@@ -35,8 +35,8 @@ constexpr std::string_view kReply =
 constexpr std::string_view kProof =
     "INSERT INTO workflow_proofs (chain_id, verifier, task_id, block_num, log_index, agent_key, "
     "verification_digest, valid, input_hash, output_hash, proof_profile, timestamp, instance_id, "
-    "proof_chain_id, txn_hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, "
-    "$14, $15)";
+    "proof_chain_id, txn_hash, prove_workflow, proved_reply_hashes) VALUES ($1, $2, $3, $4, $5, "
+    "$6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)";
 constexpr std::string_view kRun =
     "INSERT INTO workflow_runs (chain_id, workflow, run_id, status, final_task_hash, "
     "completed_at, started_block_num, completed_block_num) VALUES ($1, $2, $3, 1, $4, $5, $6, $7)";
@@ -144,21 +144,13 @@ index::DbResult<SyntheticRun> write(index::Database& db, const SyntheticRunOptio
         if (auto ok = db.exec(kReply, rp); !ok) return std::unexpected(ok.error());
         if (o.prove) {
             const core::Hash32 digest = core::keccak256("digest " + std::to_string(i));
-            const DbValue pp[] = {integer(o.chain_id),
-                                  blob(o.verifier.view()),
-                                  blob(out.run_id),
-                                  integer(block_num),
-                                  integer(1),
-                                  blob(agent_id),
-                                  blob(digest),
-                                  integer(1),
-                                  blob(t.input_hash),
-                                  blob(r.output_hash),
-                                  blob(core::Hash32{}),
-                                  integer(time),
-                                  blob(o.verifier.view()),
-                                  blob(core::Uint256{o.chain_id}.to_word()),
-                                  blob(txn_of(block_num))};
+            const DbValue pp[] = {
+                integer(o.chain_id), blob(o.verifier.view()), blob(out.run_id), integer(block_num),
+                integer(1), blob(agent_id), blob(digest), integer(1), blob(t.input_hash),
+                blob(r.output_hash), blob(core::Hash32{}), integer(time), blob(o.verifier.view()),
+                blob(core::Uint256{o.chain_id}.to_word()), blob(txn_of(block_num)),
+                // its transaction: onAgentProve([rh], proof) on the workflow
+                blob(o.workflow.view()), hashes({rh})};
             if (auto ok = db.exec(kProof, pp); !ok) return std::unexpected(ok.error());
         }
         prev_replies = {rh};
