@@ -156,7 +156,7 @@ int main(int argc, char** argv) {
     stop = true;
     attack.join();
     size_t held = 0;
-    for (const auto& a : attackers) held += a.connection ? 1 : 0;
+    for (const auto& a : attackers) held += a.connection ? size_t{1} : size_t{0};
     for (const auto& [path, values] : samples) {
         const auto ms = [&values](double q) {
             return static_cast<double>(credence::testing::quantile(values, q)) / 1000.0;

@@ -40,7 +40,9 @@ std::filesystem::path shared_index() {
         std::filesystem::remove(p);
         auto db = index::open_sqlite(p);
         EXPECT_TRUE(db);
-        if (db) EXPECT_TRUE(index::IndexStore::open(**db));
+        if (db) {
+            EXPECT_TRUE(index::IndexStore::open(**db));
+        }
         return p;
     }();
     return path;
@@ -275,7 +277,7 @@ TEST_F(http_server_hostile, per_ip_and_total_connection_caps) {
     held.clear();
     std::this_thread::sleep_for(200ms);
     std::vector<RawConnection> busy;
-    for (int i = 0; i < 8; ++i) {
+    for (size_t i = 0; i < 8; ++i) {
         busy.push_back(dial(port_, attacker_ip(3 + i / 4)));
         ASSERT_TRUE(busy.back().send("GET /healthz HTTP/1.1\r\n"));
     }
