@@ -49,7 +49,8 @@ Node& node() {
         rest.scope.chain_id = 31337;
         rest.open_database = [path] { return index::open_sqlite(path); };
         out.rest = std::make_unique<api::RestApi>(std::move(rest));
-        out.mcp = std::make_unique<api::McpEndpoint>(*out.rest, api::McpOptions{"credence", "fuzz"});
+        out.mcp =
+            std::make_unique<api::McpEndpoint>(*out.rest, api::McpOptions{"credence", "fuzz"});
         api::HttpServerOptions options;
         options.port = 0;
         options.threads = 2;

@@ -161,14 +161,16 @@ int main(int argc, char** argv) {
         const auto ms = [&values](double q) {
             return static_cast<double>(credence::testing::quantile(values, q)) / 1000.0;
         };
-        std::printf("probe %-24s requests %6zu  p50 %7.2f ms  p90 %7.2f ms  p99 %7.2f ms  max %8.2f "
-                    "ms\n",
-                    path.c_str(), values.size(), ms(0.5), ms(0.9), ms(0.99), ms(1.0));
+        std::printf(
+            "probe %-24s requests %6zu  p50 %7.2f ms  p90 %7.2f ms  p99 %7.2f ms  max %8.2f "
+            "ms\n",
+            path.c_str(), values.size(), ms(0.5), ms(0.9), ms(0.99), ms(1.0));
     }
     std::printf("probe failures (no 200 within 2 s): %zu\n", failures);
-    std::printf("attack: %zu slowloris + %zu idle from %zu source(s); connections opened %llu, "
-                "closed by the server %llu, held at the end %zu\n",
-                o.slowloris, o.idle, o.sources, static_cast<unsigned long long>(opened.load()),
-                static_cast<unsigned long long>(closed_by_server.load()), held);
+    std::printf(
+        "attack: %zu slowloris + %zu idle from %zu source(s); connections opened %llu, "
+        "closed by the server %llu, held at the end %zu\n",
+        o.slowloris, o.idle, o.sources, static_cast<unsigned long long>(opened.load()),
+        static_cast<unsigned long long>(closed_by_server.load()), held);
     return 0;
 }

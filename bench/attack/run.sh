@@ -5,8 +5,9 @@
 # For each server: a baseline (no attack), then ATTACK_SLOWLORIS (1000) slowloris + ATTACK_IDLE
 # (1000) idle keep-alive connections from one source address (127.0.0.2), then the same spread
 # over ATTACK_SOURCES (50) addresses (past the per-IP cap), while a normal client on 127.0.0.1
-# measures /healthz and an agent's detail. nginx serves the same two paths as static files
-# (a copy of the node's answers), with worker_connections 4096 and Debian's other defaults.
+# measures /healthz and an agent's detail. nginx serves the same two paths as static files (a
+# copy of the node's answers), with worker_connections 4096 and Debian's other defaults.
+# ATTACK_ONLY=credence or ATTACK_ONLY=nginx runs one side only.
 set -euo pipefail
 build=${1:?build dir}
 db=${2:-/tmp/credence_api_bench.sqlite}
@@ -52,8 +53,12 @@ done
 mkdir -p "$work/www/api/v1/agents"
 curl -sf "http://127.0.0.1:$port/healthz" > "$work/www/healthz"
 curl -sf "http://127.0.0.1:$port/api/v1/agents/1" > "$work/www/api/v1/agents/1"
-run_all "credence (api_bench_server)" "$port"
+chmod -R a+rX "$work"  # nginx's workers run as nobody
+if [[ "${ATTACK_ONLY:-}" != nginx ]]; then
+    run_all "credence (api_bench_server)" "$port"
+fi
 kill -TERM "${pids[0]}"
+[[ "${ATTACK_ONLY:-}" == credence ]] && exit 0
 
 nginx_port=$(free_port)
 mkdir -p "$work/nginx/logs"

@@ -176,7 +176,8 @@ std::vector<int64_t> measure_gets(uint16_t port, const std::string& path, size_t
     std::vector<int64_t> samples;
     std::optional<RawConnection> connection;
     const std::string request = http_get(path);
-    const int64_t timeout_us = std::chrono::duration_cast<std::chrono::microseconds>(timeout).count();
+    const int64_t timeout_us =
+        std::chrono::duration_cast<std::chrono::microseconds>(timeout).count();
     for (size_t i = 0; i < count; ++i) {
         const auto start = Clock::now();
         bool ok = false;
@@ -189,7 +190,8 @@ std::vector<int64_t> measure_gets(uint16_t port, const std::string& path, size_t
             auto response =
                 connection->send(request) ? connection->read_response(timeout) : std::nullopt;
             ok = response && response->status == 200;
-            if (!response || response->header("connection") == std::optional<std::string>("close")) {
+            if (!response ||
+                response->header("connection") == std::optional<std::string>("close")) {
                 connection.reset();
             }
         }

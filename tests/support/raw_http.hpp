@@ -27,9 +27,8 @@ struct RawResponse {
 class RawConnection {
 public:
     /// Connects to 127.0.0.1:`port` from `source_ip` (any port); the error names the step.
-    static std::expected<RawConnection, std::string> open(uint16_t port,
-                                                          const std::string& source_ip =
-                                                              "127.0.0.1");
+    static std::expected<RawConnection, std::string> open(
+        uint16_t port, const std::string& source_ip = "127.0.0.1");
     RawConnection(RawConnection&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
     RawConnection& operator=(RawConnection&& other) noexcept;
     RawConnection(const RawConnection&) = delete;

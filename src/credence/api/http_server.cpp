@@ -7,9 +7,9 @@
 #include <thread>
 #include <utility>
 
+#include <fmt/format.h>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <fmt/format.h>
 
 #include <credence/api/detail/http_connection.hpp>
 
@@ -81,7 +81,9 @@ std::expected<void, std::string> HttpServer::start() {
     s.pool = std::make_unique<asio::thread_pool>(std::max(1U, options.threads));
     boost::system::error_code ec;
     const auto address = asio::ip::make_address(options.bind_address, ec);
-    if (ec) return std::unexpected(fmt::format("cannot bind {}: not an IP address", options.bind_address));
+    if (ec)
+        return std::unexpected(
+            fmt::format("cannot bind {}: not an IP address", options.bind_address));
     const tcp::endpoint endpoint(address, options.port);
     s.acceptor = std::make_unique<tcp::acceptor>(*s.io);
     if (s.acceptor->open(endpoint.protocol(), ec); !ec) {
@@ -127,8 +129,8 @@ HttpServerCounters HttpServer::counters() const noexcept { return impl_->shared.
 std::string HttpServer::metrics() const {
     const HttpServerCounters c = counters();
     std::string out;
-    const auto metric = [&out](std::string_view type, std::string_view name,
-                               std::string_view help, uint64_t value) {
+    const auto metric = [&out](std::string_view type, std::string_view name, std::string_view help,
+                               uint64_t value) {
         out += fmt::format("# HELP {0} {1}\n# TYPE {0} {2}\n{0} {3}\n", name, help, type, value);
     };
     metric("counter", "credence_http_server_connections_accepted_total", "Connections accepted",
@@ -152,7 +154,8 @@ std::string HttpServer::metrics() const {
            c.rate_limited);
     metric("counter", "credence_http_server_bad_requests_total",
            "Requests refused by the transport (400, 413, 414, 431)", c.bad_requests);
-    metric("gauge", "credence_http_server_open_connections", "Open connections", c.open_connections);
+    metric("gauge", "credence_http_server_open_connections", "Open connections",
+           c.open_connections);
     return out;
 }
 

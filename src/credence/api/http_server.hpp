@@ -65,8 +65,8 @@ struct HttpServerCounters {
     uint64_t connections_rejected_total = 0;
     uint64_t header_timeouts = 0;  ///< request line + headers not complete in time
     uint64_t body_timeouts = 0;
-    uint64_t idle_reaped = 0;  ///< closed waiting for a request's first byte (or to make room)
-    uint64_t requests = 0;     ///< requests answered by a handler (or refused by the limiter)
+    uint64_t idle_reaped = 0;   ///< closed waiting for a request's first byte (or to make room)
+    uint64_t requests = 0;      ///< requests answered by a handler (or refused by the limiter)
     uint64_t rate_limited = 0;  ///< 429 answers
     uint64_t bad_requests = 0;  ///< 400 / 413 / 414 / 431 from the transport
     uint64_t open_connections = 0;

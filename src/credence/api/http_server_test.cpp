@@ -110,7 +110,8 @@ protected:
     }
 
     /// One GET on a fresh connection from 127.0.0.1.
-    std::optional<RawResponse> get(const std::string& path, std::chrono::milliseconds timeout = 5s) {
+    std::optional<RawResponse> get(const std::string& path,
+                                   std::chrono::milliseconds timeout = 5s) {
         auto c = dial(port_);
         if (!c.send(testing::http_get(path))) return std::nullopt;
         return c.read_response(timeout);
@@ -145,9 +146,10 @@ TEST_F(http_server_hostile, chunked_body_within_the_limit_is_served) {
     start(defaults());
     auto c = dial(port_);
     const std::string ping = R"({"jsonrpc":"2.0","id":1,"method":"ping"})";
-    ASSERT_TRUE(c.send("POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                       "Accept: application/json, text/event-stream\r\n"
-                       "Transfer-Encoding: chunked\r\n\r\n"));
+    ASSERT_TRUE(
+        c.send("POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+               "Accept: application/json, text/event-stream\r\n"
+               "Transfer-Encoding: chunked\r\n\r\n"));
     ASSERT_TRUE(c.send(fmt::format("{:x}\r\n{}\r\n0\r\n\r\n", ping.size(), ping)));
     auto answer = c.read_response(5s);
     ASSERT_TRUE(answer);
@@ -296,8 +298,8 @@ TEST_F(http_server_hostile, head_answers_the_content_length_of_get) {
     ASSERT_EQ(full->status, 200);
     ASSERT_FALSE(full->body.empty());
     // HEAD then GET pipelined: the HEAD answer must carry no body, or the GET's would misparse.
-    ASSERT_TRUE(c.send("HEAD /openapi.json HTTP/1.1\r\nHost: x\r\n\r\n" +
-                       testing::http_get("/healthz")));
+    ASSERT_TRUE(
+        c.send("HEAD /openapi.json HTTP/1.1\r\nHost: x\r\n\r\n" + testing::http_get("/healthz")));
     auto head = c.read_response(5s, true);
     ASSERT_TRUE(head);
     EXPECT_EQ(head->status, 200);
@@ -425,8 +427,9 @@ TEST_F(http_server_hostile, rate_limited_answers_are_counted) {
     }
     EXPECT_GE(limited, 2);
     EXPECT_EQ(server_->counters().rate_limited, static_cast<uint64_t>(limited));
-    EXPECT_NE(server_->metrics().find(fmt::format("credence_http_server_rate_limited_total {}", limited)),
-              std::string::npos);
+    EXPECT_NE(
+        server_->metrics().find(fmt::format("credence_http_server_rate_limited_total {}", limited)),
+        std::string::npos);
 }
 
 }  // namespace

@@ -14,8 +14,8 @@ namespace credence::api {
 namespace {
 
 HttpResponse json_error(int status, std::string_view message, std::string_view code) {
-    return {status, "application/json", nlohmann::json{{"error", message}, {"code", code}}.dump(),
-            {}};
+    return {
+        status, "application/json", nlohmann::json{{"error", message}, {"code", code}}.dump(), {}};
 }
 
 std::string_view content_type_for(const std::filesystem::path& path) {

@@ -1,7 +1,9 @@
 // One HTTP/1.1 connection of api::HttpServer, and the state every connection shares (limits,
 // counters, the per-IP table, the idle list). docs/node.md §HTTP server describes the limits.
 //
-// A connection's life, all on the server's single I/O thread: wait for a request's first byte
+// A connection's life, on the server's single I/O thread except the handler (pool thread), which
+// also starts writing its answer (nothing else touches the connection meanwhile; the write
+// completes on the I/O thread): wait for a request's first byte
 // (idle_timeout; reapable), read the request line and headers (header_timeout, max_header_bytes),
 // read the body (body_timeout, max_body_bytes for Content-Length and chunked alike, checked while
 // reading), take a rate-limit token, hand the request to the pool, write the answer
@@ -10,7 +12,8 @@
 // moment, so the client reads the answer rather than a reset.
 //
 // Thread-safety: ConnectionShared's counters and per-IP table may be read from any thread;
-// everything else belongs to the I/O thread. Ownership: connections own themselves
+// everything else belongs to the I/O thread, or to the pool thread running the connection's
+// handler while it runs. Ownership: connections own themselves
 // (shared_ptr held by their pending operation); they borrow ConnectionShared.
 #pragma once
 
