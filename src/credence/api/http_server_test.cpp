@@ -8,6 +8,7 @@
 #include <poll.h>
 
 #include <atomic>
+#include <cstdio>
 #include <chrono>
 #include <filesystem>
 #include <memory>
@@ -186,6 +187,9 @@ TEST_F(http_server_hostile, chunked_256_mib_flood_keeps_rss_bounded) {
     }
     for (auto& t : senders) t.join();
     const auto after = testing::memory_use();
+    std::printf("peak RSS %lld -> %lld KiB, %zu body bytes sent\n",
+                static_cast<long long>(before.hwm_kib), static_cast<long long>(after.hwm_kib),
+                total.load());
     EXPECT_LT(after.hwm_kib - before.hwm_kib, 64 * 1024) << "peak RSS grew too much";
     EXPECT_LT(total.load(), size_t{128} << 20) << "the server kept reading past the limit";
     EXPECT_EQ(answered_413.load(), 16);
