@@ -16,7 +16,7 @@
 namespace credence::api {
 
 namespace asio = boost::asio;
-using tcp = asio::ip::tcp;
+using Tcp = asio::ip::tcp;
 
 namespace {
 
@@ -34,7 +34,7 @@ struct HttpServer::Impl {
     detail::ConnectionShared shared;
     std::unique_ptr<asio::io_context> io;
     std::unique_ptr<asio::thread_pool> pool;
-    std::unique_ptr<tcp::acceptor> acceptor;
+    std::unique_ptr<Tcp::acceptor> acceptor;
     std::unique_ptr<asio::steady_timer> accept_backoff;
     std::thread io_thread;
     uint16_t port = 0;
@@ -52,7 +52,7 @@ struct HttpServer::Impl {
     }
 
     void accept() {
-        acceptor->async_accept(*io, [this](boost::system::error_code ec, tcp::socket socket) {
+        acceptor->async_accept(*io, [this](boost::system::error_code ec, Tcp::socket socket) {
             if (ec == asio::error::operation_aborted) return;
             if (ec) {
                 // Out of descriptors (EMFILE) or a transient error: retry shortly, never spin.
@@ -84,8 +84,8 @@ std::expected<void, std::string> HttpServer::start() {
     if (ec)
         return std::unexpected(
             fmt::format("cannot bind {}: not an IP address", options.bind_address));
-    const tcp::endpoint endpoint(address, options.port);
-    s.acceptor = std::make_unique<tcp::acceptor>(*s.io);
+    const Tcp::endpoint endpoint(address, options.port);
+    s.acceptor = std::make_unique<Tcp::acceptor>(*s.io);
     if (s.acceptor->open(endpoint.protocol(), ec); !ec) {
         s.acceptor->set_option(asio::socket_base::reuse_address(true), ec);
         if (!ec) s.acceptor->bind(endpoint, ec);

@@ -18,7 +18,7 @@ namespace credence::api::detail {
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
-using tcp = asio::ip::tcp;
+using Tcp = asio::ip::tcp;
 using Clock = std::chrono::steady_clock;
 
 namespace {
@@ -41,7 +41,7 @@ std::string lowercase(std::string_view text) {
     return out;
 }
 
-std::string ip_of(const tcp::endpoint& endpoint) {
+std::string ip_of(const Tcp::endpoint& endpoint) {
     auto address = endpoint.address();
     if (address.is_v6() && address.to_v6().is_v4_mapped()) {
         address = asio::ip::make_address_v4(asio::ip::v4_mapped, address.to_v6());
@@ -59,7 +59,7 @@ bool is_disconnect(const boost::system::error_code& ec) {
 
 class Connection : public std::enable_shared_from_this<Connection> {
 public:
-    Connection(ConnectionShared& shared, asio::thread_pool& pool, tcp::socket socket,
+    Connection(ConnectionShared& shared, asio::thread_pool& pool, Tcp::socket socket,
                std::string ip)
         : shared_(shared),
           pool_(pool),
@@ -130,11 +130,11 @@ private:
 
     void read_header() {
         parser_.emplace();
-        parser_->header_limit(static_cast<uint32_t>(shared_.options.max_header_bytes));
-        parser_->body_limit(shared_.options.max_body_bytes);
+        parser_.value().header_limit(static_cast<uint32_t>(shared_.options.max_header_bytes));
+        parser_.value().body_limit(shared_.options.max_body_bytes);
         // One deadline for the whole request line and headers, however the bytes trickle in.
         stream_.expires_after(shared_.options.header_timeout);
-        http::async_read_header(stream_, buffer_, *parser_,
+        http::async_read_header(stream_, buffer_, parser_.value(),
                                 [self = shared_from_this()](boost::system::error_code ec, size_t) {
                                     self->on_header(ec);
                                 });
@@ -162,13 +162,13 @@ private:
             refuse(400, "malformed HTTP request", "bad_request");
             return;
         }
-        auto& request = parser_->get();
+        auto& request = parser_.value().get();
         head_ = request.method() == http::verb::head;
         if (request.target().size() > shared_.options.max_target_bytes) {
             refuse(414, "request target too long", "uri_too_long");
             return;
         }
-        if (parser_->is_done()) {
+        if (parser_.value().is_done()) {
             on_complete();
             return;
         }
@@ -191,7 +191,7 @@ private:
 
     void read_body() {
         stream_.expires_after(shared_.options.body_timeout);
-        http::async_read(stream_, buffer_, *parser_,
+        http::async_read(stream_, buffer_, parser_.value(),
                          [self = shared_from_this()](boost::system::error_code ec, size_t) {
                              self->on_body(ec);
                          });
@@ -219,7 +219,7 @@ private:
     }
 
     void on_complete() {
-        auto& message = parser_->get();
+        auto& message = parser_.value().get();
         ++served_;
         close_after_ = !message.keep_alive() || served_ >= shared_.options.keep_alive_requests;
         auto target =
@@ -311,7 +311,7 @@ private:
     /// Sends FIN, then reads and drops what the client still sends for a moment before closing.
     void close_gracefully() {
         boost::system::error_code ignored;
-        stream_.socket().shutdown(tcp::socket::shutdown_send, ignored);
+        stream_.socket().shutdown(Tcp::socket::shutdown_send, ignored);
         stream_.expires_after(kDrainTime);
         drain();
     }
@@ -331,7 +331,7 @@ private:
 
     void close_now() {
         boost::system::error_code ignored;
-        stream_.socket().shutdown(tcp::socket::shutdown_both, ignored);
+        stream_.socket().shutdown(Tcp::socket::shutdown_both, ignored);
         stream_.socket().close(ignored);
     }
 
@@ -390,7 +390,7 @@ void ConnectionShared::leave(const std::string& ip) {
     if (--it->second == 0) per_ip.erase(it);
 }
 
-void admit_connection(ConnectionShared& shared, tcp::socket socket, asio::thread_pool& pool) {
+void admit_connection(ConnectionShared& shared, Tcp::socket socket, asio::thread_pool& pool) {
     boost::system::error_code ec;
     const auto remote = socket.remote_endpoint(ec);
     if (ec) return;  // already gone; the socket closes here
@@ -413,7 +413,7 @@ void admit_connection(ConnectionShared& shared, tcp::socket socket, asio::thread
     }
     shared.accepted.fetch_add(1);
     shared.open.fetch_add(1);
-    socket.set_option(tcp::no_delay(true), ec);
+    socket.set_option(Tcp::no_delay(true), ec);
     std::make_shared<Connection>(shared, pool, std::move(socket), std::move(ip))->start();
 }
 
