@@ -162,13 +162,17 @@ private:
             refuse(400, "malformed HTTP request", "bad_request");
             return;
         }
-        auto& request = parser_.value().get();
+        if (!parser_) {
+            close_now();
+            return;
+        }
+        auto& request = parser_->get();
         head_ = request.method() == http::verb::head;
         if (request.target().size() > shared_.options.max_target_bytes) {
             refuse(414, "request target too long", "uri_too_long");
             return;
         }
-        if (parser_.value().is_done()) {
+        if (parser_->is_done()) {
             on_complete();
             return;
         }
@@ -190,8 +194,12 @@ private:
     }
 
     void read_body() {
+        if (!parser_) {
+            close_now();
+            return;
+        }
         stream_.expires_after(shared_.options.body_timeout);
-        http::async_read(stream_, buffer_, parser_.value(),
+        http::async_read(stream_, buffer_, *parser_,
                          [self = shared_from_this()](boost::system::error_code ec, size_t) {
                              self->on_body(ec);
                          });
@@ -219,7 +227,11 @@ private:
     }
 
     void on_complete() {
-        auto& message = parser_.value().get();
+        if (!parser_) {
+            close_now();
+            return;
+        }
+        auto& message = parser_->get();
         ++served_;
         close_after_ = !message.keep_alive() || served_ >= shared_.options.keep_alive_requests;
         auto target =
