@@ -3,8 +3,8 @@
 //
 //   api_bench_server <sqlite-file | postgresql://...> <port> [threads=16] [db_connections=0]
 //
-// threads >= the load generator's connections: cpp-httplib holds a worker per keep-alive
-// connection (api/http_server.hpp). db_connections 0: RestApiOptions' choice by backend.
+// threads: the server's handler pool (connections cost no thread, api/http_server.hpp).
+// db_connections 0: RestApiOptions' choice by backend.
 #include <csignal>
 #include <cstdio>
 #include <string>

@@ -7,8 +7,8 @@
 # (BENCH_CONNECTIONS connections, each waiting BENCH_DELAY_MS between requests: wrk's Lua delay()),
 # and prints wrk's latency distribution, the achieved rate, the server's CPU time per request and
 # its peak RSS. Offered rate ~ connections / (delay + latency + wrk's timer slack, ~3 ms): the
-# defaults (14, 20 ms) offer ~600 req/s. The server gets BENCH_THREADS (16) workers, at least one
-# per connection (cpp-httplib holds a worker per keep-alive connection), and BENCH_DB_CONNECTIONS
+# defaults (14, 20 ms) offer ~600 req/s. The server gets BENCH_THREADS (16) handler threads
+# (connections cost none since the Beast server; 16 keeps runs comparable), and BENCH_DB_CONNECTIONS
 # database connections (default 0: RestApiOptions' choice by backend, 2 for SQLite, 8 for PostgreSQL).
 set -euo pipefail
 build=${1:?build dir}

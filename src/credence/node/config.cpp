@@ -159,6 +159,26 @@ Fields http_fields(HttpConfig& h) {
          }},
         {"threads",
          [&h](const Reader& r, const toml::node& n) { return r.integer(n, h.threads, 1, 1024); }},
+        {"max_connections",
+         [&h](const Reader& r, const toml::node& n) {
+             return r.integer(n, h.max_connections, 1, 1'000'000);
+         }},
+        {"max_connections_per_ip",
+         [&h](const Reader& r, const toml::node& n) {
+             return r.integer(n, h.max_connections_per_ip, 1, 1'000'000);
+         }},
+        {"idle_timeout_ms",
+         [&h](const Reader& r, const toml::node& n) {
+             return r.integer(n, h.idle_timeout_ms, 100, 3'600'000);
+         }},
+        {"header_timeout_ms",
+         [&h](const Reader& r, const toml::node& n) {
+             return r.integer(n, h.header_timeout_ms, 100, 3'600'000);
+         }},
+        {"body_timeout_ms",
+         [&h](const Reader& r, const toml::node& n) {
+             return r.integer(n, h.body_timeout_ms, 100, 3'600'000);
+         }},
     };
 }
 

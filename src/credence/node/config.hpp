@@ -6,7 +6,8 @@
 //   [database]  location (SQLite path or postgresql:// URL), data_dir
 //   [[registries]] kind, address, start_block, name
 //   [http]      bind, port, static_dir, max_body_bytes, rate_limit_per_second, rate_limit_burst,
-//               threads
+//               threads, max_connections, max_connections_per_ip, idle_timeout_ms,
+//               header_timeout_ms, body_timeout_ms
 //   [trust]     trusted, full_interval_seconds, incremental_interval_ms, half_life_days
 //   [verify]    enabled, max_age_seconds, interval_seconds, batch
 //   [fetch]     allow_http, ca_file, allow_hosts, connect_to, ipfs_gateways
@@ -56,9 +57,13 @@ struct HttpConfig {
     size_t max_body_bytes = 64 * 1024;
     double rate_limit_per_second = 50;
     double rate_limit_burst = 100;
-    // httplib holds a worker per keep-alive connection: more threads than the database pool
-    // (api::RestApiOptions::max_connections) so idle clients do not queue busy ones.
-    unsigned threads = 16;
+    // Handler threads; open connections cost none (docs/node.md §HTTP server limits).
+    unsigned threads = 8;
+    size_t max_connections = 4096;
+    size_t max_connections_per_ip = 64;
+    uint32_t idle_timeout_ms = 5000;
+    uint32_t header_timeout_ms = 10000;
+    uint32_t body_timeout_ms = 10000;
 };
 
 struct TrustEngineConfig {

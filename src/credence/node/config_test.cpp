@@ -118,6 +118,30 @@ TEST(node_config, errors_name_the_key) {
               "node.toml: chain.seconds_per_block: must be a number in 0.001..86400");
 }
 
+// docs/node.md §HTTP server limits: the server's connection caps and deadlines.
+TEST(node_config, http_server_limits) {
+    NodeConfig c;
+    auto r = apply_node_config(R"(
+[http]
+max_connections = 100
+max_connections_per_ip = 8
+idle_timeout_ms = 2000
+header_timeout_ms = 3000
+body_timeout_ms = 4000
+)",
+                               "node.toml", c);
+    ASSERT_TRUE(r) << r.error();
+    EXPECT_EQ(c.http.max_connections, 100u);
+    EXPECT_EQ(c.http.max_connections_per_ip, 8u);
+    EXPECT_EQ(c.http.idle_timeout_ms, 2000u);
+    EXPECT_EQ(c.http.header_timeout_ms, 3000u);
+    EXPECT_EQ(c.http.body_timeout_ms, 4000u);
+    EXPECT_NE(error_of("[http]\nmax_connections_per_ip = 0\n").find("http.max_connections_per_ip"),
+              std::string::npos);
+    EXPECT_NE(error_of("[http]\nheader_timeout_ms = 10\n").find("http.header_timeout_ms"),
+              std::string::npos);
+}
+
 TEST(node_config, syntax_errors_give_line_and_column) {
     const std::string e = error_of("[http]\nport = = 80\n");
     EXPECT_EQ(e.rfind("node.toml:2:", 0), 0u) << e;

@@ -472,6 +472,11 @@ std::expected<std::unique_ptr<Node>, std::string> Node::start(NodeConfig config,
     http_options.rate_limit_per_second = self->config.http.rate_limit_per_second;
     http_options.rate_limit_burst = self->config.http.rate_limit_burst;
     http_options.threads = self->config.http.threads;
+    http_options.max_connections = self->config.http.max_connections;
+    http_options.max_connections_per_ip = self->config.http.max_connections_per_ip;
+    http_options.idle_timeout = std::chrono::milliseconds(self->config.http.idle_timeout_ms);
+    http_options.header_timeout = std::chrono::milliseconds(self->config.http.header_timeout_ms);
+    http_options.body_timeout = std::chrono::milliseconds(self->config.http.body_timeout_ms);
     self->http = std::make_unique<api::HttpServer>(*self->rest, *self->mcp, http_options);
     if (auto bound = self->http->start(); !bound) {
         return std::unexpected(fmt::format("http: cannot serve on {}:{}: {}",
@@ -567,6 +572,7 @@ std::string Node::metrics() const {
     counter("credence_trust_agents_scored_total", "Agent scores written",
             s.trust_agents_scored.load());
     counter("credence_trust_errors_total", "Trust passes that failed", s.trust_errors.load());
+    if (s.http) out += s.http->metrics();
     return out;
 }
 
