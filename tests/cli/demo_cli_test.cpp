@@ -148,7 +148,7 @@ TEST_F(DemoCli, demo_seeds_a_world_the_verifiers_and_trust_engine_see) {
     // a demo name on another local port (here the devnet's JSON-RPC), stays refused.
     const std::string https_port = std::to_string(summary["https"]["port"].get<int>());
     const std::string rpc_port = devnet().rpc_url().substr(devnet().rpc_url().rfind(':') + 1);
-    for (const std::string url :
+    for (const std::string& url :
          {"https://127.0.0.1:" + https_port + "/", "https://localhost:" + https_port + "/",
           "http://127.0.0.1:" + rpc_port + "/", "https://alpha.demo.localhost:" + rpc_port + "/"}) {
         std::vector<std::string> fetch = {"verify", "fetch", url, "--allow-http"};
