@@ -5,8 +5,10 @@
 #      validator workers, tools, the six ERC-8301 scenarios run by workers) and serves the demo's
 #      documents over HTTPS on 127.0.0.1 (its own CA);
 #   3. `credence node`: indexes the devnet into $CREDENCE_HOME/index.sqlite, verifies what the
-#      chain points to (trusting the demo's CA for the demo's host names only), scores trust, and
-#      serves the REST API, MCP and the explorer (web/dist).
+#      chain points to (trusting the demo's CA, and lifting the SSRF guard, for the demo's host
+#      names on the demo's server only: the demo's `--allow-host name=127.0.0.1:<port>` pins; a
+#      URL on chain naming 127.0.0.1 or localhost stays refused), scores trust, and serves the
+#      REST API, MCP and the explorer (web/dist).
 # Prints the URL; Ctrl-C stops everything cleanly.
 #
 # Environment: CREDENCE_PORT (default 8004), CREDENCE_HOME (default build/run-home: the index,

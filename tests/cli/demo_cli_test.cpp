@@ -143,6 +143,22 @@ TEST_F(DemoCli, demo_seeds_a_world_the_verifiers_and_trust_engine_see) {
     const auto verified = run(verify);
     ASSERT_EQ(verified.exit_code, 0) << verified.err << verified.out;
 
+    // The flags lift the SSRF guard for the demo's own names on its own server only
+    // (verify/ssrf_guard.hpp, pinned entries): a URL on chain naming 127.0.0.1 or localhost, or
+    // a demo name on another local port (here the devnet's JSON-RPC), stays refused.
+    const std::string https_port = std::to_string(summary["https"]["port"].get<int>());
+    const std::string rpc_port = devnet().rpc_url().substr(devnet().rpc_url().rfind(':') + 1);
+    for (const std::string& url :
+         {"https://127.0.0.1:" + https_port + "/", "https://localhost:" + https_port + "/",
+          "http://127.0.0.1:" + rpc_port + "/", "https://alpha.demo.localhost:" + rpc_port + "/"}) {
+        std::vector<std::string> fetch = {"verify", "fetch", url, "--allow-http"};
+        for (const auto& f : summary["https"]["fetchFlags"]) fetch.push_back(f.get<std::string>());
+        const auto refused = run(fetch);
+        EXPECT_EQ(refused.exit_code, 1) << url << ": " << refused.out;
+        EXPECT_NE(refused.err.find("blocked_address"), std::string::npos)
+            << url << ": " << refused.err;
+    }
+
     auto opened = index::open_database(db);
     ASSERT_TRUE(opened) << opened.error().message;
     index::Database& database = **opened;

@@ -21,11 +21,18 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
+#include <credence/chain/anvil_process.hpp>
+#include <credence/chain/deployment.hpp>
+#include <credence/chain/devnet_deploy.hpp>
+#include <credence/chain/rpc_client.hpp>
+#include <credence/core/secp256k1.hpp>
 #include <credence/index/database.hpp>
 
 #include "erc8004_cli_helpers.hpp"
@@ -314,6 +321,239 @@ TEST(node_cli, scores_are_served_and_a_real_mcp_client_uses_every_tool) {
     EXPECT_LT(Clock::now() - started, std::chrono::seconds(20));
 
     EXPECT_EQ(node.stop(SIGINT, std::chrono::seconds(10)), 0) << node.err();
+}
+
+/// GET `path` until `done(status, body)` or `limit`; the last answer.
+template <typename Pred>
+std::pair<int, json> wait_get(const std::string& url, const std::string& path,
+                              std::chrono::milliseconds limit, Pred done) {
+    const auto until = Clock::now() + limit;
+    std::pair<int, json> last;
+    while (Clock::now() < until) {
+        last = get_json(url, path);
+        if (done(last.first, last.second)) return last;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return last;
+}
+
+// docs/node.md §Health: /healthz is 200 while the node follows the chain, 503 "degraded" while
+// its JSON-RPC node is down (here a real anvil, stopped), and 200 again once it is back, with
+// the indexer's last error cleared.
+TEST(node_cli, healthz_is_degraded_while_the_chain_rpc_is_down_then_recovers) {
+    const fs::path home = fresh_dir("node_health");
+    credence::chain::AnvilOptions options;
+    options.state_file = home / "anvil-state.json";  // kept across the restart: same blocks
+    auto anvil = credence::chain::AnvilProcess::start(options);
+    ASSERT_TRUE(anvil) << anvil.error();
+    options.port = (*anvil)->port();
+    auto rpc = credence::chain::RpcClient::make_http((*anvil)->url());
+    auto key =
+        credence::core::SecretKey::from_hex((*anvil)->dev_accounts().front().private_key_hex);
+    ASSERT_TRUE(key);
+    credence::chain::DeployOptions deploy;
+    deploy.sender.chain_id = (*anvil)->chain_id();
+    deploy.sender.poll_interval = std::chrono::milliseconds(10);
+    auto deployed = credence::chain::deploy_all(rpc, *key, deploy);
+    ASSERT_TRUE(deployed) << deployed.error();
+    const fs::path deployment = home / "deployment.json";
+    ASSERT_TRUE(credence::chain::save_deployment(deployment, deployed->deployment));
+
+    NodeChild node(
+        home, node_args(home, {"--rpc", (*anvil)->url(), "--deployment", deployment.string()}));
+    const auto url = node.wait_serving(std::chrono::seconds(20));
+    ASSERT_TRUE(url) << node.err();
+    const auto healthy = [](int code, const json& body) {
+        return code == 200 && body["status"] == "ok";
+    };
+    auto [code, body] = wait_get(*url, "/healthz", std::chrono::seconds(10), healthy);
+    ASSERT_EQ(code, 200) << body.dump();
+
+    (*anvil)->stop();
+    std::tie(code, body) =
+        wait_get(*url, "/healthz", std::chrono::seconds(30),
+                 [](int c, const json& b) { return c == 503 && b["status"] == "degraded"; });
+    ASSERT_EQ(code, 503) << body.dump();
+    EXPECT_EQ(body["status"], "degraded");
+    ASSERT_TRUE(body["reasons"].is_array()) << body.dump();
+    EXPECT_NE(body["reasons"][0].get<std::string>().find("chain RPC unreachable"),
+              std::string::npos)
+        << body.dump();
+    auto [status_code, status] = get_json(*url, "/api/v1/status");
+    ASSERT_EQ(status_code, 200);
+    EXPECT_TRUE(status["node"]["components"]["indexer"]["last_error"].is_string()) << status.dump();
+
+    anvil = credence::chain::AnvilProcess::start(options);
+    ASSERT_TRUE(anvil) << anvil.error();
+    std::tie(code, body) = wait_get(*url, "/healthz", std::chrono::seconds(60), healthy);
+    EXPECT_EQ(code, 200) << body.dump();
+    const json recovered = wait_status(*url, std::chrono::seconds(10), [](const json& s) {
+        return s["node"]["components"]["indexer"]["last_error"].is_null();
+    });
+    EXPECT_TRUE(recovered["node"]["components"]["indexer"]["last_error"].is_null())
+        << recovered.dump();
+    EXPECT_EQ(recovered["node"]["components"]["indexer"]["state"], "running");
+    EXPECT_EQ(node.stop(SIGINT, std::chrono::seconds(15)), 0) << node.err();
+}
+
+/// Flips bytes of every page but the first (the file header) of a SQLite file: 16 bytes of each
+/// page's B-tree header and 64 in its middle, as a disk that lost sectors would.
+void damage_pages(const fs::path& path) {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    ASSERT_TRUE(f);
+    std::array<unsigned char, 2> raw{};
+    f.seekg(16);  // the page size, big-endian (1 means 65536)
+    f.read(reinterpret_cast<char*>(raw.data()), 2);
+    const unsigned stored = (unsigned{raw[0]} << 8) | raw[1];
+    const std::streamoff page = stored == 1 ? 65536 : stored;
+    ASSERT_GE(page, 512);
+    const auto size = static_cast<std::streamoff>(fs::file_size(path));
+    for (std::streamoff at = page; at < size; at += page) {
+        for (const auto& [offset, count] :
+             {std::pair<std::streamoff, int>{0, 16}, {page / 2, 64}}) {
+            std::string bytes(static_cast<size_t>(count), '\0');
+            f.seekg(at + offset);
+            f.read(bytes.data(), count);
+            for (char& c : bytes) c = static_cast<char>(~static_cast<unsigned char>(c));
+            f.seekp(at + offset);
+            f.write(bytes.data(), count);
+        }
+    }
+    ASSERT_TRUE(f);
+}
+
+// docs/node.md §Integrity: a node started on a damaged index refuses in one line naming the file
+// and what to do (PRAGMA quick_check at start; integrity_check with --check-index full).
+TEST(node_cli, a_damaged_index_is_refused_at_start_in_one_line) {
+    auto dev = Devnet::start();
+    ASSERT_TRUE(dev) << dev.error();
+    Devnet& devnet = **dev;
+    make_activity(devnet, 2);
+    const fs::path home = fresh_dir("node_damaged");
+    const fs::path db = home / "node.sqlite";
+    const auto args = [&](const fs::path& file, std::vector<std::string> extra) {
+        std::vector<std::string> all{"--rpc",        devnet.rpc_url(),
+                                     "--deployment", deployment_of(devnet),
+                                     "--database",   file.string()};
+        all.insert(all.end(), extra.begin(), extra.end());
+        return node_args(home, all);
+    };
+    {
+        NodeChild node(home, args(db, {}));
+        const auto url = node.wait_serving(std::chrono::seconds(20));
+        ASSERT_TRUE(url) << node.err();
+        const json status = wait_status(*url, std::chrono::seconds(20),
+                                        [](const json& s) { return s["counts"]["feedback"] == 2; });
+        ASSERT_EQ(status["counts"]["feedback"], 2) << status.dump();
+        EXPECT_EQ(node.stop(SIGINT, std::chrono::seconds(10)), 0) << node.err();
+    }
+    const fs::path damaged = home / "damaged.sqlite";
+    fs::copy_file(db, damaged);
+    damage_pages(damaged);
+    for (const std::string check : {"quick", "full"}) {
+        NodeChild node(home, args(damaged, {"--check-index", check}));
+        EXPECT_EQ(node.wait_exit(std::chrono::seconds(20)), 1) << node.out();
+        const std::string err = node.err();
+        const std::string pragma = check == "full" ? "integrity_check" : "quick_check";
+        EXPECT_EQ(err.rfind("error: database: " + damaged.string() + " is damaged (" + pragma, 0),
+                  0U)
+            << err;
+        EXPECT_NE(err.find("re-index"), std::string::npos) << err;
+        EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+    }
+    // The undamaged original still starts.
+    NodeChild node(home, args(db, {"--check-index", "full"}));
+    EXPECT_TRUE(node.wait_serving(std::chrono::seconds(20))) << node.err();
+    EXPECT_EQ(node.stop(SIGINT, std::chrono::seconds(10)), 0) << node.err();
+}
+
+// docs/node.md §Integrity: a damaged byte in an index key is no error to SQLite: a lookup through
+// it finds nothing, so the feedback of an agent answered an empty list. quick_check cannot see it
+// (the pages are well formed); the background integrity_check matches every index against its
+// table, and from then on the API answers 503 index_corrupt instead.
+TEST(node_cli, a_damaged_index_key_is_503_index_corrupt_never_an_empty_list) {
+    auto dev = Devnet::start();
+    ASSERT_TRUE(dev) << dev.error();
+    Devnet& devnet = **dev;
+    const auto ids = make_activity(devnet, 2);
+    ASSERT_EQ(ids.size(), 2U);
+    const fs::path home = fresh_dir("node_key_damage");
+    const fs::path db = home / "node.sqlite";
+    const auto args = [&](const fs::path& file) {
+        return node_args(home, {"--rpc", devnet.rpc_url(), "--deployment", deployment_of(devnet),
+                                "--database", file.string()});
+    };
+    const std::string feedback = "/api/v1/agents/" + ids[0] + "/feedback";
+    {
+        NodeChild node(home, args(db));
+        const auto url = node.wait_serving(std::chrono::seconds(20));
+        ASSERT_TRUE(url) << node.err();
+        auto [code, page] =
+            wait_get(*url, feedback, std::chrono::seconds(20),
+                     [](int c, const json& b) { return c == 200 && b["items"].size() == 1; });
+        ASSERT_EQ(page["items"].size(), 1U) << page.dump();
+        EXPECT_EQ(node.stop(SIGINT, std::chrono::seconds(10)), 0) << node.err();
+    }
+    const fs::path damaged = home / "key-damaged.sqlite";
+    fs::copy_file(db, damaged);
+    // The pages of the feedback table's indexes (not the table's own), from SQLite's dbstat.
+    std::vector<int64_t> pages;
+    int64_t page_size = 0;
+    {
+        auto opened = credence::index::open_database(damaged.string());
+        ASSERT_TRUE(opened) << opened.error().to_string();
+        auto rows = (*opened)->query(
+            "SELECT pageno FROM dbstat WHERE name IN (SELECT name FROM sqlite_master WHERE "
+            "type = 'index' AND tbl_name = 'feedback')");
+        ASSERT_TRUE(rows) << rows.error().to_string();
+        for (const auto& r : *rows) pages.push_back(std::get<int64_t>(r[0]));
+        auto size = (*opened)->query("PRAGMA page_size");
+        ASSERT_TRUE(size);
+        page_size = std::get<int64_t>(size->front()[0]);
+    }
+    ASSERT_FALSE(pages.empty());
+    // Each index entry of agent ids[0] holds registry (20 bytes) then agent_id (32 bytes,
+    // big-endian): flip the agent id's last bit in every one.
+    std::string key;
+    for (const uint8_t b : devnet.address("ReputationRegistry").bytes) key += static_cast<char>(b);
+    std::string id(32, '\0');
+    uint64_t n = std::stoull(ids[0]);
+    for (size_t i = 0; i < 8; ++i) id[31 - i] = static_cast<char>((n >> (8 * i)) & 0xff);
+    key += id;
+    size_t flipped = 0;
+    {
+        std::fstream f(damaged, std::ios::in | std::ios::out | std::ios::binary);
+        ASSERT_TRUE(f);
+        for (const int64_t page : pages) {
+            std::string bytes(static_cast<size_t>(page_size), '\0');
+            f.seekg((page - 1) * page_size);
+            f.read(bytes.data(), page_size);
+            for (size_t at = bytes.find(key); at != std::string::npos;
+                 at = bytes.find(key, at + 1)) {
+                bytes[at + key.size() - 1] ^= 1;
+                ++flipped;
+            }
+            f.seekp((page - 1) * page_size);
+            f.write(bytes.data(), page_size);
+        }
+        ASSERT_TRUE(f);
+    }
+    ASSERT_GE(flipped, 1U);
+
+    NodeChild node(home, args(damaged));  // quick_check passes: the pages are well formed
+    const auto url = node.wait_serving(std::chrono::seconds(20));
+    ASSERT_TRUE(url) << node.err();
+    auto [code, body] = wait_get(*url, feedback, std::chrono::seconds(20),
+                                 [](int c, const json&) { return c == 503; });
+    EXPECT_EQ(code, 503) << body.dump();
+    EXPECT_EQ(body["code"], "index_corrupt") << body.dump();
+    auto [health_code, health] = get_json(*url, "/healthz");
+    EXPECT_EQ(health_code, 503);
+    EXPECT_EQ(health["status"], "corrupt") << health.dump();
+    // Every data route, not just the damaged one.
+    EXPECT_EQ(get_json(*url, "/api/v1/agents").first, 503);
+    EXPECT_EQ(node.stop(SIGINT, std::chrono::seconds(10)), 0) << node.err();
+    EXPECT_NE(node.err().find("the index is damaged"), std::string::npos) << node.err();
 }
 
 }  // namespace

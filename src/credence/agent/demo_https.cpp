@@ -170,4 +170,11 @@ std::vector<std::string> DemoHttpsServer::connect_to(const std::vector<std::stri
     return out;
 }
 
+std::vector<std::string> DemoHttpsServer::allow_hosts(const std::vector<std::string>& hosts) const {
+    std::vector<std::string> out;
+    out.reserve(hosts.size());
+    for (const auto& h : hosts) out.push_back(fmt::format("{}=127.0.0.1:{}", h, impl_->port));
+    return out;
+}
+
 }  // namespace credence::agent

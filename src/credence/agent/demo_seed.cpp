@@ -876,7 +876,12 @@ const std::filesystem::path& Demo::ca_file() const noexcept { return certificate
 std::vector<std::string> Demo::connect_to() const { return server_->connect_to(hosts_); }
 
 std::vector<std::string> Demo::fetch_flags() const {
-    std::vector<std::string> flags = {"--ca-file", ca_file().string(), "--allow-host", "127.0.0.1"};
+    // Each demo name is pinned to the demo's server: loopback as a whole stays guarded.
+    std::vector<std::string> flags = {"--ca-file", ca_file().string()};
+    for (auto& a : server_->allow_hosts(hosts_)) {
+        flags.emplace_back("--allow-host");
+        flags.push_back(std::move(a));
+    }
     for (auto& c : connect_to()) {
         flags.emplace_back("--connect-to");
         flags.push_back(std::move(c));

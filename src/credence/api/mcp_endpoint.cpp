@@ -4,14 +4,11 @@
 #include <credence/api/mcp_endpoint.hpp>
 
 #include <array>
+#include <atomic>
 #include <cstdint>
-#include <deque>
 #include <exception>
-#include <mutex>
 #include <optional>
-#include <random>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -25,16 +22,14 @@ using Json = nlohmann::ordered_json;
 
 constexpr std::string_view kLatestProtocol = "2025-06-18";
 constexpr std::array<std::string_view, 2> kProtocols{"2025-06-18", "2025-03-26"};
-/// Live sessions kept; the oldest is forgotten past this (an unauthenticated client could
-/// otherwise grow the table without bound).
-constexpr size_t kMaxSessions = 4096;
 
-// JSON-RPC 2.0 §5.1 error codes.
+// JSON-RPC 2.0 §5.1 error codes, and EIP-1474's "limit exceeded" for the batch bounds.
 enum class RpcError : int {
     parse_error = -32700,
     invalid_request = -32600,
     method_not_found = -32601,
     invalid_params = -32602,
+    limit_exceeded = -32005,
 };
 
 bool supported_protocol(std::string_view version) {
@@ -54,11 +49,62 @@ Json result_message(const Json& id, Json result) {
     return Json{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}};
 }
 
+/// Text that may hold bytes a client sent (bad UTF-8 is replaced, never thrown on).
+std::string dump(const Json& json) {
+    return json.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
 HttpResponse json_response(int status, const Json& body) {
     HttpResponse r;
     r.status = status;
-    r.body = body.dump();
+    r.body = dump(body);
     return r;
+}
+
+/// The deepest nesting of arrays and objects in `text`, counted without parsing (strings
+/// skipped), stopping once past `limit`: a deep body is refused before any parser or copy
+/// recurses over it.
+size_t nesting_depth(std::string_view text, size_t limit) {
+    size_t depth = 0;
+    size_t deepest = 0;
+    bool in_string = false;
+    bool escaped = false;
+    for (const char c : text) {
+        if (in_string) {
+            if (escaped) {
+                escaped = false;
+            } else if (c == '\\') {
+                escaped = true;
+            } else if (c == '"') {
+                in_string = false;
+            }
+            continue;
+        }
+        if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            deepest = std::max(deepest, ++depth);
+            if (deepest > limit) return deepest;
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        }
+    }
+    return deepest;
+}
+
+/// A message's id when it is one JSON-RPC allows here (MCP §Base protocol: a string or an
+/// integer), else null: only a scalar is ever copied into an answer.
+Json valid_id(const Json& message) {
+    if (!message.is_object()) return nullptr;
+    const auto it = message.find("id");
+    if (it == message.end() || !(it->is_string() || it->is_number_integer())) return nullptr;
+    return *it;
+}
+
+bool is_initialize(const Json& message) {
+    if (!message.is_object()) return false;
+    const auto it = message.find("method");
+    return it != message.end() && it->is_string() && *it == "initialize";
 }
 
 /// A plain (non-JSON-RPC) HTTP error of the transport, in the REST API's error shape.
@@ -325,42 +371,14 @@ struct Session {
 struct McpEndpoint::Impl {
     RestApi& rest;
     McpOptions options;
-    std::mutex mutex;
-    std::unordered_map<std::string, Session> sessions;
-    std::deque<std::string> session_order;  ///< creation order, for the kMaxSessions bound
-    std::random_device entropy;
+    McpSessions sessions;
+    std::atomic<uint64_t> rate_limited{0};  ///< batch calls answered -32005, not run
+    std::atomic<uint64_t> too_large{0};     ///< answers replaced by "response too large"
 
-    Impl(RestApi& r, McpOptions o) : rest(r), options(std::move(o)) {}
+    Impl(RestApi& r, McpOptions o) : rest(r), options(std::move(o)), sessions(options.sessions) {}
 
-    /// A new session id: 128 random bits as hex (visible ASCII, as the transport requires).
-    std::string new_session(std::string protocol_version) {
-        std::lock_guard lock(mutex);
-        std::string id;
-        for (int i = 0; i < 4; ++i) id += fmt::format("{:08x}", entropy());
-        sessions.emplace(id, Session{std::move(protocol_version)});
-        session_order.push_back(id);
-        while (session_order.size() > kMaxSessions) {
-            sessions.erase(session_order.front());
-            session_order.pop_front();
-        }
-        return id;
-    }
-
-    std::optional<Session> find_session(const std::string& id) {
-        std::lock_guard lock(mutex);
-        const auto it = sessions.find(id);
-        if (it == sessions.end()) return std::nullopt;
-        return it->second;
-    }
-
-    bool end_session(const std::string& id) {
-        std::lock_guard lock(mutex);
-        if (sessions.erase(id) == 0) return false;
-        std::erase(session_order, id);
-        return true;
-    }
-
-    Json initialize(const Json& id, const Json& params, std::string& session_out) {
+    Json initialize(const Json& id, const Json& params, const HttpRequest& outer,
+                    std::string& session_out) {
         if (!params.is_object()) {
             return error_message(id, RpcError::invalid_params, "initialize needs params");
         }
@@ -373,7 +391,7 @@ struct McpEndpoint::Impl {
         const auto requested = version->get<std::string>();
         const std::string chosen =
             supported_protocol(requested) ? requested : std::string(kLatestProtocol);
-        session_out = new_session(chosen);
+        session_out = sessions.open(session_client_key(outer.remote_ip), chosen);
         Json server_info{{"name", options.server_name}};
         server_info["version"] = options.server_version.empty() ? "0" : options.server_version;
         return result_message(
@@ -432,9 +450,8 @@ struct McpEndpoint::Impl {
         if (!message.is_object()) {
             return error_message(nullptr, RpcError::invalid_request, "a message is an object");
         }
-        const auto id_it = message.find("id");
-        const bool has_id = id_it != message.end();
-        const Json id = has_id ? *id_it : Json(nullptr);
+        const bool has_id = message.contains("id");
+        const Json id = valid_id(message);
         const auto jsonrpc = message.find("jsonrpc");
         if (jsonrpc == message.end() || *jsonrpc != "2.0") {
             return error_message(id, RpcError::invalid_request, "jsonrpc must be \"2.0\"");
@@ -451,13 +468,15 @@ struct McpEndpoint::Impl {
             return error_message(id, RpcError::invalid_request, "method must be a string");
         }
         // MCP §Base protocol: a request id is a string or an integer, never null.
-        if (has_id && !id.is_string() && !id.is_number_integer()) {
+        if (has_id && id.is_null()) {
             return error_message(nullptr, RpcError::invalid_request,
                                  "id must be a string or an integer");
         }
-        const std::string method = method_it->get<std::string>();
+        const std::string& method = method_it->get_ref<const std::string&>();
+        static const Json kNoParams = Json::object();
         const auto params_it = message.find("params");
-        const Json params = params_it == message.end() ? Json::object() : *params_it;
+        // A reference, never a copy: params may be as deep as the body allows.
+        const Json& params = params_it == message.end() ? kNoParams : *params_it;
         if (!params.is_object() && !params.is_array()) {
             return has_id ? std::optional(error_message(id, RpcError::invalid_request,
                                                         "params must be an object"))
@@ -465,7 +484,7 @@ struct McpEndpoint::Impl {
         }
         if (!has_id) return std::nullopt;  // notifications/initialized, cancelled, ...: no answer
 
-        if (method == "initialize") return initialize(id, params, session_out);
+        if (method == "initialize") return initialize(id, params, outer, session_out);
         if (!session) {
             return error_message(id, RpcError::invalid_request,
                                  "not initialized: send initialize first");
@@ -482,64 +501,55 @@ struct McpEndpoint::Impl {
             type != nullptr && type->find("application/json") == std::string::npos) {
             return http_error(415, "unsupported_media_type", "POST /mcp takes application/json");
         }
+        if (nesting_depth(request.body, options.max_depth) > options.max_depth) {
+            return json_response(
+                400, error_message(
+                         nullptr, RpcError::invalid_request,
+                         fmt::format("the body nests deeper than {} levels", options.max_depth)));
+        }
         const Json body = Json::parse(request.body, nullptr, false);
         if (body.is_discarded()) {
             return json_response(
                 400, error_message(nullptr, RpcError::parse_error, "the body is not valid JSON"));
         }
-        const bool is_initialize =
-            body.is_object() && body.contains("method") && body["method"] == "initialize";
 
         // Streamable HTTP §Session management: every message after initialize carries the id
         // the server issued; a missing id is 400, an unknown or ended one 404.
         std::optional<Session> session;
-        if (!is_initialize) {
+        if (!is_initialize(body)) {
             const auto* id = request.header("mcp-session-id");
             if (id == nullptr) {
                 return json_response(400, error_message(nullptr, RpcError::invalid_request,
                                                         "missing Mcp-Session-Id header"));
             }
-            session = find_session(*id);
-            if (!session) {
+            auto version = sessions.use(*id);
+            if (!version) {
                 return json_response(404, error_message(nullptr, RpcError::invalid_request,
                                                         "unknown or ended session"));
             }
-            // Streamable HTTP §Protocol version header: an unsupported version is 400.
+            session = Session{std::move(*version)};
+            // Streamable HTTP §Protocol version header: an unsupported version is 400. The
+            // header is not echoed: it may hold any bytes.
             if (const auto* v = request.header("mcp-protocol-version");
                 v != nullptr && !supported_protocol(*v)) {
                 return json_response(
                     400, error_message(nullptr, RpcError::invalid_request,
-                                       fmt::format("unsupported MCP-Protocol-Version {}", *v)));
+                                       fmt::format("unsupported MCP-Protocol-Version: this "
+                                                   "server speaks {} and {}",
+                                                   kProtocols[0], kProtocols[1])));
             }
         }
 
         std::string new_session_id;
-        if (body.is_array()) {
-            // JSON-RPC batches exist in 2025-03-26 only (2025-06-18 removed them).
-            if (!session || session->protocol_version != "2025-03-26" || body.empty()) {
-                return json_response(400, error_message(nullptr, RpcError::invalid_request,
-                                                        "batches are not supported"));
-            }
-            Json answers = Json::array();
-            for (const Json& m : body) {
-                if (m.is_object() && m.contains("method") && m["method"] == "initialize") {
-                    answers.push_back(error_message(m.value("id", Json(nullptr)),
-                                                    RpcError::invalid_request,
-                                                    "initialize cannot be batched"));
-                    continue;
-                }
-                if (auto a = dispatch(m, request, session, new_session_id)) {
-                    answers.push_back(std::move(*a));
-                }
-            }
-            if (answers.empty()) return accepted();
-            return json_response(200, answers);
-        }
+        if (body.is_array()) return batch(body, request, session, new_session_id);
         auto answer = dispatch(body, request, session, new_session_id);
         // Streamable HTTP §Sending messages: notifications and responses get 202, no body.
         if (!answer) return accepted();
         HttpResponse r = json_response(200, *answer);
-        if (answer->contains("error")) {
+        if (r.body.size() > options.max_response_bytes) {
+            ++too_large;
+            r.body = dump(too_large_error(valid_id(body)));
+        } else if (answer->contains("error")) {
             const int code = (*answer)["error"]["code"].get<int>();
             if (code == static_cast<int>(RpcError::invalid_request) ||
                 code == static_cast<int>(RpcError::parse_error)) {
@@ -547,6 +557,67 @@ struct McpEndpoint::Impl {
             }
         }
         if (!new_session_id.empty()) r.headers.emplace_back("Mcp-Session-Id", new_session_id);
+        return r;
+    }
+
+    Json too_large_error(const Json& id) const {
+        return error_message(id, RpcError::limit_exceeded,
+                             fmt::format("response too large: the answers exceed {} bytes",
+                                         options.max_response_bytes));
+    }
+
+    /// JSON-RPC 2.0 §6 batches (MCP 2025-03-26 only; 2025-06-18 removed them). Each message after
+    /// the first takes one more rate-limit token; once the client's bucket is empty the rest are
+    /// answered with an error, unrun. The answer text is built as it goes and bounded by
+    /// max_response_bytes (as geth bounds its batch responses).
+    HttpResponse batch(const Json& body, const HttpRequest& request,
+                       const std::optional<Session>& session, std::string& new_session_id) {
+        if (!session || session->protocol_version != "2025-03-26" || body.empty()) {
+            return json_response(400, error_message(nullptr, RpcError::invalid_request,
+                                                    "batches are not supported"));
+        }
+        if (body.size() > options.max_batch) {
+            return json_response(400, error_message(nullptr, RpcError::invalid_request,
+                                                    fmt::format("a batch holds at most {} messages",
+                                                                options.max_batch)));
+        }
+        std::string text = "[";
+        size_t answers = 0;
+        bool limited = false;
+        bool full = false;
+        const auto append = [&](const Json& answer) {
+            std::string piece = dump(answer);
+            if (full || text.size() + piece.size() + 2 > options.max_response_bytes) {
+                full = true;
+                ++too_large;
+                piece = dump(too_large_error(answer.value("id", Json(nullptr))));
+            }
+            if (answers++ > 0) text += ',';
+            text += piece;
+        };
+        for (size_t i = 0; i < body.size(); ++i) {
+            const Json& m = body[i];
+            if (!limited && i > 0 && !request.charge_more(1)) limited = true;
+            if (limited) {
+                // A notification gets no answer; a request learns it was not run.
+                if (m.is_object() && m.contains("id")) {
+                    ++rate_limited;
+                    append(error_message(valid_id(m), RpcError::limit_exceeded,
+                                         "rate limit exceeded: retry the rest later"));
+                }
+                continue;
+            }
+            if (is_initialize(m)) {
+                append(error_message(valid_id(m), RpcError::invalid_request,
+                                     "initialize cannot be batched"));
+                continue;
+            }
+            if (auto a = dispatch(m, request, session, new_session_id)) append(*a);
+        }
+        if (answers == 0) return accepted();
+        text += ']';
+        HttpResponse r;
+        r.body = std::move(text);
         return r;
     }
 
@@ -572,7 +643,7 @@ struct McpEndpoint::Impl {
             if (id == nullptr) {
                 return http_error(400, "missing_session", "missing Mcp-Session-Id header");
             }
-            if (!end_session(*id)) return http_error(404, "unknown_session", "unknown session");
+            if (!sessions.end(*id)) return http_error(404, "unknown_session", "unknown session");
             HttpResponse r;
             r.status = 204;
             r.content_type.clear();
@@ -589,12 +660,29 @@ McpEndpoint::McpEndpoint(RestApi& rest, McpOptions options)
 
 McpEndpoint::~McpEndpoint() = default;
 
+std::string McpEndpoint::metrics() const {
+    std::string out;
+    const auto metric = [&out](std::string_view name, std::string_view type, std::string_view help,
+                               uint64_t value) {
+        out += fmt::format("# HELP {0} {1}\n# TYPE {0} {2}\n{0} {3}\n", name, help, type, value);
+    };
+    metric("credence_mcp_rate_limited_total", "counter",
+           "MCP batch calls refused by the per-IP rate limit (answered -32005)",
+           impl_->rate_limited.load());
+    metric("credence_mcp_responses_too_large_total", "counter",
+           "MCP answers replaced by a response-too-large error", impl_->too_large.load());
+    metric("credence_mcp_sessions", "gauge", "Live MCP sessions", impl_->sessions.size());
+    return out;
+}
+
 HttpResponse McpEndpoint::handle(const HttpRequest& request) {
     try {
         return impl_->handle(request);
-    } catch (const std::exception& e) {
-        // The boundary: nothing escapes a handler (nlohmann, allocation, ...).
-        return http_error(500, "internal", e.what());
+    } catch (const std::exception&) {
+        // The boundary: nothing escapes a handler (nlohmann, allocation, ...), and nothing of
+        // the exception reaches the client: its text may quote the client's own bytes or the
+        // server's internals.
+        return http_error(500, "internal", "internal error");
     }
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <map>
@@ -161,6 +162,33 @@ private:
 struct RestApi::Impl {
     RestApiOptions options;
     Metrics metrics;
+    /// Set by the first query that finds the index damaged; never cleared (rest_api.hpp).
+    std::atomic<bool> corrupt{false};
+
+    void say(std::string_view line) const {
+        if (options.log) options.log(line);
+    }
+
+    /// The answer for `error`; its detail goes to the log, and a damaged index is remembered.
+    HttpResponse fail(const ApiError& error, std::string_view route_name) {
+        if (error.corrupt && !corrupt.exchange(true)) {
+            say(
+                fmt::format("credence node: the index is damaged ({}); every data route answers "
+                            "503 until the node restarts on a repaired index (docs/node.md "
+                            "§Integrity)",
+                            error.detail));
+        } else if (!error.detail.empty()) {
+            say(fmt::format("credence node: {} answered {}: {}", route_name, error.status,
+                            error.detail));
+        }
+        return error_response(error);
+    }
+
+    static HttpResponse corrupt_response() {
+        return error_response(
+            ApiError{503, "index_corrupt",
+                     "the index is damaged: the node must be restarted on a repaired index"});
+    }
     std::mutex pool_mutex;
     std::condition_variable pool_freed;
     std::vector<std::unique_ptr<index::Database>> pool;
@@ -261,29 +289,46 @@ struct RestApi::Impl {
         }
     }
 
+    /// docs/node.md §Health: 200 ok; `degraded_status` (503 by default) while degraded; 503 when
+    /// the database fails or the index is damaged.
     HttpResponse healthz() {
-        auto db = acquire();
         Json body;
         int status = 200;
-        if (db) {
+        const auto database_down = [&](const index::DbError& error) {
+            status = 503;
+            const bool damaged = error.kind == index::DbErrorKind::corrupt;
+            if (damaged) corrupt.store(true);
+            body = Json{{"status", damaged ? "corrupt" : "unavailable"},
+                        {"database", damaged ? "corrupt" : "unavailable"},
+                        {"error", damaged ? "the index is damaged" : "database unavailable"},
+                        {"code", damaged ? "index_corrupt" : "unavailable"}};
+            say(fmt::format("credence node: /healthz: {}", error.to_string()));
+        };
+        if (corrupt.load()) {
+            status = 503;
+            body = Json{{"status", "corrupt"},
+                        {"database", "corrupt"},
+                        {"error", "the index is damaged"},
+                        {"code", "index_corrupt"}};
+        } else if (auto db = acquire(); !db) {
+            database_down(db.error());
+        } else {
             const Returner returner(*this, *db);
             auto probe = (*db)->query("SELECT 1");
             if (probe) {
                 body = Json{{"status", "ok"}, {"database", "ok"}};
             } else {
-                status = 503;
-                body = Json{{"status", "unavailable"},
-                            {"database", probe.error().to_string()},
-                            {"error", "database unavailable"},
-                            {"code", "unavailable"}};
+                database_down(probe.error());
                 if (probe.error().kind == index::DbErrorKind::connection) (*db).reset();
             }
-        } else {
-            status = 503;
-            body = Json{{"status", "unavailable"},
-                        {"database", db.error().to_string()},
-                        {"error", "database unavailable"},
-                        {"code", "unavailable"}};
+        }
+        if (status == 200 && options.node_health) {
+            NodeHealth health = options.node_health();
+            if (health.degraded) {
+                status = options.degraded_status;
+                body["status"] = "degraded";
+                body["reasons"] = health.reasons;
+            }
         }
         Json node = node_status();
         if (!node.is_null()) body["node"] = std::move(node);
@@ -303,7 +348,8 @@ struct RestApi::Impl {
                     text += options.node_metrics();
                 } catch (const std::exception& e) {
                     // A failing metrics source must not hide the HTTP metrics.
-                    text += fmt::format("# node metrics unavailable: {}\n", e.what());
+                    text += "# node metrics unavailable\n";
+                    say(fmt::format("credence node: /metrics: {}", e.what()));
                 }
             }
             return {200, "text/plain; version=0.0.4", std::move(text), {}};
@@ -319,14 +365,15 @@ struct RestApi::Impl {
             return error_response(detail::not_found("no such route"));
         }
         route_name = found->name;
+        if (corrupt.load()) return corrupt_response();
         ApiResult<Json> result;
         {
             auto db = acquire();
-            if (!db) return error_response(detail::unavailable(db.error()));
+            if (!db) return fail(detail::unavailable(db.error()), route_name);
             Returner returner(*this, *db);
             if (auto begun = returner.begin_snapshot(); !begun) {
                 (*db).reset();
-                return error_response(detail::unavailable(begun.error()));
+                return fail(detail::unavailable(begun.error()), route_name);
             }
             Ctx ctx{options.scope, **db, request, std::move(captures)};
             result = found->handler != nullptr ? found->handler(ctx)
@@ -334,7 +381,15 @@ struct RestApi::Impl {
             // A lost connection is not returned to the pool; the next request opens a new one.
             if (!result && result.error().status == 503) (*db).reset();
         }
-        if (!result) return error_response(result.error());
+        if (!result) {
+            if (result.error().corrupt || corrupt.load()) {
+                (void)fail(result.error(), route_name);
+                return corrupt_response();
+            }
+            return fail(result.error(), route_name);
+        }
+        // A query of another request may have found the index damaged while this one ran.
+        if (corrupt.load()) return corrupt_response();
         return {200, "application/json", dump(*result), {}};
     }
 };
@@ -345,6 +400,11 @@ RestApi::RestApi(RestApiOptions options) : impl_(std::make_unique<Impl>()) {
 
 RestApi::~RestApi() = default;
 
+void RestApi::mark_index_damaged(std::string_view detail) {
+    ApiError error{503, "index_corrupt", "the index is damaged", std::string(detail), true};
+    (void)impl_->fail(error, "integrity check");
+}
+
 HttpResponse RestApi::handle(const HttpRequest& request) {
     const auto start = std::chrono::steady_clock::now();
     std::string route_name = "other";
@@ -352,15 +412,16 @@ HttpResponse RestApi::handle(const HttpRequest& request) {
     try {
         if (request.method != "GET" && request.method != "HEAD") {
             response = error_response(
-                ApiError{405, "method_not_allowed", fmt::format("{} is not allowed", "method")});
+                ApiError{405, "method_not_allowed", "the method is not allowed: use GET or HEAD"});
             response.headers.emplace_back("Allow", "GET, HEAD");
         } else {
             response = impl_->route(request, route_name);
         }
     } catch (const std::exception& e) {
-        // Nothing escapes a handler; an unexpected throw is reported as unavailable (and logged
-        // by the caller's metrics as a 503 of its route).
-        response = error_response(ApiError{503, "unavailable", e.what()});
+        // Nothing escapes a handler; an unexpected throw is reported as unavailable, its text
+        // logged, never sent.
+        response =
+            impl_->fail(ApiError{503, "unavailable", "internal failure", e.what()}, route_name);
     }
     if (request.method == "HEAD") response.body.clear();
     const double seconds =

@@ -2,8 +2,12 @@
 // response shapes are documented in docs/api.md and served as OpenAPI 3.1 at /openapi.json.
 //
 // Every answer is JSON. Bad input is a 4xx with {"error": <one line>, "code": <stable snake_case
-// code>}; a database failure is 503 {"code": "unavailable"}: user input never causes a 5xx other
-// than that. Handlers never throw.
+// code>}; a database failure is 503 {"code": "unavailable"} with a generic message (the
+// database's own text, which quotes SQL, goes to RestApiOptions::log): user input never causes a
+// 5xx other than that. Once any query finds the index damaged (index::DbErrorKind::corrupt), every
+// data route and /healthz answer 503 {"code": "index_corrupt"} until the node restarts on a
+// repaired index (docs/node.md §Integrity): a damaged index never answers a partial or empty list
+// as if it were the truth. Handlers never throw.
 //
 // Thread-safety: handle() may be called from many threads at once (the server's worker pool);
 // a request borrows one connection of a bounded pool (opened by the DatabaseOpener on demand).
@@ -15,6 +19,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -27,6 +32,12 @@ namespace credence::api {
 
 /// Opens one more connection to the node's index (called when the pool needs another one).
 using DatabaseOpener = std::function<index::DbResult<std::unique_ptr<index::Database>>()>;
+
+/// The node's view of its own health for /healthz (docs/node.md §Health).
+struct NodeHealth {
+    bool degraded = false;             ///< the chain RPC fails, or the index lags too far
+    std::vector<std::string> reasons;  ///< one line each ("chain RPC unreachable: ...")
+};
 
 /// The registries the API answers for (one chain; addresses as the index stores them).
 struct ApiScope {
@@ -46,6 +57,13 @@ struct RestApiOptions {
     /// be empty.
     std::function<nlohmann::json()> node_status;
     std::function<std::string()> node_metrics;
+    /// /healthz turns "degraded" when this says so, answered with `degraded_status` (docs/node.md
+    /// §Health: 503 by default, so a load balancer stops sending to a node that serves stale
+    /// answers). Empty: never degraded.
+    std::function<NodeHealth()> node_health;
+    int degraded_status = 503;
+    /// Details of 5xx answers (a database error's own text), one line each. Empty: dropped.
+    std::function<void(std::string_view line)> log;
     /// Connections open at once (a request past it waits for one, then 503 after
     /// connection_wait). 0: by backend, 2 for SQLite (database work is CPU-bound on a warm index,
     /// and each connection maps the file: RSS counts a page once per mapping), 8 for PostgreSQL
@@ -67,6 +85,9 @@ public:
 
     /// Answers /api/v1/*, /openapi.json, /healthz and /metrics; 404 JSON for anything else.
     [[nodiscard]] HttpResponse handle(const HttpRequest& request);
+    /// From now on every data route and /healthz answer 503 index_corrupt (a check outside the
+    /// API found the index damaged; `detail` goes to the log). Thread-safe.
+    void mark_index_damaged(std::string_view detail);
 
 private:
     struct Impl;

@@ -286,8 +286,8 @@ ApiResult<Json> get_run(Ctx& ctx) {
         verify::make_index_evidence_source(ctx.db, run_hash, ctx.scope.chain_id, *workflow);
     if (!source) {
         if (source.error().kind == verify::SourceErrorKind::rpc) {
-            return std::unexpected(
-                ApiError{503, "unavailable", fmt::format("index: {}", source.error().message)});
+            return std::unexpected(ApiError{503, "unavailable", "database unavailable",
+                                            fmt::format("index: {}", source.error().message)});
         }
         out["evidence"] = nullptr;
         out["evidence_error"] = source.error().message;

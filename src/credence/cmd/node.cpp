@@ -6,6 +6,7 @@
 //                 [--devnet-port N] [--devnet-state DIR] [--trusted ADDR]... [--no-verify]
 //                 [--max-age S] [--allow-http] [--ca-file PEM] [--allow-host H]...
 //                 [--connect-to C]... [--finality-depth N] [--poll-ms N]
+//                 [--check-index quick|full|off]
 //
 // The TOML file (docs/node.md) is read first; each flag given wins over its key. Without --rpc
 // (and chain.rpc) the node starts the embedded devnet. Prints "credence node: serving <url>" on
@@ -32,7 +33,7 @@ namespace {
 struct NodeArgs {
     std::string config_file;
     std::optional<std::string> rpc, deployment, database, data_dir, bind, static_dir, devnet_state,
-        ca_file;
+        ca_file, check_index;
     std::optional<uint64_t> chain_id, finality_depth;
     std::optional<uint16_t> port, devnet_port;
     std::optional<unsigned> poll_ms;
@@ -58,6 +59,11 @@ node::NodeConfig merged_config(const NodeArgs& a) {
     if (a.devnet_state) c.chain.devnet_state = *a.devnet_state;
     if (a.database) c.database.location = *a.database;
     if (a.data_dir) c.database.data_dir = *a.data_dir;
+    if (a.check_index) {
+        const auto check = index::parse_integrity_check(*a.check_index);
+        if (!check) throw CliError("--check-index: must be quick, full or off");
+        c.database.check = *check;
+    }
     if (a.bind) c.http.bind = *a.bind;
     if (a.port) c.http.port = *a.port;
     if (a.static_dir) c.http.static_dir = *a.static_dir;
@@ -115,6 +121,8 @@ void add_node_commands(CLI::App& app) {
     cmd->add_option("--database", args.database,
                     "SQLite file or postgresql:// URL (default <data dir>/index.sqlite)");
     cmd->add_option("--data-dir", args.data_dir, "Data directory (default $CREDENCE_HOME)");
+    cmd->add_option("--check-index", args.check_index,
+                    "Check the SQLite index at start: quick (default), full or off");
     cmd->add_option("--bind", args.bind, "HTTP bind address (default 127.0.0.1)");
     cmd->add_option("--port", args.port, "HTTP port (default 8004; 0: any free port)");
     cmd->add_option("--static-dir", args.static_dir, "Explorer files to serve (web/dist)");

@@ -27,6 +27,8 @@ std::string_view to_string(DbErrorKind kind) noexcept {
             return "migration";
         case DbErrorKind::misuse:
             return "misuse";
+        case DbErrorKind::corrupt:
+            return "corrupt";
     }
     return "unknown";
 }

@@ -43,6 +43,7 @@ enum class DbErrorKind {
     connection,  // the server connection was lost
     migration,   // a migration failed or the database is newer than this program
     misuse,      // wrong call order (commit without begin, nested begin, ...)
+    corrupt,     // the file or a page is damaged (SQLite CORRUPT / NOTADB, PostgreSQL XX001/XX002)
 };
 
 [[nodiscard]] std::string_view to_string(DbErrorKind kind) noexcept;
@@ -93,6 +94,9 @@ public:
         std::string_view sql, std::span<const DbValue> params = {}) = 0;
     /// Several statements without parameters (DDL, migrations). Schema tokens already applied.
     [[nodiscard]] virtual DbResult<void> exec_script(std::string_view sql) = 0;
+    /// Makes the statement running on this connection fail soon (SQLite: sqlite3_interrupt).
+    /// The one member that may be called from another thread; a no-op where unsupported.
+    virtual void interrupt() noexcept {}
 };
 
 /// The page cache of a SQLite connection opened by open_sqlite(), in KiB (PRAGMA cache_size).

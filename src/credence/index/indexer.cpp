@@ -470,6 +470,7 @@ std::expected<void, IndexError> Indexer::run(
                 return std::unexpected(report.error());
             }
             StepReport failed;
+            failed.error = report.error();
             failed.warnings.push_back(
                 fmt::format("retrying in {} ms: {}", backoff.count(), report.error().message));
             if (on_step) on_step(failed);

@@ -130,6 +130,9 @@ struct StepReport {
     bool indexes_dropped = false;            // a bulk load started (before this step's commit)
     bool indexes_built = false;              // a bulk load ended (before this step's commit)
     std::vector<std::string> warnings;       // one line each: skipped logs, code-hash changes
+    /// run() only: the step failed and is retried; the other fields are empty (a warning says
+    /// when the retry comes).
+    std::optional<IndexError> error;
 };
 
 class Indexer {

@@ -111,7 +111,8 @@ class PostgresDatabase final : public Database {
 public:
     explicit PostgresDatabase(PGconn* conn) : conn_(conn) {
         // NOTICEs ("relation already exists, skipping") would go to stderr: not errors, dropped.
-        PQsetNoticeProcessor(conn_, [](void*, const char*) {}, nullptr);
+        PQsetNoticeProcessor(
+            conn_, [](void*, const char*) {}, nullptr);
         describe_ = fmt::format("postgresql://{}@{}:{}/{}", PQuser(conn_), PQhost(conn_),
                                 PQport(conn_), PQdb(conn_));
     }
@@ -272,6 +273,8 @@ private:
             kind = DbErrorKind::busy;  // serialization failure, deadlock, lock not available
         } else if (code.starts_with("08") || code.starts_with("57P")) {
             kind = DbErrorKind::connection;  // connection exception, admin shutdown
+        } else if (code == "XX001" || code == "XX002") {
+            kind = DbErrorKind::corrupt;  // data_corrupted, index_corrupted
         }
         if (broken()) kind = DbErrorKind::connection;
         const char* primary =

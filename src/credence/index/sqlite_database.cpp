@@ -44,6 +44,9 @@ DbErrorKind kind_of(int rc) {
             return DbErrorKind::busy;
         case SQLITE_MISUSE:
             return DbErrorKind::misuse;
+        case SQLITE_CORRUPT:
+        case SQLITE_NOTADB:
+            return DbErrorKind::corrupt;
         default:
             return DbErrorKind::sql;
     }
@@ -121,6 +124,7 @@ public:
     }
 
     [[nodiscard]] bool in_transaction() const noexcept override { return in_tx_; }
+    void interrupt() noexcept override { sqlite3_interrupt(db_); }
 
     DbResult<void> exec(std::string_view sql, std::span<const DbValue> params) override {
         auto r = run(sql, params, nullptr);
@@ -356,10 +360,13 @@ DbResult<std::unique_ptr<Database>> open_sqlite(const std::filesystem::path& pat
             DbError{DbErrorKind::open, fmt::format("cannot open {}: {}", path.string(), msg)});
     }
     auto out = std::make_unique<SqliteDatabase>(db, path);
-    if (auto r = out->configure(); !r)
+    if (auto r = out->configure(); !r) {
+        // A damaged file stays "corrupt", so that the caller can say what to do about it.
+        const DbErrorKind kind =
+            r.error().kind == DbErrorKind::corrupt ? DbErrorKind::corrupt : DbErrorKind::open;
         return std::unexpected(
-            DbError{DbErrorKind::open,
-                    fmt::format("cannot open {}: {}", path.string(), r.error().message)});
+            DbError{kind, fmt::format("cannot open {}: {}", path.string(), r.error().message)});
+    }
     return out;
 }
 

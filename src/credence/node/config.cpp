@@ -135,6 +135,33 @@ Fields database_fields(DatabaseConfig& d) {
         {"location",
          [&d](const Reader& r, const toml::node& n) { return r.string(n, d.location); }},
         {"data_dir", [&d](const Reader& r, const toml::node& n) { return r.path(n, d.data_dir); }},
+        {"check",
+         [&d](const Reader& r, const toml::node& n) {
+             std::string text;
+             if (auto res = r.string(n, text); !res) return res;
+             const auto check = index::parse_integrity_check(text);
+             if (!check)
+                 return Result(std::unexpected(r.fail("must be \"quick\", \"full\" or \"off\"")));
+             d.check = *check;
+             return Result{};
+         }},
+    };
+}
+
+Fields health_fields(HealthConfig& h) {
+    return {
+        {"max_lag_blocks",
+         [&h](const Reader& r, const toml::node& n) {
+             return r.integer(n, h.max_lag_blocks, 0, kMaxInt);
+         }},
+        {"degraded_status",
+         [&h](const Reader& r, const toml::node& n) {
+             if (!n.is_integer() || (n.value<int64_t>() != 200 && n.value<int64_t>() != 503)) {
+                 return Result(std::unexpected(r.fail("must be 200 or 503")));
+             }
+             h.degraded_status = static_cast<int>(n.value<int64_t>().value_or(503));
+             return Result{};
+         }},
     };
 }
 
@@ -315,6 +342,8 @@ std::expected<void, std::string> apply_node_config(std::string_view toml_text,
             r = apply_table(value, k, origin, database_fields(config.database));
         } else if (k == "http") {
             r = apply_table(value, k, origin, http_fields(config.http));
+        } else if (k == "health") {
+            r = apply_table(value, k, origin, health_fields(config.health));
         } else if (k == "trust") {
             r = apply_table(value, k, origin, trust_fields(config.trust));
         } else if (k == "verify") {

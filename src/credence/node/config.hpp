@@ -3,7 +3,8 @@
 //
 //   [chain]     rpc, chain_id, deployment, finality_depth, seconds_per_block, poll_ms,
 //               devnet_port, devnet_state
-//   [database]  location (SQLite path or postgresql:// URL), data_dir
+//   [database]  location (SQLite path or postgresql:// URL), data_dir, check
+//   [health]    max_lag_blocks, degraded_status
 //   [[registries]] kind, address, start_block, name
 //   [http]      bind, port, static_dir, max_body_bytes, rate_limit_per_second, rate_limit_burst,
 //               threads, max_connections, max_connections_per_ip, idle_timeout_ms,
@@ -27,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include <credence/index/integrity.hpp>
 #include <credence/index/sources.hpp>
 
 namespace credence::node {
@@ -48,6 +50,17 @@ struct DatabaseConfig {
     std::string location;
     /// Empty: $CREDENCE_HOME (chain::credence_home()).
     std::filesystem::path data_dir;
+    /// The SQLite index's check at start (index/integrity.hpp; docs/node.md §Integrity).
+    index::IntegrityCheck check = index::IntegrityCheck::quick;
+};
+
+/// /healthz (docs/node.md §Health).
+struct HealthConfig {
+    /// Degraded when the index is more than this many blocks behind the chain's head.
+    uint64_t max_lag_blocks = 100;
+    /// The status /healthz answers while degraded: 503 (a load balancer stops sending) or 200
+    /// (keep serving stale answers, e.g. a single node with no replica to fail over to).
+    int degraded_status = 503;
 };
 
 struct HttpConfig {
@@ -95,6 +108,7 @@ struct NodeConfig {
     /// registries (as `credence index` picks them).
     std::vector<index::RegistrySource> registries;
     HttpConfig http;
+    HealthConfig health;
     TrustEngineConfig trust;
     VerifyConfig verify;
     FetchConfig fetch;

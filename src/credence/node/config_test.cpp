@@ -168,5 +168,30 @@ TEST(node_config, load_reads_a_file_and_names_it) {
     EXPECT_FALSE(load_node_config(testing::scratch_dir() / "absent.toml").has_value());
 }
 
+// docs/node.md §Health and §Integrity: the [health] table and database.check.
+TEST(node_config, health_and_integrity_check) {
+    NodeConfig c;
+    EXPECT_EQ(c.database.check, index::IntegrityCheck::quick);
+    EXPECT_EQ(c.health.degraded_status, 503);
+    auto r = apply_node_config(R"(
+[database]
+check = "full"
+
+[health]
+max_lag_blocks = 7
+degraded_status = 200
+)",
+                               "node.toml", c);
+    ASSERT_TRUE(r) << r.error();
+    EXPECT_EQ(c.database.check, index::IntegrityCheck::full);
+    EXPECT_EQ(c.health.max_lag_blocks, 7U);
+    EXPECT_EQ(c.health.degraded_status, 200);
+    EXPECT_EQ(error_of("[database]\ncheck = \"fast\"\n"),
+              "node.toml: database.check: must be \"quick\", \"full\" or \"off\"");
+    EXPECT_EQ(error_of("[health]\ndegraded_status = 500\n"),
+              "node.toml: health.degraded_status: must be 200 or 503");
+    EXPECT_EQ(error_of("[health]\nmax_lag = 1\n"), "node.toml: health.max_lag: unknown key");
+}
+
 }  // namespace
 }  // namespace credence::node

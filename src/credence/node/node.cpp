@@ -21,6 +21,7 @@
 #include <credence/chain/rpc_client.hpp>
 #include <credence/core/secp256k1.hpp>
 #include <credence/index/indexer.hpp>
+#include <credence/index/integrity.hpp>
 #include <credence/index/store.hpp>
 #include <credence/node/explorer_files.hpp>
 #include <credence/trust/score_store.hpp>
@@ -57,6 +58,12 @@ public:
         std::lock_guard lock(mutex_);
         state_ = std::move(state);
         if (!error.empty()) last_error_ = std::move(error);
+    }
+    /// The component works again: its last error is history (docs/node.md §Health).
+    void recover(std::string state) {
+        std::lock_guard lock(mutex_);
+        state_ = std::move(state);
+        last_error_.clear();
     }
     [[nodiscard]] nlohmann::json to_json() const {
         std::lock_guard lock(mutex_);
@@ -100,12 +107,17 @@ struct Node::Impl {
 
     std::stop_source stop_all;
     std::vector<std::jthread> threads;
+    std::mutex integrity_mutex;
+    index::Database* integrity_db = nullptr;  ///< the background check's, while it runs
     bool joined = false;
 
     // Shared state (atomics or mutex-guarded).
     std::atomic<uint64_t> head_block{0};
     std::atomic<uint64_t> indexed_block{0};
     std::atomic<bool> has_cursor{false};
+    /// The indexer's last step failed (its error kind: rpc means the chain RPC is unreachable).
+    std::atomic<bool> indexer_failing{false};
+    std::atomic<bool> rpc_failing{false};
     ComponentState indexer_state, verifier_state, trust_state;
     std::mutex fatal_mutex;
     std::string fatal;  // the first component failure that stops the node
@@ -134,6 +146,34 @@ struct Node::Impl {
 
     index::DbResult<std::unique_ptr<index::Database>> open_db() const {
         return index::open_database(database_location);
+    }
+
+    /// The one line a node that cannot use its index stops with (docs/node.md §Integrity).
+    std::string database_refusal(const index::DbError& error) const {
+        if (error.kind != index::DbErrorKind::corrupt) return "database: " + error.to_string();
+        return fmt::format(
+            "database: {} is damaged ({}): move it aside and start again to re-index from the "
+            "chain, or restore a backup",
+            database_location, error.message);
+    }
+
+    /// docs/node.md §Health: degraded while the chain RPC fails or the index lags.
+    api::NodeHealth health() const {
+        api::NodeHealth h;
+        if (rpc_failing.load()) {
+            h.reasons.emplace_back("chain RPC unreachable: the index is not following the chain");
+        } else if (indexer_failing.load()) {
+            h.reasons.emplace_back("indexer failing: the index is not following the chain");
+        }
+        const uint64_t head = head_block.load();
+        const uint64_t indexed = indexed_block.load();
+        if (head != 0 && has_cursor.load() && head > indexed &&
+            head - indexed > config.health.max_lag_blocks) {
+            h.reasons.push_back(fmt::format("the index is {} blocks behind the head (more than {})",
+                                            head - indexed, config.health.max_lag_blocks));
+        }
+        h.degraded = !h.reasons.empty();
+        return h;
     }
 
     std::expected<void, std::string> start_devnet() {
@@ -213,12 +253,27 @@ struct Node::Impl {
         indexer_state.set("running");
         const auto poll = std::chrono::milliseconds(config.chain.poll_ms);
         auto result = indexer->run(stop, true, poll, [this](const index::StepReport& r) {
+            if (r.error) {
+                // Retried with backoff (index/indexer.hpp); /healthz is degraded meanwhile.
+                const bool rpc = r.error->kind == index::IndexErrorKind::rpc;
+                if (!indexer_failing.exchange(true))
+                    say("credence node: indexer: " + r.error->message);
+                rpc_failing.store(rpc);
+                indexer_state.set("retrying", r.error->message);
+                return;
+            }
+            if (indexer_failing.exchange(false)) say("credence node: indexer: recovered");
+            rpc_failing.store(false);
             if (r.head != 0) {
                 head_block.store(r.head);
                 indexed_block.store(r.cursor);
                 has_cursor.store(true);
             }
+            if (r.warnings.empty()) {
+                indexer_state.recover("running");
+            }
             for (const auto& w : r.warnings) {
+                say("credence node: indexer: " + w);
                 indexer_state.set("running", w);
             }
         });
@@ -342,10 +397,41 @@ struct Node::Impl {
         trust_state.set("stopped");
     }
 
+    /// docs/node.md §Integrity: after the quick check at start, one PRAGMA integrity_check on a
+    /// connection of its own (a WAL reader: writers go on), which also matches every index against
+    /// its table. Damage it finds makes the API answer 503 index_corrupt from then on: a damaged
+    /// index key answers lookups with nothing rather than an error.
+    void run_integrity_check(const std::stop_token& stop) {
+        auto db = open_db();
+        if (!db || (*db)->dialect() != index::Dialect::sqlite) return;
+        {
+            const std::lock_guard lock(integrity_mutex);
+            if (stop.stop_requested()) return;
+            integrity_db = db->get();
+        }
+        auto checked = index::check_integrity(**db, index::IntegrityCheck::full);
+        {
+            const std::lock_guard lock(integrity_mutex);
+            integrity_db = nullptr;
+        }
+        if (checked) {
+            say("credence node: integrity_check: ok");
+        } else if (checked.error().kind == index::DbErrorKind::corrupt) {
+            rest->mark_index_damaged(checked.error().message);
+        } else if (!stop.stop_requested()) {
+            say("credence node: integrity_check did not run: " + checked.error().to_string());
+        }
+    }
+
     void stop_and_join() {
         if (joined) return;
         joined = true;
         stop_all.request_stop();
+        {
+            // A running integrity_check on a large index would hold the shutdown for minutes.
+            const std::lock_guard lock(integrity_mutex);
+            if (integrity_db != nullptr) integrity_db->interrupt();
+        }
         for (auto& t : threads) {
             if (t.joinable()) t.join();
         }
@@ -398,8 +484,11 @@ std::expected<std::unique_ptr<Node>, std::string> Node::start(NodeConfig config,
         s.database_location = s.config.database.location;
     }
     auto db = s.open_db();
-    if (!db) return std::unexpected("database: " + db.error().to_string());
+    if (!db) return std::unexpected(s.database_refusal(db.error()));
     s.indexer_db = std::move(*db);
+    if (auto checked = index::check_integrity(*s.indexer_db, s.config.database.check); !checked) {
+        return std::unexpected(s.database_refusal(checked.error()));
+    }
 
     index::IndexerOptions options;
     options.chain_id = s.chain_id;
@@ -460,6 +549,9 @@ std::expected<std::unique_ptr<Node>, std::string> Node::start(NodeConfig config,
     Node* node = node_ptr.get();
     rest_options.node_status = [node] { return node->status(); };
     rest_options.node_metrics = [node] { return node->metrics(); };
+    rest_options.node_health = [self] { return self->health(); };
+    rest_options.degraded_status = self->config.health.degraded_status;
+    rest_options.log = [self](std::string_view line) { self->say(line); };
     self->rest = std::make_unique<api::RestApi>(std::move(rest_options));
     self->mcp =
         std::make_unique<api::McpEndpoint>(*self->rest, api::McpOptions{"credence", "0.1.0"});
@@ -489,6 +581,9 @@ std::expected<std::unique_ptr<Node>, std::string> Node::start(NodeConfig config,
     const std::stop_token stop = self->stop_all.get_token();
     self->threads.emplace_back([self, stop] { self->run_indexer(stop); });
     self->threads.emplace_back([self, stop] { self->run_trust(stop); });
+    if (self->config.database.check == index::IntegrityCheck::quick) {
+        self->threads.emplace_back([self, stop] { self->run_integrity_check(stop); });
+    }
     if (self->config.verify.enabled) {
         self->threads.emplace_back([self, stop] { self->run_verifier(stop); });
     } else {
@@ -565,6 +660,7 @@ std::string Node::metrics() const {
     counter("credence_verify_unverified_total", "Checks that failed", s.verify_unverified.load());
     counter("credence_verify_unreachable_total", "Checks that could not run",
             s.verify_unreachable.load());
+    if (s.mcp) out += s.mcp->metrics();
     counter("credence_trust_full_passes_total", "Full trust recomputations",
             s.trust_full_passes.load());
     counter("credence_trust_incremental_passes_total", "Incremental trust passes",

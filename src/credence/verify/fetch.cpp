@@ -200,8 +200,38 @@ std::string lowercase(std::string_view s) {
 
 }  // namespace
 
+namespace {
+
+/// "address", "address:port" or "[v6]:port" of a pinned entry; nullopt when malformed.
+std::optional<std::pair<IpAddress, uint16_t>> parse_pin_target(std::string_view text) {
+    if (auto ip = parse_ip_address(text)) return std::pair{*ip, uint16_t{0}};
+    const size_t colon = text.rfind(':');
+    if (colon == std::string_view::npos) return std::nullopt;
+    std::string_view host = text.substr(0, colon);
+    const std::string_view port = text.substr(colon + 1);
+    const bool bracketed = host.size() > 2 && host.front() == '[' && host.back() == ']';
+    // An IPv6 address with a port must be bracketed ("[::1]:443").
+    if (!bracketed && host.find(':') != std::string_view::npos) return std::nullopt;
+    auto ip = parse_ip_address(host);
+    if (!ip || port.empty() || port.size() > 5 ||
+        !std::all_of(port.begin(), port.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        return std::nullopt;
+    }
+    const int value = std::stoi(std::string(port));
+    if (value < 1 || value > 65535) return std::nullopt;
+    return std::pair{*ip, static_cast<uint16_t>(value)};
+}
+
+}  // namespace
+
 HostAllowList::HostAllowList(const std::vector<std::string>& entries) {
     for (const auto& entry : entries) {
+        if (const auto eq = entry.find('='); eq != std::string::npos) {
+            const std::string name = lowercase(std::string_view(entry).substr(0, eq));
+            const auto target = parse_pin_target(std::string_view(entry).substr(eq + 1));
+            if (!name.empty() && target) pins_.push_back({name, target->first, target->second});
+            continue;  // a malformed pin lifts nothing
+        }
         const auto slash = entry.find('/');
         if (slash != std::string::npos) {
             const auto network = parse_ip_address(std::string_view(entry).substr(0, slash));
@@ -222,9 +252,13 @@ HostAllowList::HostAllowList(const std::vector<std::string>& entries) {
     }
 }
 
-bool HostAllowList::allows(std::string_view host, const IpAddress& address) const {
+bool HostAllowList::allows(std::string_view host, const IpAddress& address, uint16_t port) const {
     for (const auto& name : names_)
         if (name == host) return true;
+    for (const auto& pin : pins_) {
+        if (pin.name == host && pin.address == address && (pin.port == 0 || pin.port == port))
+            return true;
+    }
     for (const auto& r : ranges_) {
         if (r.network.v6 == address.v6 &&
             in_prefix(address.bytes.data(), r.network.bytes.data(), r.prefix))
@@ -405,22 +439,26 @@ size_t on_body(char* data, size_t size, size_t count, void* user) {
 curl_socket_t open_socket(void* user, curlsocktype /*purpose*/, curl_sockaddr* address) {
     auto* t = static_cast<Transfer*>(user);
     IpAddress ip;
+    uint16_t port = 0;
     if (address->family == AF_INET &&
         address->addrlen >= static_cast<unsigned>(sizeof(sockaddr_in))) {
         sockaddr_in sin{};
         std::memcpy(&sin, &address->addr, sizeof sin);
         std::memcpy(ip.bytes.data(), &sin.sin_addr, 4);
+        port = ntohs(sin.sin_port);
     } else if (address->family == AF_INET6 &&
                address->addrlen >= static_cast<unsigned>(sizeof(sockaddr_in6))) {
         sockaddr_in6 sin6{};
         std::memcpy(&sin6, &address->addr, sizeof sin6);
         ip.v6 = true;
         std::memcpy(ip.bytes.data(), &sin6.sin6_addr, 16);
+        port = ntohs(sin6.sin6_port);
     } else {
         t->blocked = "non-IP address family";
         return CURL_SOCKET_BAD;
     }
-    if (const auto range = blocked_range(ip); range && !t->shared->allow.allows(t->host, ip)) {
+    if (const auto range = blocked_range(ip);
+        range && !t->shared->allow.allows(t->host, ip, port)) {
         t->blocked = fmt::format("{} ({})", to_string(ip), *range);
         return CURL_SOCKET_BAD;
     }

@@ -12,6 +12,10 @@
 // HostAllowList lifts the guard for hosts named in FetcherConfig::allow_hosts: host names (matched
 // against the URL's host, case-insensitively), IP literals and CIDR ranges (matched against the
 // address connected to). Entries that are neither an IP literal nor a CIDR are taken as names.
+// A pinned entry "name=address:port" (or "name=address", "name=[v6]:port") lifts the guard only
+// for a URL naming `name` AND a connection to exactly that address (and port): `credence demo`
+// serves its own names from 127.0.0.1 this way, while a URL naming 127.0.0.1, localhost or
+// another loopback port stays refused (docs/demo.md). A malformed pin lifts nothing.
 // Everything here is pure and thread-safe. (Implemented in fetch.cpp, so that a build of the
 // verify/ subset "fetch|cid" links.)
 #pragma once
@@ -67,16 +71,24 @@ public:
     HostAllowList() = default;
     explicit HostAllowList(const std::vector<std::string>& entries);
 
-    /// Whether a connection for URL host `host` (lowercase, no brackets) to `address` is exempt.
-    [[nodiscard]] bool allows(std::string_view host, const IpAddress& address) const;
+    /// Whether a connection for URL host `host` (lowercase, no brackets) to `address`:`port` is
+    /// exempt (`port` 0: unknown, which no pinned port matches).
+    [[nodiscard]] bool allows(std::string_view host, const IpAddress& address,
+                              uint16_t port = 0) const;
 
 private:
     struct Range {
         IpAddress network;
         unsigned prefix = 0;
     };
+    struct Pin {
+        std::string name;  // lowercase
+        IpAddress address;
+        uint16_t port = 0;  // 0: any port of `address`
+    };
     std::vector<std::string> names_;  // lowercase
     std::vector<Range> ranges_;
+    std::vector<Pin> pins_;
 };
 
 }  // namespace credence::verify

@@ -132,3 +132,26 @@ TEST(verify_ssrf_guard, allow_list_names_ips_and_cidrs) {
     const HostAllowList none;
     EXPECT_FALSE(none.allows("agent-a.test", ip("127.0.0.1")));
 }
+
+// A pinned entry lifts the guard for one name reaching one address (and port), nothing else.
+TEST(verify_ssrf_guard, allow_list_pins_a_name_to_an_address_and_port) {
+    const HostAllowList allow({"Demo.Credence.test=127.0.0.1:8443", "v6.test=[::1]:9000",
+                               "any-port.test=127.0.0.2", "bad.test=127.0.0.1:99999",
+                               "bad2.test=::1:80", "=127.0.0.1"});
+    const auto ip = [](const char* t) { return *parse_ip_address(t); };
+    EXPECT_TRUE(allow.allows("demo.credence.test", ip("127.0.0.1"), 8443));
+    EXPECT_FALSE(allow.allows("demo.credence.test", ip("127.0.0.1"), 8545));  // another port
+    EXPECT_FALSE(allow.allows("demo.credence.test", ip("127.0.0.1")));        // port unknown
+    EXPECT_FALSE(allow.allows("demo.credence.test", ip("10.0.0.1"), 8443));   // another address
+    EXPECT_FALSE(allow.allows("localhost", ip("127.0.0.1"), 8443));           // another name
+    EXPECT_FALSE(allow.allows("127.0.0.1", ip("127.0.0.1"), 8443));
+    EXPECT_TRUE(allow.allows("v6.test", ip("::1"), 9000));
+    EXPECT_FALSE(allow.allows("v6.test", ip("::1"), 9001));
+    EXPECT_TRUE(allow.allows("any-port.test", ip("127.0.0.2"), 1234));
+    EXPECT_FALSE(allow.allows("any-port.test", ip("127.0.0.1"), 1234));
+    // Malformed pins lift nothing (neither as names nor as addresses).
+    EXPECT_FALSE(allow.allows("bad.test", ip("127.0.0.1"), 34463));
+    EXPECT_FALSE(allow.allows("bad2.test", ip("::1"), 80));
+    EXPECT_FALSE(allow.allows("", ip("127.0.0.1"), 80));
+    EXPECT_FALSE(allow.allows("x.test", ip("127.0.0.1"), 80));
+}

@@ -24,7 +24,9 @@ ApiError bad_parameter(std::string message) { return {400, "bad_parameter", std:
 ApiError not_found(std::string message) { return {404, "not_found", std::move(message)}; }
 
 ApiError unavailable(const index::DbError& error) {
-    return {503, "unavailable", fmt::format("database unavailable: {}", error.to_string())};
+    // docs/api.md §Errors: the client learns only that the database failed.
+    return {503, "unavailable", "database unavailable", error.to_string(),
+            error.kind == index::DbErrorKind::corrupt};
 }
 
 index::DbValue chain(const Ctx& ctx) { return static_cast<int64_t>(ctx.scope.chain_id); }

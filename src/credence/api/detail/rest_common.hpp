@@ -12,6 +12,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -34,7 +35,18 @@ using Json = nlohmann::ordered_json;
 struct ApiError {
     int status = 400;
     std::string code;
-    std::string message;
+    std::string message;   ///< sent to the client
+    std::string detail;    ///< logged, never sent (a database error's text quotes SQL)
+    bool corrupt = false;  ///< the index is damaged (index::DbErrorKind::corrupt)
+
+    ApiError() = default;
+    ApiError(int status_, std::string code_, std::string message_, std::string detail_ = {},
+             bool corrupt_ = false)
+        : status(status_),
+          code(std::move(code_)),
+          message(std::move(message_)),
+          detail(std::move(detail_)),
+          corrupt(corrupt_) {}
 };
 
 template <typename T>
