@@ -411,7 +411,7 @@ std::expected<std::unique_ptr<Node>, std::string> Node::start(NodeConfig config,
         s.database_location = s.config.database.location;
     }
     auto db = s.open_db();
-    if (!db) return std::unexpected("database: " + db.error().to_string());
+    if (!db) return std::unexpected(db.error().to_string());
     s.indexer_db = std::move(*db);
 
     index::IndexerOptions options;
