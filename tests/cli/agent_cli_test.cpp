@@ -2,12 +2,15 @@
 // anvil, real contracts), every result read back from the chain with the real `cast`.
 #include <gtest/gtest.h>
 
+#include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/erc8004_cli_helpers.hpp"
+#include "cli/labeled_output.hpp"
 #include "support/devnet.hpp"
 
 namespace {
@@ -87,6 +90,55 @@ TEST_F(AgentCli, register_refuses_an_invalid_file_before_sending) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_EQ(cast_call(devnet(), devnet().address("IdentityRegistry"), "nextAgentId()(uint256)"),
               before);
+}
+
+// Without --json, the show and write commands label each value with its --json name
+// (docs/cli.md §Output), so a person can tell the owner from the wallet.
+TEST_F(AgentCli, human_output_labels_every_field) {
+    const auto file = temp_file("labels.json", registration_file("labels"));
+    const CommandResult reg =
+        run_cli(devnet(), {"agent", "register", file.string(), "--metadata", "category=search",
+                           "--private-key", devnet().dev_key(0)});
+    ASSERT_EQ(reg.exit_code, 0) << reg.err;
+    const std::string id = labeled_value(reg.out, "agentId");
+    EXPECT_EQ(labeled_value(reg.out, "owner"), devnet().dev_address(0).to_checksum_hex())
+        << reg.out;
+    EXPECT_TRUE(labeled_value(reg.out, "agentURI").starts_with("data:application/json;base64,"));
+    EXPECT_TRUE(labeled_value(reg.out, "validation").starts_with("valid (0 errors")) << reg.out;
+    EXPECT_EQ(labeled_value(reg.out, "txHash").size(), 66u) << reg.out;
+
+    const CommandResult show = run_cli(devnet(), {"agent", "show", id, "--metadata", "category"});
+    ASSERT_EQ(show.exit_code, 0) << show.err;
+    EXPECT_EQ(labels(show.out),
+              (std::vector<std::string>{"agentId", "owner", "agentURI", "agentWallet",
+                                        "metadata.category", "registration", "file"}))
+        << show.out;
+    EXPECT_EQ(labeled_value(show.out, "agentId"), id);
+    EXPECT_EQ(labeled_value(show.out, "owner"), devnet().dev_address(0).to_checksum_hex());
+    EXPECT_EQ(labeled_value(show.out, "agentWallet"), devnet().dev_address(0).to_checksum_hex());
+    EXPECT_EQ(labeled_value(show.out, "metadata.category"), hex_of("search"));
+    EXPECT_TRUE(labeled_value(show.out, "registration").starts_with("valid (0 errors")) << show.out;
+    // Values start in one column.
+    std::set<size_t> columns;
+    std::istringstream in(show.out);
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty() || line.front() == ' ') continue;
+        columns.insert(line.find_first_not_of(' ', line.find(' ')));
+    }
+    EXPECT_EQ(columns.size(), 1u) << show.out;
+
+    // One value is printed bare, so `$(credence agent get-metadata ...)` needs no parsing.
+    const CommandResult one = run_cli(devnet(), {"agent", "get-metadata", id, "category"});
+    EXPECT_EQ(trim(one.out), hex_of("search"));
+}
+
+// Errors are one line, each layer adding its context once (docs/cli.md §Errors).
+TEST_F(AgentCli, missing_key_is_said_once) {
+    const CommandResult r = run_cli(devnet(), {"agent", "register", "--uri", "ipfs://bafyagent"});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.err,
+              "error: no signing key: pass --private-key or --keystore, or set "
+              "$CREDENCE_PRIVATE_KEY\n");
 }
 
 TEST_F(AgentCli, set_uri_set_metadata_and_get_metadata) {

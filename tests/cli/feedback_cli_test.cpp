@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/erc8004_cli_helpers.hpp"
+#include "cli/labeled_output.hpp"
 #include "support/devnet.hpp"
 
 namespace {
@@ -245,9 +246,12 @@ TEST_F(FeedbackCli, plain_output_and_one_line_errors) {
     const CommandResult give =
         run_cli(devnet(), {"feedback", "give", agent, "5", "--private-key", devnet().dev_key(1)});
     ASSERT_EQ(give.exit_code, 0) << give.err;
-    EXPECT_EQ(lines(give.out)[0], "1");  // feedbackIndex first
+    // Labeled with the --json names (docs/cli.md §Output).
+    EXPECT_EQ(labeled_value(give.out, "feedbackIndex"), "1") << give.out;
+    EXPECT_EQ(labeled_value(give.out, "value"), "5") << give.out;
     const CommandResult summary = run_cli(devnet(), {"feedback", "summary", agent});
-    EXPECT_EQ(lines(summary.out), (std::vector<std::string>{"1", "5"}));
+    EXPECT_EQ(labeled_value(summary.out, "count"), "1") << summary.out;
+    EXPECT_EQ(labeled_value(summary.out, "summary"), "5") << summary.out;
     for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
              {"feedback", "read", agent, addr(1), "9"},
              {"feedback", "give", "x", "1", "--private-key", devnet().dev_key(1)},

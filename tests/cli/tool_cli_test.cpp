@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/labeled_output.hpp"
 #include "support/devnet.hpp"
 #include "support/scratch.hpp"
 #include "support/vectors.hpp"
@@ -24,6 +25,7 @@
 namespace {
 
 using credence::testing::CommandResult;
+using credence::testing::labeled_value;
 using credence::testing::run_command;
 
 std::filesystem::path cast_binary() {
@@ -265,9 +267,12 @@ TEST_F(ToolCli, register_show_update_access_deregister) {
     EXPECT_EQ(show["metadataURI"], uri);
     EXPECT_EQ(show["accessPredicate"], "0x0000000000000000000000000000000000000000");
     EXPECT_EQ(show["manifest"], "verified");
+    // Without --json each value is labeled with its --json name (docs/cli.md §Output).
     const CommandResult plain = run({"tool", "show", "1"});
     ASSERT_EQ(plain.exit_code, 0) << plain.err;
-    EXPECT_TRUE(plain.out.starts_with(addr(0) + "\n")) << plain.out;
+    EXPECT_EQ(labeled_value(plain.out, "toolId"), "1") << plain.out;
+    EXPECT_EQ(labeled_value(plain.out, "creator"), addr(0)) << plain.out;
+    EXPECT_EQ(labeled_value(plain.out, "manifest"), "verified") << plain.out;
 
     // access: open access is granted for anyone.
     CommandResult acc = run({"tool", "access", "1", addr(3)});

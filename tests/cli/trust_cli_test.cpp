@@ -67,8 +67,19 @@ TEST_F(TrustCli, summary_mirror_equals_cast_call_and_score_explains_reviewers) {
             EXPECT_EQ(doc["summaryValue"].get<std::string>(), first_word(onchain[1])) << list;
             EXPECT_EQ(std::to_string(doc["summaryValueDecimals"].get<int>()),
                       first_word(onchain[2]));
+            EXPECT_EQ(doc["rules"], "credence");  // the deployment file's registry
         }
     }
+    // The deployed v2.0.0 rules, asked for by name: c2 listed twice counts twice
+    // (docs/compatibility.md §The getSummary mirror); the contract here counts it once.
+    const auto v2 =
+        credence_json(devnet(), {"trust", "summary", agent, "--database", db, "--client", c2,
+                                 "--client", c2, "--client", c1, "--rules", "erc8004-v2"});
+    EXPECT_EQ(v2["rules"], "erc8004-v2");
+    EXPECT_EQ(v2["count"], 5);  // c2's two feedbacks twice, c1's once
+    const auto once = credence_json(devnet(), {"trust", "summary", agent, "--database", db,
+                                               "--client", c2, "--client", c2, "--client", c1});
+    EXPECT_EQ(once["count"], 3);
 
     const auto score = credence_json(devnet(), {"trust", "score", agent, "--database", db,
                                                 "--explain", "--seconds-per-block", "1"});
@@ -119,6 +130,33 @@ TEST_F(TrustCli, summary_without_clients_is_refused_like_the_contract) {
     ASSERT_TRUE(doc.is_object()) << offline.out;
     EXPECT_EQ(doc["reviews"], 0);
     EXPECT_EQ(doc["score"], 0.5);  // no evidence: the Beta(1, 1) prior
+    // Offline, an address that is neither a deployed registry nor known from a deployment file:
+    // the summary does not guess whose rules apply.
+    std::vector<std::string> offline_summary{
+        "trust",
+        "summary",
+        agent,
+        "--database",
+        db,
+        "--client",
+        devnet().dev_address(1).to_checksum_hex(),
+        "--rpc",
+        "http://127.0.0.1:1",
+        "--chain-id",
+        std::to_string(devnet().chain_id()),
+        "--identity",
+        devnet().address("IdentityRegistry").to_checksum_hex(),
+        "--reputation",
+        devnet().address("ReputationRegistry").to_checksum_hex(),
+        "--validation",
+        devnet().address("ValidationRegistry").to_checksum_hex()};
+    const auto unknown = run_command(CREDENCE_BIN, offline_summary);
+    EXPECT_EQ(unknown.exit_code, 1);
+    EXPECT_NE(unknown.err.find("pass --rules credence or --rules erc8004-v2"), std::string::npos)
+        << unknown.err;
+    offline_summary.insert(offline_summary.end(), {"--rules", "credence", "--json"});
+    const auto named = run_command(CREDENCE_BIN, offline_summary);
+    EXPECT_EQ(named.exit_code, 0) << named.err;
 }
 
 }  // namespace

@@ -144,8 +144,9 @@ contract IdentityRegistry is IIdentityRegistry, IERC721Metadata, IERC721Errors, 
     }
 
     /// @inheritdoc IIdentityRegistry
+    /// @dev An unknown agent has no wallet: address(0), as the deployed registries answer and as
+    ///      `getMetadata(agentId, "agentWallet")` answers (empty), rather than a revert.
     function getAgentWallet(uint256 agentId) external view returns (address) {
-        _requireOwned(agentId);
         return _walletOf(agentId);
     }
 

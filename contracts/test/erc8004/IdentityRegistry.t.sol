@@ -367,12 +367,19 @@ contract IdentityRegistryTest is RegistryFixture {
         identity.transferFrom(owner, stranger, id);
     }
 
-    // ERC-721: unknown agents revert on reads.
+    // ERC-721: unknown agents revert on ownerOf.
     function test_OwnerOf_UnknownReverts() public {
         vm.expectRevert(abi.encodeWithSelector(IERC721Errors.ERC721NonexistentToken.selector, 7));
         identity.ownerOf(7);
-        vm.expectRevert(abi.encodeWithSelector(IERC721Errors.ERC721NonexistentToken.selector, 7));
-        identity.getAgentWallet(7);
+    }
+
+    // ERC-8004 §Identity Registry (agentWallet): an unknown agent has no wallet; like the deployed
+    // registries, getAgentWallet answers address(0) and the reserved metadata key answers empty.
+    function test_GetAgentWallet_UnknownIsZero() public {
+        assertEq(identity.getAgentWallet(7), address(0));
+        assertEq(identity.getMetadata(7, "agentWallet"), bytes(""));
+        _registerAs(owner, URI1);
+        assertEq(identity.getAgentWallet(7), address(0));
     }
 
     // ERC-165: ERC-721 and ERC-721 Metadata interfaces advertised.

@@ -462,9 +462,14 @@ ApiResult<Json> get_reputation(Ctx& ctx) {
     auto feedback =
         trust::load_feedback(ctx.db, ctx.scope.chain_id, ctx.scope.reputation_registry, *agent_id);
     if (!feedback) return std::unexpected(unavailable(feedback.error()));
-    // ERC-8004 §Reputation Registry getSummary, mirrored exactly (trust/summary.hpp).
-    auto summary =
-        trust::reputation_summary(*feedback, *clients, tag1->value_or(""), tag2->value_or(""));
+    // ERC-8004 §Reputation Registry getSummary, mirrored exactly (trust/summary.hpp): the deployed
+    // v2.0.0 registries' rules at their addresses; any other registry the node follows comes from
+    // a Credence deployment file (docs/compatibility.md §The getSummary mirror).
+    const trust::SummaryRules rules =
+        trust::known_summary_rules(ctx.scope.chain_id, ctx.scope.reputation_registry)
+            .value_or(trust::SummaryRules::credence);
+    auto summary = trust::reputation_summary(*feedback, *clients, tag1->value_or(""),
+                                             tag2->value_or(""), rules);
     Json out{{"agent_id", uint256_or_null(DbValue(*agent_id))}};
     if (summary) {
         out["summary"] = Json{{"count", summary->count},
@@ -478,6 +483,7 @@ ApiResult<Json> get_reputation(Ctx& ctx) {
     Json client_list = Json::array();
     for (const auto& c : *clients) client_list.push_back(c.to_checksum_hex());
     out["clients"] = std::move(client_list);
+    out["summary_rules"] = std::string(trust::to_string(rules));
     out["tag1"] = tag1->value_or("");
     out["tag2"] = tag2->value_or("");
     auto score = load_score(ctx, *agent_id);

@@ -357,6 +357,7 @@ void check_routes(testing::Devnet& devnet, RestApi& api, const Sent& sent) {
     const Json no_clients = ok(api, "/api/v1/agents/0/reputation");
     EXPECT_TRUE(no_clients["summary"].is_null());
     EXPECT_EQ(no_clients["summary_error"], "client_addresses_required");
+    EXPECT_EQ(no_clients["summary_rules"], "credence");  // a Credence deployment
     EXPECT_TRUE(no_clients["score"]["explanation"].is_object());
     EXPECT_EQ(no_clients["feedback"]["count"], sent.agent0_feedback);
     EXPECT_EQ(no_clients["feedback"]["clients"], 4);

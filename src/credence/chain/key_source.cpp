@@ -208,10 +208,15 @@ std::expected<SigningKey, KeySourceFailure> load_signing_key(const KeySourceOpti
                                "$CREDENCE_KEYSTORE_PASSWORD");
         }
         auto key = read_keystore_file(path, password.value);
-        if (!key)
+        if (!key) {
+            // The detail is a whole sentence; name the file once (io errors already do).
+            const std::string& detail = key.error().detail;
             return failure(KeySourceError::keystore,
-                           std::string(to_string(key.error().code)) + ": " + key.error().detail,
+                           detail.find(path) != std::string::npos
+                               ? detail
+                               : "keystore " + path + ": " + detail,
                            key.error().code);
+        }
         const core::Address address = core::address_of(*key);
         return SigningKey{std::move(*key), address, path};
     }

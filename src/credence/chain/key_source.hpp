@@ -65,7 +65,7 @@ struct SigningKey {
 
 struct KeySourceFailure {
     KeySourceError code;
-    std::string detail;  // one line; never contains key material or a password
+    std::string detail;  // one whole line naming the source; never key material or a password
     std::optional<KeystoreError> keystore_error;
 
     friend bool operator==(const KeySourceFailure& a, const KeySourceFailure& b) {

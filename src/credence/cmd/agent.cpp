@@ -8,6 +8,7 @@
 //   unset-wallet <agentId>
 //   transfer <agentId> <to>
 //   show <agentId> [--metadata KEY]...
+//   check FILE                                   offline: register's rules and report, no node
 //
 // A registration file is validated against the ERC-8004 structure (core/registration_file.hpp)
 // before anything is sent; errors stop the command, warnings are reported. Without --uri the exact
@@ -111,7 +112,7 @@ struct RegisterArgs {
 };
 
 void run_register(const RegisterArgs& a) {
-    Output out(a.common.chain.json);
+    Output out(a.common.chain.json, OutputStyle::labeled);
     std::optional<std::string> uri = a.uri;
     // Validate before anything touches the chain, so a bad file costs nothing.
     std::optional<CheckedFile> file;
@@ -150,10 +151,37 @@ void run_register(const RegisterArgs& a) {
         out.add("owner", sent.receipt->from.to_checksum_hex());
     }
     out.add("agentURI", uri.value_or(""));
-    // Only in JSON: plain output stays one value per line for scripts.
-    if (file && a.common.chain.json) out.add("validation", std::move(file->validation));
+    if (file) {
+        out.add("validation", a.common.chain.json
+                                  ? std::move(file->validation)
+                                  : nlohmann::ordered_json(report_summary(file->validation)));
+    }
     ChainContext::report(out, sent);
     out.flush();
+}
+
+// ---- check ------------------------------------------------------------------------------------
+
+struct CheckArgs {
+    std::string file;
+    bool json = false;
+};
+
+/// `register`'s rules and report without a node or a key: every issue is listed, and an error
+/// ends the command with register's own line and exit code 1 (for CI and editors).
+void run_check(const CheckArgs& a) {
+    const std::string text = read_input(a.file);
+    auto report = core::validate_registration_file(text);
+    if (!report) {
+        const auto& e = report.error();  // the detail says where; the code is its short name
+        throw CliError(fmt::format("{}: not JSON: {}", a.file,
+                                   e.detail.empty() ? core::to_string(e.code) : e.detail));
+    }
+    Output out(a.json, OutputStyle::labeled);
+    out.add("file", a.file);
+    add_report(out, a.json, registration_report_json(*report));
+    out.flush();
+    require_valid_registration(*report, a.file);
 }
 
 // ---- set-uri ----------------------------------------------------------------------------------
@@ -175,7 +203,7 @@ void run_set_uri(const SetUriArgs& a) {
     const core::Address registry = identity_address(ctx, a.common);
     const SentTxn sent =
         ctx.send(registry, must(idr::set_agent_uri(agent_id, uri), "setAgentURI"), "setAgentURI");
-    Output out(a.common.chain.json);
+    Output out(a.common.chain.json, OutputStyle::labeled);
     out.add("agentId", agent_id.to_dec());
     out.add("agentURI", uri);
     ChainContext::report(out, sent);
@@ -207,7 +235,7 @@ void run_set_metadata(const SetMetadataArgs& a) {
     const core::Address registry = identity_address(ctx, a.common);
     const SentTxn sent = ctx.send(
         registry, must(idr::set_metadata(agent_id, a.key, value), "setMetadata"), "setMetadata");
-    Output out(a.common.chain.json);
+    Output out(a.common.chain.json, OutputStyle::labeled);
     out.add("agentId", agent_id.to_dec());
     out.add("key", a.key);
     out.add("value", core::to_hex(value));
@@ -234,7 +262,7 @@ void run_get_metadata(const GetMetadataArgs& a) {
     ChainContext ctx(a.common.chain);
     const core::Address registry = identity_address(ctx, a.common);
     const core::Bytes value = read_metadata(ctx, registry, agent_id, a.key);
-    Output out(a.common.chain.json);
+    Output out(a.common.chain.json, OutputStyle::labeled);
     if (a.common.chain.json) {
         out.add("agentId", agent_id.to_dec());
         out.add("key", a.key);
@@ -315,7 +343,7 @@ void run_set_wallet(const SetWalletArgs& a) {
                  must(idr::set_agent_wallet(agent_id, wallet, core::Uint256{deadline}, signature),
                       "setAgentWallet"),
                  "setAgentWallet");
-    Output out(a.common.chain.json);
+    Output out(a.common.chain.json, OutputStyle::labeled);
     out.add("agentId", agent_id.to_dec());
     out.add("wallet", wallet.to_checksum_hex());
     out.add("owner", owner.to_checksum_hex());
@@ -337,7 +365,7 @@ void run_unset_wallet(const AgentIdArgs& a) {
     const core::Address registry = identity_address(ctx, a.common);
     const SentTxn sent = ctx.send(
         registry, must(idr::unset_agent_wallet(agent_id), "unsetAgentWallet"), "unsetAgentWallet");
-    Output out(a.common.chain.json);
+    Output out(a.common.chain.json, OutputStyle::labeled);
     out.add("agentId", agent_id.to_dec());
     ChainContext::report(out, sent);
     out.flush();
@@ -363,7 +391,7 @@ void run_transfer(const TransferArgs& a) {
     const SentTxn sent =
         ctx.send(registry, must(idr::safe_transfer_from_3(from, to, agent_id), "safeTransferFrom"),
                  "safeTransferFrom");
-    Output out(a.common.chain.json);
+    Output out(a.common.chain.json, OutputStyle::labeled);
     out.add("agentId", agent_id.to_dec());
     out.add("from", from.to_checksum_hex());
     out.add("to", to.to_checksum_hex());
@@ -420,7 +448,7 @@ void run_show(const ShowArgs& a) {
             registry, must(idr::get_agent_wallet(agent_id), "getAgentWallet"), "getAgentWallet")),
         "getAgentWallet result");
 
-    Output out(a.common.chain.json);
+    Output out(a.common.chain.json, OutputStyle::labeled);
     out.add("agentId", agent_id.to_dec());
     out.add("owner", owner.to_checksum_hex());
     out.add("agentURI", uri);
@@ -442,8 +470,7 @@ void run_show(const ShowArgs& a) {
         if (a.common.chain.json) {
             out.add("metadata", std::move(md));
         } else {
-            for (const auto& [key, v] : md.items())
-                out.add("metadata." + key, key + "=" + v.get<std::string>());
+            for (const auto& [key, v] : md.items()) out.add("metadata." + key, v);
         }
     }
     if (uri.size() >= 5 && std::equal(uri.begin(), uri.begin() + 5, "data:", [](char x, char y) {
@@ -453,14 +480,10 @@ void run_show(const ShowArgs& a) {
         if (a.common.chain.json) {
             out.add("registration", std::move(reg));
         } else if (reg.contains("validation")) {
-            const auto& v = reg["validation"];
-            out.add("registration",
-                    fmt::format("registration file: {} ({} errors, {} warnings)",
-                                v["ok"].get<bool>() ? "valid" : "invalid",
-                                v["errors"].get<size_t>(), v["warnings"].get<size_t>()));
+            out.add("registration", report_summary(reg["validation"]));
             if (reg.contains("file")) out.add("file", reg["file"].dump());
         } else {
-            out.add("registration", "registration file: " + reg["error"].get<std::string>());
+            out.add("registration", reg["error"].get<std::string>());
         }
     }
     out.flush();
@@ -484,6 +507,17 @@ void add_agent_commands(CLI::App& app) {
         cmd->add_option("--metadata", a->metadata, "On-chain metadata key=value (UTF-8 value)");
         cmd->add_option("--metadata-hex", a->metadata_hex, "On-chain metadata key=0x.. (bytes)");
         cmd->callback([a] { run_register(*a); });
+    }
+    {
+        auto a = std::make_shared<CheckArgs>();
+        auto* cmd = group->add_subcommand(
+            "check",
+            "Offline: check a registration file with register's rules (no node, no key; exit 1 "
+            "on errors)");
+        cmd->add_option("file", a->file, "ERC-8004 registration file (JSON), '-' for stdin")
+            ->required();
+        cmd->add_flag("--json", a->json, "Print the report as JSON");
+        cmd->callback([a] { run_check(*a); });
     }
     {
         auto a = std::make_shared<SetUriArgs>();

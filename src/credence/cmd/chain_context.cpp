@@ -135,9 +135,8 @@ const chain::SigningKey& ChainContext::signer() {
         k.keystore_path = options_.keystore;
         k.password_file = options_.password_file;
         auto key = chain::load_signing_key(k);
-        if (!key)
-            throw CliError(fmt::format("signing key: {}: {}", chain::to_string(key.error().code),
-                                       key.error().detail));
+        // The detail is a whole sentence that names the key source (chain/key_source.hpp).
+        if (!key) throw CliError(key.error().detail);
         signer_ = std::move(*key);
     }
     return *signer_;

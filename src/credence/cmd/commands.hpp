@@ -18,18 +18,26 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-/// A command's result, printed as plain text (one value per line, the `cast` way) or, with
-/// --json, as one JSON document.
+/// How a result reads without --json (docs/cli.md §Output).
+enum class OutputStyle {
+    bare,     ///< one value per line, the `cast` way: for `util` and the commands that are cast's
+    labeled,  ///< "name  value" lines, the names being the --json keys: for people
+};
+
+/// A command's result, printed as plain text or, with --json, as one JSON document (the same
+/// names). Labeled output of a single value prints it bare, so `$(credence ...)` keeps working.
 class Output {
 public:
-    explicit Output(bool json) : json_(json) {}
-    /// Adds a named value. Plain output prints just the value.
+    explicit Output(bool json, OutputStyle style = OutputStyle::bare)
+        : json_(json), style_(style) {}
+    /// Adds a named value.
     void add(const std::string& key, nlohmann::ordered_json value);
     /// Prints and clears what was added.
     void flush();
 
 private:
     bool json_;
+    OutputStyle style_;
     nlohmann::ordered_json doc_ = nlohmann::ordered_json::object();
 };
 

@@ -43,20 +43,59 @@ std::string now_rfc3339() {
     return {buf, n};
 }
 
-nlohmann::ordered_json registration_report_json(const core::RegistrationReport& report) {
+namespace {
+
+/// {ok, errors, warnings, issues: [{severity, reason, path, message}]} of any Issue list.
+template <typename Reason>
+nlohmann::ordered_json issues_report_json(const std::vector<core::Issue<Reason>>& all) {
     nlohmann::ordered_json issues = nlohmann::ordered_json::array();
+    size_t errors = 0;
     size_t warnings = 0;
-    for (const auto& i : report.issues) {
-        if (i.severity == core::IssueSeverity::warning) ++warnings;
+    for (const auto& i : all) {
+        (i.severity == core::IssueSeverity::warning ? warnings : errors) += 1;
         issues.push_back({{"severity", std::string(core::to_string(i.severity))},
-                          {"reason", std::string(core::to_string(i.reason))},
+                          {"reason", std::string(to_string(i.reason))},
                           {"path", i.path},
                           {"message", i.message}});
     }
-    return {{"ok", report.ok()},
-            {"errors", report.error_count()},
+    return {{"ok", errors == 0},
+            {"errors", errors},
             {"warnings", warnings},
             {"issues", std::move(issues)}};
+}
+
+}  // namespace
+
+nlohmann::ordered_json registration_report_json(const core::RegistrationReport& report) {
+    return issues_report_json(report.issues);
+}
+
+nlohmann::ordered_json feedback_report_json(const core::FeedbackReport& report) {
+    return issues_report_json(report.issues);
+}
+
+std::string report_summary(const nlohmann::ordered_json& report) {
+    const auto errors = report["errors"].get<size_t>();
+    const auto warnings = report["warnings"].get<size_t>();
+    return fmt::format("{} ({} error{}, {} warning{})",
+                       report["ok"].get<bool>() ? "valid" : "invalid", errors,
+                       errors == 1 ? "" : "s", warnings, warnings == 1 ? "" : "s");
+}
+
+void add_report(Output& out, bool json, nlohmann::ordered_json report) {
+    if (json) {
+        for (auto& [key, value] : report.items()) out.add(key, std::move(value));
+        return;
+    }
+    out.add("validation", report_summary(report));
+    nlohmann::ordered_json lines = nlohmann::ordered_json::array();
+    for (const auto& i : report["issues"]) {
+        const std::string path = i["path"].get<std::string>();
+        lines.push_back(fmt::format("{} {}: {} ({})", i["severity"].get<std::string>(),
+                                    path.empty() ? "/" : path, i["message"].get<std::string>(),
+                                    i["reason"].get<std::string>()));
+    }
+    out.add("issues", std::move(lines));
 }
 
 void require_valid_registration(const core::RegistrationReport& report, std::string_view source) {

@@ -20,6 +20,7 @@
 #include <credence/core/address.hpp>
 #include <credence/core/bytes.hpp>
 #include <credence/core/decimal_value.hpp>
+#include <credence/core/feedback_file.hpp>
 #include <credence/core/registration_file.hpp>
 #include <credence/core/uint256.hpp>
 
@@ -37,6 +38,13 @@ namespace credence::cmd {
 /// A registration-file validation report as JSON: {ok, errors, warnings, issues:[...]}.
 [[nodiscard]] nlohmann::ordered_json registration_report_json(
     const core::RegistrationReport& report);
+/// The same for a feedback file (core/feedback_file.hpp).
+[[nodiscard]] nlohmann::ordered_json feedback_report_json(const core::FeedbackReport& report);
+/// A report in words: "valid (0 errors, 1 warning)".
+[[nodiscard]] std::string report_summary(const nlohmann::ordered_json& report);
+/// Adds a report to `out`: its members with --json; else `validation` (report_summary) and
+/// `issues`, one "<severity> <path>: <message> (<reason>)" line each.
+void add_report(Output& out, bool json, nlohmann::ordered_json report);
 /// Throws CliError when the report holds an error: "<source>: <n> error(s): <path>: <message>".
 void require_valid_registration(const core::RegistrationReport& report, std::string_view source);
 

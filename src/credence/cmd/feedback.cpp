@@ -7,6 +7,7 @@
 //   read <agentId> <client> <feedbackIndex>
 //   list <agentId> [--client ADDR]... [--tag1 T] [--tag2 T] [--include-revoked]
 //   summary <agentId> [--client ADDR]... [--tag1 T] [--tag2 T]
+//   check FILE        offline: a feedback file's structure and its feedbackHash
 //
 // Values: ERC-8004 §Giving Feedback stores `int128 value` with `uint8 valueDecimals` (0..18); the
 // decimal text is converted exactly by core/decimal_value.hpp ("99.77" -> 9977, 2; "-3.2" -> -32,
@@ -175,7 +176,7 @@ void run_give(const GiveArgs& a) {
                       "giveFeedback"),
                  "giveFeedback");
 
-    Output out(a.common.chain.json);
+    Output out(a.common.chain.json, OutputStyle::labeled);
     if (sent.receipt) {
         for (const auto* log : find_logs(*sent.receipt, registry, rep::kNewFeedbackTopic)) {
             if (auto ev = rep::decode_new_feedback_event(log->topics, log->data)) {
@@ -201,6 +202,39 @@ void run_give(const GiveArgs& a) {
     out.flush();
 }
 
+// ---- check ------------------------------------------------------------------------------------
+
+struct CheckArgs {
+    std::string file;
+    bool json = false;
+};
+
+/// ERC-8004 §Off-Chain Feedback File Structure checked offline (core/feedback_file.hpp: MUST
+/// fields and their forms, optional fields' types), with the feedbackHash its bytes commit to
+/// (§Giving Feedback: keccak256 of the file). The on-chain comparison is `verify feedback`'s.
+void run_check(const CheckArgs& a) {
+    const std::string text = read_input(a.file);
+    auto report = core::validate_feedback_file(text);
+    if (!report) {
+        const auto& e = report.error();  // the detail says where; the code is its short name
+        throw CliError(fmt::format("{}: not JSON: {}", a.file,
+                                   e.detail.empty() ? core::to_string(e.code) : e.detail));
+    }
+    Output out(a.json, OutputStyle::labeled);
+    out.add("file", a.file);
+    out.add("feedbackHash", core::to_hex(core::keccak256(core::as_bytes(text))));
+    auto json = feedback_report_json(*report);
+    const auto errors = json["errors"].get<size_t>();
+    add_report(out, a.json, std::move(json));
+    out.flush();
+    for (const auto& i : report->issues) {
+        if (i.severity != core::IssueSeverity::error) continue;
+        throw CliError(fmt::format("{}: not a valid ERC-8004 feedback file ({} error{}): {}: {}",
+                                   a.file, errors, errors == 1 ? "" : "s",
+                                   i.path.empty() ? "/" : i.path, i.message));
+    }
+}
+
 // ---- revoke / respond -------------------------------------------------------------------------
 
 struct RevokeArgs {
@@ -216,7 +250,7 @@ void run_revoke(const RevokeArgs& a) {
     const core::Address registry = reputation_address(ctx, a.common);
     const SentTxn sent = ctx.send(
         registry, must(rep::revoke_feedback(agent_id, index), "revokeFeedback"), "revokeFeedback");
-    Output out(a.common.chain.json);
+    Output out(a.common.chain.json, OutputStyle::labeled);
     out.add("agentId", agent_id.to_dec());
     out.add("feedbackIndex", index);
     ChainContext::report(out, sent);
@@ -249,7 +283,7 @@ void run_respond(const RespondArgs& a) {
                  must(rep::append_response(agent_id, client, index, a.response_uri, response_hash),
                       "appendResponse"),
                  "appendResponse");
-    Output out(a.common.chain.json);
+    Output out(a.common.chain.json, OutputStyle::labeled);
     out.add("agentId", agent_id.to_dec());
     out.add("client", client.to_checksum_hex());
     out.add("feedbackIndex", index);
@@ -279,7 +313,7 @@ void run_read(const ReadArgs& a) {
                  registry, must(rep::read_feedback(agent_id, client, index), "readFeedback"),
                  "readFeedback")),
              "readFeedback result");
-    Output out(a.common.chain.json);
+    Output out(a.common.chain.json, OutputStyle::labeled);
     out.add("value", decimal_text(r.value, r.value_decimals));
     if (a.common.chain.json) {
         out.add("rawValue", r.value.to_dec());
@@ -335,7 +369,7 @@ void run_list(const ListArgs& a) {
                         {"tag2", r.tag2s[i]},
                         {"isRevoked", static_cast<bool>(r.revoked_statuses[i])}});
     }
-    Output out(a.common.chain.json);
+    Output out(a.common.chain.json, OutputStyle::labeled);
     if (a.common.chain.json) {
         out.add("agentId", agent_id.to_dec());
         out.add("count", n);
@@ -378,7 +412,7 @@ void run_summary(const SummaryArgs& a) {
                            registry, must(rep::get_clients(agent_id), "getClients"), "getClients")),
                        "getClients result");
     }
-    Output out(a.common.chain.json);
+    Output out(a.common.chain.json, OutputStyle::labeled);
     if (clients.empty()) {
         out.add("count", 0);
         out.add("summary", "0");
@@ -415,6 +449,16 @@ void add_feedback_commands(CLI::App& app) {
         app.add_subcommand("feedback", "ERC-8004 Reputation Registry: give, revoke, read feedback");
     group->require_subcommand(1);
 
+    {
+        auto a = std::make_shared<CheckArgs>();
+        auto* cmd = group->add_subcommand(
+            "check",
+            "Offline: check a feedback file (ERC-8004 structure) and print its feedbackHash; exit "
+            "1 on errors");
+        cmd->add_option("file", a->file, "Feedback file (JSON), '-' for stdin")->required();
+        cmd->add_flag("--json", a->json, "Print the report as JSON");
+        cmd->callback([a] { run_check(*a); });
+    }
     {
         auto a = std::make_shared<GiveArgs>();
         auto* cmd = add_feedback_command(*group, "give",

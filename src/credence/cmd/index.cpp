@@ -268,9 +268,9 @@ void run_status(const IndexOptions& o) {
     const uint64_t chain_id = ctx.chain_id();
     auto db = open_index_database(o.database);
     auto store = index::IndexStore::open(*db);
-    if (!store) throw CliError(fmt::format("database: {}", store.error().to_string()));
+    if (!store) throw CliError(store.error().to_string());
     auto status = store->status(chain_id);
-    if (!status) throw CliError(fmt::format("database: {}", status.error().to_string()));
+    if (!status) throw CliError(status.error().to_string());
     // The head is optional: status works offline too.
     auto head = ctx.rpc().block_number();
 
@@ -287,7 +287,7 @@ void run_status(const IndexOptions& o) {
         out.add("head", nullptr);
     }
     auto built = store->secondary_indexes_built();
-    if (!built) throw CliError(fmt::format("database: {}", built.error().to_string()));
+    if (!built) throw CliError(built.error().to_string());
     // "bulk load": a sync far behind the head dropped them (IndexStore::drop_secondary_indexes).
     out.add("secondaryIndexes", *built ? "built" : "bulk load (dropped until near the head)");
     nlohmann::ordered_json counts = nlohmann::ordered_json::object();

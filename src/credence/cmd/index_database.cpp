@@ -30,7 +30,7 @@ std::unique_ptr<index::Database> open_index_database(const std::string& location
         if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
     }
     auto db = index::open_database(where);
-    if (!db) throw CliError(fmt::format("database: {}", db.error().to_string()));
+    if (!db) throw CliError(db.error().to_string());
     return std::move(*db);
 }
 

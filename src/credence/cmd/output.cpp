@@ -9,6 +9,8 @@
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include <fmt/core.h>
 
@@ -20,20 +22,57 @@ void Output::add(const std::string& key, nlohmann::ordered_json value) {
     doc_[key] = std::move(value);
 }
 
+namespace {
+
+std::string bare_text(const nlohmann::ordered_json& value) {
+    return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+void print_bare(const nlohmann::ordered_json& doc) {
+    for (const auto& [key, value] : doc.items()) {
+        if (value.is_array()) {
+            for (const auto& v : value) fmt::print("{}\n", bare_text(v));
+        } else {
+            fmt::print("{}\n", bare_text(value));
+        }
+    }
+}
+
+/// One labeled field: the value starts at `column`; an array's further elements and a text's
+/// further lines start there too, so values line up.
+void print_labeled(const std::string& key, const nlohmann::ordered_json& value, size_t column) {
+    const std::string indent(column, ' ');
+    std::vector<std::string> lines;
+    if (value.is_null()) {
+        lines.emplace_back("(none)");
+    } else if (value.is_array()) {
+        for (const auto& v : value) lines.push_back(bare_text(v));
+        if (lines.empty()) lines.emplace_back("(none)");
+    } else {
+        const std::string text = bare_text(value);
+        size_t start = 0;
+        for (size_t nl = text.find('\n'); nl != std::string::npos; nl = text.find('\n', start)) {
+            lines.push_back(text.substr(start, nl - start));
+            start = nl + 1;
+        }
+        lines.push_back(text.substr(start));
+    }
+    fmt::print("{:<{}}{}\n", key, column, lines.front());
+    for (size_t i = 1; i < lines.size(); ++i) fmt::print("{}{}\n", indent, lines[i]);
+}
+
+}  // namespace
+
 void Output::flush() {
     if (json_) {
         fmt::print("{}\n", doc_.dump(2));
+    } else if (style_ == OutputStyle::bare || doc_.size() == 1) {
+        print_bare(doc_);
     } else {
-        for (const auto& [key, value] : doc_.items()) {
-            if (value.is_string()) {
-                fmt::print("{}\n", value.get<std::string>());
-            } else if (value.is_array()) {
-                for (const auto& v : value)
-                    fmt::print("{}\n", v.is_string() ? v.get<std::string>() : v.dump());
-            } else {
-                fmt::print("{}\n", value.dump());
-            }
-        }
+        size_t column = 0;
+        for (const auto& [key, value] : doc_.items()) column = std::max(column, key.size());
+        column += 2;
+        for (const auto& [key, value] : doc_.items()) print_labeled(key, value, column);
     }
     doc_ = nlohmann::ordered_json::object();
 }

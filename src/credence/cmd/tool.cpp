@@ -94,7 +94,7 @@ void run_register(ChainOptions& o, const ToolArgs& a) {
         must_abi(tr::register_tool(uri, m.canonical.manifest_hash, predicate), "registerTool"),
         "registerTool");
 
-    Output out(o.json);
+    Output out(o.json, OutputStyle::labeled);
     if (sent.receipt) {
         std::optional<core::Uint256> tool_id;
         for (const auto& log : sent.receipt->logs) {
@@ -136,7 +136,7 @@ void run_update(ChainOptions& o, const ToolArgs& a) {
                          must_abi(tr::update_tool_metadata(tool_id, uri, m.canonical.manifest_hash),
                                   "updateToolMetadata"),
                          "updateToolMetadata");
-    Output out(o.json);
+    Output out(o.json, OutputStyle::labeled);
     out.add("toolId", uint_json(tool_id));
     out.add("manifestHash", core::to_hex(m.canonical.manifest_hash));
     if (o.json) out.add("metadataURI", uri);
@@ -152,7 +152,7 @@ void run_set_predicate(ChainOptions& o, const ToolArgs& a) {
     auto sent = ctx.send(
         registry, must_abi(tr::set_access_predicate(tool_id, predicate), "setAccessPredicate"),
         "setAccessPredicate");
-    Output out(o.json);
+    Output out(o.json, OutputStyle::labeled);
     out.add("toolId", uint_json(tool_id));
     out.add("accessPredicate", predicate.to_checksum_hex());
     ChainContext::report(out, sent);
@@ -165,7 +165,7 @@ void run_deregister(ChainOptions& o, const ToolArgs& a) {
     const auto registry = ctx.contract(kContract, a.registry);
     auto sent = ctx.send(registry, must_abi(tr::deregister_tool(tool_id), "deregisterTool"),
                          "deregisterTool");
-    Output out(o.json);
+    Output out(o.json, OutputStyle::labeled);
     out.add("toolId", uint_json(tool_id));
     ChainContext::report(out, sent);
     out.flush();
@@ -196,8 +196,8 @@ void run_show(ChainOptions& o, const ToolArgs& a) {
     ChainContext ctx(o);
     const auto registry = ctx.contract(kContract, a.registry);
     const auto config = read_config(ctx, registry, tool_id);
-    Output out(o.json);
-    if (o.json) out.add("toolId", uint_json(tool_id));
+    Output out(o.json, OutputStyle::labeled);
+    out.add("toolId", uint_json(tool_id));
     out.add("creator", config.creator.to_checksum_hex());
     out.add("metadataURI", config.metadata_uri);
     out.add("manifestHash", core::to_hex(config.manifest_hash));
@@ -220,7 +220,7 @@ void run_access(ChainOptions& o, const ToolArgs& a) {
     // ERC-8257 IToolRegistry.tryHasAccess: (true, true) granted, (true, false) a clean denial,
     // (false, _) the predicate malfunctioned (revert, out of gas, non-canonical word, no code).
     const char* verdict = !r.ok ? "predicate broken" : r.granted ? "granted" : "denied";
-    Output out(o.json);
+    Output out(o.json, OutputStyle::labeled);
     out.add("access", verdict);
     if (o.json) {
         out.add("toolId", uint_json(tool_id));
@@ -232,7 +232,7 @@ void run_access(ChainOptions& o, const ToolArgs& a) {
 }
 
 void run_hash(bool json, const ToolArgs& a, bool full) {
-    Output out(json);
+    Output out(json, OutputStyle::labeled);
     if (full) {
         const ToolManifest m = load_tool_manifest(a.manifest);
         out.add("manifestHash", core::to_hex(m.canonical.manifest_hash));

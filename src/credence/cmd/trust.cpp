@@ -4,7 +4,9 @@
 //                       scores and, with --explain, who contributed what and why some reviewers
 //                       were discounted
 //   summary <agentId>   the exact mirror of ReputationRegistry.getSummary (--client is required,
-//                       as on chain) and ValidationRegistry.getSummary (--validations)
+//                       as on chain) and ValidationRegistry.getSummary (--validations); the
+//                       reputation mirror follows the implementation at the address (--rules:
+//                       trust/summary.hpp, docs/compatibility.md §The getSummary mirror)
 // The registries are the deployment file's (IdentityRegistry, ReputationRegistry,
 // ValidationRegistry) unless --identity / --reputation / --validation name others; with all three
 // and --chain-id no node is contacted. The index is --database (cmd/index_database.hpp); run
@@ -45,6 +47,7 @@ struct TrustArgs {
     // summary
     std::vector<std::string> clients;
     std::string tag1, tag2;
+    std::string rules = "auto";
     bool validations = false;
     std::vector<std::string> validators;
     std::string tag;
@@ -54,6 +57,8 @@ struct Opened {
     std::unique_ptr<index::Database> db;
     trust::TrustSources sources;
     core::Bytes agent_key;
+    /// The ReputationRegistry is the deployment file's: a Credence deployment.
+    bool reputation_is_credence = false;
 };
 
 Opened open(TrustArgs& a) {
@@ -70,12 +75,17 @@ Opened open(TrustArgs& a) {
         o.sources.identity_registry = ctx.contract("IdentityRegistry", a.identity);
         o.sources.reputation_registry = ctx.contract("ReputationRegistry", a.reputation);
         o.sources.validation_registry = ctx.contract("ValidationRegistry", a.validation);
+        if (const chain::Deployment* d = ctx.deployment(false); d != nullptr) {
+            const auto it = d->contracts.find("ReputationRegistry");
+            o.reputation_is_credence =
+                it != d->contracts.end() && it->second == o.sources.reputation_registry;
+        }
     }
     o.db = open_index_database(a.database);
     auto store = index::IndexStore::open(*o.db);
-    if (!store) throw CliError(fmt::format("database: {}", store.error().to_string()));
+    if (!store) throw CliError(store.error().to_string());
     auto cursor = store->cursor(o.sources.chain_id);
-    if (!cursor) throw CliError(fmt::format("database: {}", cursor.error().to_string()));
+    if (!cursor) throw CliError(cursor.error().to_string());
     const std::optional<uint64_t> head = *cursor;
     if (!head) {
         throw CliError(fmt::format("the index has nothing for chain {}: run `credence index`",
@@ -96,7 +106,7 @@ Json interval(double low, double high) { return Json::array({low, high}); }
 void run_score(TrustArgs& a) {
     Opened o = open(a);
     auto inputs = trust::load_trust_inputs(*o.db, o.sources);
-    if (!inputs) throw CliError(fmt::format("database: {}", inputs.error().to_string()));
+    if (!inputs) throw CliError(inputs.error().to_string());
     const auto it = std::find_if(inputs->agents.begin(), inputs->agents.end(),
                                  [&](const auto& f) { return f.agent_id == o.agent_key; });
     if (it == inputs->agents.end()) {
@@ -109,7 +119,7 @@ void run_score(TrustArgs& a) {
     const trust::TrustResult result = trust::compute_trust(*inputs, config);
     const trust::AgentScore& s = result.agents[static_cast<size_t>(it - inputs->agents.begin())];
 
-    Output out(a.chain.json);
+    Output out(a.chain.json, OutputStyle::labeled);
     out.add("agentId", a.agent_id);
     out.add("score", s.score);
     out.add("interval95", a.chain.json ? interval(s.low, s.high)
@@ -165,14 +175,31 @@ void run_score(TrustArgs& a) {
     out.flush();
 }
 
+/// Whose getSummary to mirror: --rules, else what the address is known to be: a deployed v2.0.0
+/// registry by its address, a Credence one by the deployment file (docs/compatibility.md §The
+/// getSummary mirror).
+trust::SummaryRules summary_rules(const TrustArgs& a, const Opened& o) {
+    if (a.rules != "auto") {
+        if (auto r = trust::parse_summary_rules(a.rules)) return *r;
+        throw CliError(fmt::format("--rules {}: expected auto, credence or erc8004-v2", a.rules));
+    }
+    if (auto r = trust::known_summary_rules(o.sources.chain_id, o.sources.reputation_registry))
+        return *r;
+    if (o.reputation_is_credence) return trust::SummaryRules::credence;
+    throw CliError(fmt::format(
+        "ReputationRegistry {} is neither a deployed ERC-8004 registry nor the deployment "
+        "file's: pass --rules credence or --rules erc8004-v2",
+        o.sources.reputation_registry.to_checksum_hex()));
+}
+
 void run_summary(TrustArgs& a) {
     Opened o = open(a);
-    Output out(a.chain.json);
+    Output out(a.chain.json, OutputStyle::labeled);
     out.add("agentId", a.agent_id);
     if (a.validations) {
         auto rows = trust::load_validations(*o.db, o.sources.chain_id,
                                             o.sources.validation_registry, o.agent_key);
-        if (!rows) throw CliError(fmt::format("database: {}", rows.error().to_string()));
+        if (!rows) throw CliError(rows.error().to_string());
         std::vector<core::Address> validators;
         validators.reserve(a.validators.size());
         for (const auto& v : a.validators)
@@ -185,11 +212,12 @@ void run_summary(TrustArgs& a) {
     }
     auto rows =
         trust::load_feedback(*o.db, o.sources.chain_id, o.sources.reputation_registry, o.agent_key);
-    if (!rows) throw CliError(fmt::format("database: {}", rows.error().to_string()));
+    if (!rows) throw CliError(rows.error().to_string());
     std::vector<core::Address> clients;
     clients.reserve(a.clients.size());
     for (const auto& c : a.clients) clients.push_back(parse_address_arg("--client", c));
-    auto s = trust::reputation_summary(*rows, clients, a.tag1, a.tag2);
+    const trust::SummaryRules rules = summary_rules(a, o);
+    auto s = trust::reputation_summary(*rows, clients, a.tag1, a.tag2, rules);
     if (!s) {
         throw CliError(s.error().code == trust::SummaryError::client_addresses_required
                            ? "--client is required (ERC-8004: getSummary without a client list "
@@ -199,6 +227,7 @@ void run_summary(TrustArgs& a) {
     out.add("count", s->count);
     out.add("summaryValue", s->summary_value.to_dec());
     out.add("summaryValueDecimals", s->summary_value_decimals);
+    out.add("rules", std::string(trust::to_string(rules)));
     out.flush();
 }
 
@@ -241,6 +270,9 @@ void add_trust_commands(CLI::App& app) {
     m->add_option("--client", summary->clients, "A client address (required, repeatable)");
     m->add_option("--tag1", summary->tag1, "Only feedback with this tag1");
     m->add_option("--tag2", summary->tag2, "Only feedback with this tag2");
+    m->add_option("--rules", summary->rules,
+                  "Whose getSummary to mirror: credence, erc8004-v2 (the deployed v2.0.0 "
+                  "registries: a repeated client counts again), or auto (default: by address)");
     m->add_flag("--validations", summary->validations,
                 "ValidationRegistry.getSummary instead (--validator, --tag)");
     m->add_option("--validator", summary->validators, "A validator address (repeatable)");

@@ -161,7 +161,7 @@ void run_resolve_address(const ResolveArgs& a) {
     const core::Address address = parse_address_arg("address", a.key);
     auto db = open_index_database(a.database);
     auto found = verify::resolve_by_address(*db, address, filter_of(a));
-    if (!found) throw CliError(fmt::format("database: {}", found.error().to_string()));
+    if (!found) throw CliError(found.error().to_string());
     print_resolved(a, *found);
 }
 
@@ -172,7 +172,7 @@ void run_resolve_domain(const ResolveArgs& a) {
     auto db = open_index_database(a.database);
     const auto fetcher = make_fetcher(a.fetch);
     auto found = verify::resolve_domain_live(*db, *fetcher, a.key, filter_of(a));
-    if (!found) throw CliError(fmt::format("database: {}", found.error().to_string()));
+    if (!found) throw CliError(found.error().to_string());
     print_resolved(a, *found);
 }
 

@@ -55,7 +55,7 @@ void run_pending(const PendingArgs& a) {
     const uint64_t chain_id = ctx.chain_id();
     auto db = open_index_database(a.database);
     auto store = index::IndexStore::open(*db);  // applies the migrations (verifications table)
-    if (!store) throw CliError(fmt::format("database: {}", store.error().to_string()));
+    if (!store) throw CliError(store.error().to_string());
     const auto fetcher = make_fetcher(a.fetch);
 
     std::map<verify::SubjectKind, verify::BatchCheck> checks;
@@ -116,7 +116,7 @@ void run_pending(const PendingArgs& a) {
         options.max_age = a.max_age;
         options.batch_size = a.batch;
         auto counts = verify::reverify_due(*db, chain_id, checks, options);
-        if (!counts) throw CliError(fmt::format("database: {}", counts.error().to_string()));
+        if (!counts) throw CliError(counts.error().to_string());
         out.add("checked", counts->checked);
         out.add("verified", counts->verified);
         out.add("unverified", counts->unverified);

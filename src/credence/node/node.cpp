@@ -150,7 +150,7 @@ struct Node::Impl {
 
     /// The one line a node that cannot use its index stops with (docs/node.md §Integrity).
     std::string database_refusal(const index::DbError& error) const {
-        if (error.kind != index::DbErrorKind::corrupt) return "database: " + error.to_string();
+        if (error.kind != index::DbErrorKind::corrupt) return error.to_string();
         return fmt::format(
             "database: {} is damaged ({}): move it aside and start again to re-index from the "
             "chain, or restore a backup",

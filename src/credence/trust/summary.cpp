@@ -4,6 +4,7 @@
 #include <array>
 #include <variant>
 
+#include <credence/index/indexer.hpp>
 #include <credence/index/row.hpp>
 
 namespace credence::trust {
@@ -18,6 +19,15 @@ Int256 pow10(unsigned n) {
     int64_t out = 1;
     for (unsigned i = 0; i < n && i < kMaxDecimals; ++i) out *= 10;
     return Int256(out);
+}
+
+/// Solidity's unchecked `int128(x)` of an int256: the low 128 bits, sign-extended.
+Int256 wrap_to_int128(const Int256& x) {
+    core::Uint256 bits = x.bits;
+    const uint64_t fill = (bits.limbs[1] >> 63) != 0 ? ~0ULL : 0;
+    bits.limbs[2] = fill;
+    bits.limbs[3] = fill;
+    return Int256(bits);
 }
 
 bool listed(std::span<const core::Address> list, const core::Address& a) {
@@ -44,38 +54,74 @@ std::string_view to_string(SummaryError e) noexcept {
     return "unknown";
 }
 
+std::string_view to_string(SummaryRules r) noexcept {
+    switch (r) {
+        case SummaryRules::credence:
+            return "credence";
+        case SummaryRules::erc8004_v2:
+            return "erc8004-v2";
+    }
+    return "unknown";
+}
+
+std::optional<SummaryRules> parse_summary_rules(std::string_view text) noexcept {
+    if (text == "credence") return SummaryRules::credence;
+    if (text == "erc8004-v2") return SummaryRules::erc8004_v2;
+    return std::nullopt;
+}
+
+std::optional<SummaryRules> known_summary_rules(uint64_t chain_id,
+                                                const core::Address& reputation_registry) {
+    for (const auto& source : index::default_erc8004_sources(chain_id)) {
+        if (source.kind == index::ContractKind::reputation_registry &&
+            source.address == reputation_registry) {
+            return SummaryRules::erc8004_v2;
+        }
+    }
+    return std::nullopt;
+}
+
 core::Result<ReputationSummary, SummaryError> reputation_summary(
     std::span<const FeedbackEntry> feedback, std::span<const core::Address> clients,
-    std::string_view tag1, std::string_view tag2) {
+    std::string_view tag1, std::string_view tag2, SummaryRules rules) {
     // ERC-8004 §Reputation Registry: "clientAddresses MUST be provided (non-empty)".
     if (clients.empty()) {
         return core::fail(SummaryError::client_addresses_required,
                           "getSummary needs at least one client address");
     }
-    // Duplicated clients count once (the contract dedups the list before its loop).
-    std::vector<core::Address> unique(clients.begin(), clients.end());
-    std::sort(unique.begin(), unique.end());
-    unique.erase(std::unique(unique.begin(), unique.end()), unique.end());
+    // How often each client is counted: once (Credence dedups the list), or as often as it is
+    // listed (the deployed v2.0.0 loop reads a client's feedback again for each occurrence).
+    std::vector<core::Address> sorted(clients.begin(), clients.end());
+    std::sort(sorted.begin(), sorted.end());
+    const auto times_counted = [&](const core::Address& client) -> uint64_t {
+        const auto [lo, hi] = std::equal_range(sorted.begin(), sorted.end(), client);
+        if (lo == hi) return 0;
+        return rules == SummaryRules::credence ? 1 : static_cast<uint64_t>(hi - lo);
+    };
 
     Int256 sum;
     std::array<uint64_t, kMaxDecimals + 1> decimal_counts{};
     uint64_t count = 0;
     for (const FeedbackEntry& f : feedback) {
-        if (f.revoked || !std::binary_search(unique.begin(), unique.end(), f.client)) continue;
+        if (f.revoked) continue;
+        const uint64_t times = times_counted(f.client);
+        if (times == 0) continue;
         if (!tag1.empty() && f.tag1 != tag1) continue;
         if (!tag2.empty() && f.tag2 != tag2) continue;
         if (f.value_decimals > kMaxDecimals) {
             return core::fail(SummaryError::bad_entry, "valueDecimals above 18");
         }
-        auto scaled = Int256::checked_mul(f.value, pow10(kMaxDecimals - f.value_decimals));
-        auto next = scaled ? Int256::checked_add(sum, *scaled) : std::nullopt;
-        if (!next) return core::fail(SummaryError::summary_overflow, "int256 sum overflows");
-        sum = *next;
-        ++decimal_counts[f.value_decimals];
-        ++count;
+        const auto scaled = Int256::checked_mul(f.value, pow10(kMaxDecimals - f.value_decimals));
+        for (uint64_t i = 0; i < times; ++i) {
+            auto next = scaled ? Int256::checked_add(sum, *scaled) : std::nullopt;
+            if (!next) return core::fail(SummaryError::summary_overflow, "int256 sum overflows");
+            sum = *next;
+        }
+        decimal_counts[f.value_decimals] += times;
+        count += times;
     }
     if (count == 0) return ReputationSummary{};
-    // The mode of the decimals; a strict '>' keeps the smallest on a tie, as the contract does.
+    // The mode of the decimals; a strict '>' keeps the smallest on a tie, as both contracts do.
     uint8_t decimals = 0;
     uint64_t best = 0;
     for (uint8_t d = 0; d <= kMaxDecimals; ++d) {
@@ -86,7 +132,11 @@ core::Result<ReputationSummary, SummaryError> reputation_summary(
     }
     const auto mean = Int256::checked_div(sum, Int256(static_cast<int64_t>(count)));
     const auto avg = mean ? Int256::checked_div(*mean, pow10(kMaxDecimals - decimals)) : mean;
-    if (!avg || !avg->fits_bits(128)) {
+    if (!avg) return core::fail(SummaryError::summary_overflow, "average outside int256");
+    if (rules == SummaryRules::erc8004_v2) {
+        return ReputationSummary{count, wrap_to_int128(*avg), decimals};
+    }
+    if (!avg->fits_bits(128)) {
         return core::fail(SummaryError::summary_overflow, "average outside int128");
     }
     return ReputationSummary{count, *avg, decimals};

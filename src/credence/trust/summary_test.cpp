@@ -25,6 +25,8 @@ namespace credence::trust {
 namespace {
 
 using core::Int256;
+constexpr SummaryRules kCredence = SummaryRules::credence;
+constexpr SummaryRules kV2 = SummaryRules::erc8004_v2;
 
 core::Address addr(uint8_t fill) {
     core::Address a;
@@ -40,30 +42,90 @@ FeedbackEntry fb(uint8_t client, int64_t value, uint8_t decimals, std::string ta
 
 TEST(trust_summary, client_list_is_required) {
     const std::vector<FeedbackEntry> rows{fb(1, 5, 0)};
-    auto r = reputation_summary(rows, {}, "", "");
+    auto r = reputation_summary(rows, {}, "", "", kCredence);
     ASSERT_FALSE(r.has_value());
     EXPECT_EQ(r.error().code, SummaryError::client_addresses_required);
 }
 
-TEST(trust_summary, revoked_and_unlisted_clients_do_not_count_and_duplicates_count_once) {
+TEST(trust_summary, revoked_and_unlisted_clients_do_not_count_and_credence_counts_a_repeat_once) {
     const std::vector<FeedbackEntry> rows{fb(1, 80, 0), fb(1, 10, 0, "", "", true), fb(2, 60, 0),
                                           fb(3, 0, 0)};
     const std::vector<core::Address> clients{addr(1), addr(2), addr(1)};
-    auto r = reputation_summary(rows, clients, "", "");
+    auto r = reputation_summary(rows, clients, "", "", kCredence);
     ASSERT_TRUE(r.has_value());
     EXPECT_EQ(r->count, 2U);
     EXPECT_EQ(r->summary_value, Int256(70));
     EXPECT_EQ(r->summary_value_decimals, 0);
 }
 
+// The deployed v2.0.0 registries loop over the list as given: a client listed twice has its
+// feedback counted twice (docs/compatibility.md §Defects of the deployed registries that we fix).
+TEST(trust_summary, deployed_v2_rules_count_a_repeated_client_again) {
+    const std::vector<FeedbackEntry> rows{fb(1, 80, 0), fb(1, 10, 0, "", "", true), fb(2, 60, 0),
+                                          fb(3, 0, 0)};
+    const std::vector<core::Address> clients{addr(1), addr(2), addr(1)};
+    auto r = reputation_summary(rows, clients, "", "", kV2);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_EQ(r->count, 3U);
+    EXPECT_EQ(r->summary_value, Int256(73));  // (80 + 60 + 80) / 3, truncated
+    EXPECT_EQ(r->summary_value_decimals, 0);
+    // Without a repeat both rules agree.
+    const std::vector<core::Address> once{addr(1), addr(2)};
+    EXPECT_EQ(reputation_summary(rows, once, "", "", kV2).value(),
+              reputation_summary(rows, once, "", "", kCredence).value());
+    // The mode counts repeats too: 2 x (1 at 2 decimals) beats 1 x (5 at 0 decimals).
+    const std::vector<FeedbackEntry> mixed{fb(1, 150, 2), fb(2, 5, 0)};
+    const std::vector<core::Address> twice1{addr(1), addr(2), addr(1)};
+    EXPECT_EQ(reputation_summary(mixed, twice1, "", "", kV2)->summary_value_decimals, 2);
+    EXPECT_EQ(reputation_summary(mixed, twice1, "", "", kV2)->summary_value, Int256(266));
+    EXPECT_EQ(reputation_summary(mixed, twice1, "", "", kCredence)->summary_value_decimals, 0);
+    // "clientAddresses required" in both.
+    EXPECT_EQ(reputation_summary(rows, {}, "", "", kV2).error().code,
+              SummaryError::client_addresses_required);
+}
+
+// An average outside int128: Credence reverts SummaryOverflow(), the deployed v2.0.0 cast wraps.
+// 1e38 at 0 decimals and two 0s at 18 decimals: mode 18, average 1e56 / 3 at 18 decimals.
+TEST(trust_summary, int128_overflow_reverts_in_credence_and_wraps_in_v2) {
+    const Int256 big = Int256::parse("100000000000000000000000000000000000000").value();
+    std::vector<FeedbackEntry> rows{fb(1, 0, 18), fb(1, 0, 18)};
+    rows.push_back(FeedbackEntry{addr(1), 3, big, 0, "", "", false});
+    const std::vector<core::Address> clients{addr(1)};
+    auto credence = reputation_summary(rows, clients, "", "", kCredence);
+    ASSERT_FALSE(credence.has_value());
+    EXPECT_EQ(credence.error().code, SummaryError::summary_overflow);
+    auto v2 = reputation_summary(rows, clients, "", "", kV2);
+    ASSERT_TRUE(v2.has_value());
+    EXPECT_EQ(v2->count, 3U);
+    EXPECT_EQ(v2->summary_value_decimals, 18);
+    // int128(33333333333333333333333333333333333333333333333333333333): the low 128 bits.
+    EXPECT_EQ(v2->summary_value.to_dec(), "-886533759346574857640019685980940971");
+}
+
+// Which rules an address follows: the deployed registries by their vanity addresses.
+TEST(trust_summary, known_rules_by_address) {
+    const auto mainnet = core::Address::from_hex("0x8004BAa17C55a88189AE136b182e5fdA19dE9b63");
+    const auto testnet = core::Address::from_hex("0x8004B663056A597Dffe9eCcC1965A193B7388713");
+    ASSERT_TRUE(mainnet && testnet);
+    EXPECT_EQ(known_summary_rules(1, *mainnet), kV2);
+    EXPECT_EQ(known_summary_rules(8453, *mainnet), kV2);
+    EXPECT_EQ(known_summary_rules(11155111, *testnet), kV2);
+    EXPECT_EQ(known_summary_rules(1, *testnet), std::nullopt);  // the testnet set on a mainnet
+    EXPECT_EQ(known_summary_rules(31337, *mainnet), std::nullopt);
+    EXPECT_EQ(parse_summary_rules("erc8004-v2"), kV2);
+    EXPECT_EQ(parse_summary_rules(to_string(kCredence)), kCredence);
+    EXPECT_EQ(parse_summary_rules("v2"), std::nullopt);
+}
+
 TEST(trust_summary, tags_filter_by_exact_match_each_when_given) {
     const std::vector<FeedbackEntry> rows{fb(1, 10, 0, "quality", "speed"),
                                           fb(1, 20, 0, "quality", "cost"), fb(1, 90, 0, "uptime")};
     const std::vector<core::Address> clients{addr(1)};
-    EXPECT_EQ(reputation_summary(rows, clients, "quality", "")->count, 2U);
-    EXPECT_EQ(reputation_summary(rows, clients, "quality", "cost")->summary_value, Int256(20));
-    EXPECT_EQ(reputation_summary(rows, clients, "", "speed")->count, 1U);
-    EXPECT_EQ(reputation_summary(rows, clients, "Quality", "")->count, 0U);
+    EXPECT_EQ(reputation_summary(rows, clients, "quality", "", kCredence)->count, 2U);
+    EXPECT_EQ(reputation_summary(rows, clients, "quality", "cost", kCredence)->summary_value,
+              Int256(20));
+    EXPECT_EQ(reputation_summary(rows, clients, "", "speed", kCredence)->count, 1U);
+    EXPECT_EQ(reputation_summary(rows, clients, "Quality", "", kCredence)->count, 0U);
 }
 
 // Values are averaged at 18 decimals and returned at the most common valueDecimals; the smallest
@@ -71,17 +133,17 @@ TEST(trust_summary, tags_filter_by_exact_match_each_when_given) {
 TEST(trust_summary, mixed_decimals_average_at_the_mode_with_truncation_toward_zero) {
     const std::vector<core::Address> clients{addr(1)};
     const std::vector<FeedbackEntry> tie{fb(1, 9977, 2), fb(1, 5, 0)};
-    auto r = reputation_summary(tie, clients, "", "");
+    auto r = reputation_summary(tie, clients, "", "", kCredence);
     ASSERT_TRUE(r.has_value());
     EXPECT_EQ(r->summary_value_decimals, 0);
     EXPECT_EQ(r->summary_value, Int256(52));
     const std::vector<FeedbackEntry> two_dec{fb(1, 9977, 2), fb(1, 5, 0), fb(1, 1, 2)};
-    r = reputation_summary(two_dec, clients, "", "");
+    r = reputation_summary(two_dec, clients, "", "", kCredence);
     ASSERT_TRUE(r.has_value());
     EXPECT_EQ(r->summary_value_decimals, 2);
     EXPECT_EQ(r->summary_value, Int256(3492));  // (99.77 + 5 + 0.01) / 3 = 34.926666...
     const std::vector<FeedbackEntry> negative{fb(1, -7, 0), fb(1, 0, 0)};
-    r = reputation_summary(negative, clients, "", "");
+    r = reputation_summary(negative, clients, "", "", kCredence);
     ASSERT_TRUE(r.has_value());
     EXPECT_EQ(r->summary_value, Int256(-3));  // -3.5 truncates toward zero
 }
@@ -182,7 +244,7 @@ TEST_F(trust_summary_devnet, mirror_equals_the_contract) {
         ASSERT_TRUE(onchain) << onchain.error().message;
         auto expected = rr::decode_get_summary_result(*onchain);
         ASSERT_TRUE(expected);
-        auto mirror = reputation_summary(*rows, subset, t1, t2);
+        auto mirror = reputation_summary(*rows, subset, t1, t2, kCredence);
         ASSERT_TRUE(mirror) << mirror.error().detail;
         EXPECT_EQ(mirror->count, expected->count);
         EXPECT_EQ(mirror->summary_value, expected->summary_value) << mirror->summary_value.to_dec();

@@ -125,8 +125,12 @@ void check_https(Checker& c, const std::string& url, const std::string& ptr) {
 
 // ---- inputs / outputs (§Manifest Parser Hardening) ------------------------------------------
 
-// JSON Schema keywords whose value is a subschema, a map of subschemas, or an array of them.
-constexpr std::array<std::string_view, 11> kSchemaKeywords = {"items",
+// Every keyword whose value is a subschema, a map of them or an array of them: JSON Schema
+// 2020-12 Core §10 (applicators), §8.2.4 ($defs), Validation §8.2.4 (contentSchema), plus the
+// draft-07 spellings still met in the wild (`additionalItems`, `definitions`, and `dependencies`,
+// whose schema-valued members are walked; its string arrays are not schemas).
+// `items` may also be an array (draft-07 tuple form), handled with the array keywords.
+constexpr std::array<std::string_view, 12> kSchemaKeywords = {"items",
                                                               "additionalProperties",
                                                               "not",
                                                               "if",
@@ -136,9 +140,10 @@ constexpr std::array<std::string_view, 11> kSchemaKeywords = {"items",
                                                               "propertyNames",
                                                               "additionalItems",
                                                               "unevaluatedItems",
-                                                              "unevaluatedProperties"};
-constexpr std::array<std::string_view, 5> kSchemaMapKeywords = {
-    "properties", "patternProperties", "$defs", "definitions", "dependentSchemas"};
+                                                              "unevaluatedProperties",
+                                                              "contentSchema"};
+constexpr std::array<std::string_view, 6> kSchemaMapKeywords = {
+    "properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"};
 constexpr std::array<std::string_view, 4> kSchemaArrayKeywords = {"allOf", "anyOf", "oneOf",
                                                                   "prefixItems"};
 

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -445,6 +447,64 @@ TEST(verify_manifest_schema, schema_depth_and_node_caps) {
     m["outputs"] = wide(2);
     EXPECT_TRUE(has(validate(m), ManifestReason::too_many_schema_nodes, "/outputs/properties/p0"))
         << dump(validate(m));
+}
+
+// §Manifest Parser Hardening counts every schema node, so the walk enters every JSON Schema
+// 2020-12 keyword whose value is a subschema (Core §10 applicators, §8.2.4 $defs, Validation
+// §8.2.4 contentSchema) and the draft-07 `definitions` / `dependencies` (schema form).
+TEST(verify_manifest_schema, node_cap_applies_inside_every_subschema_keyword) {
+    const json sub = json::object();
+    const std::vector<std::pair<std::string, json>> placements = {
+        {"allOf", json::array({sub})},
+        {"anyOf", json::array({sub})},
+        {"oneOf", json::array({sub})},
+        {"not", sub},
+        {"if", sub},
+        {"then", sub},
+        {"else", sub},
+        {"dependentSchemas", {{"a", sub}}},
+        {"prefixItems", json::array({sub})},
+        {"items", sub},
+        {"contains", sub},
+        {"properties", {{"a", sub}}},
+        {"patternProperties", {{"^a", sub}}},
+        {"additionalProperties", sub},
+        {"propertyNames", sub},
+        {"unevaluatedItems", sub},
+        {"unevaluatedProperties", sub},
+        {"contentSchema", sub},
+        {"$defs", {{"a", sub}}},
+        {"definitions", {{"a", sub}}},
+        {"dependencies", {{"a", sub}, {"b", json::array({"a"})}}},
+    };
+    for (const auto& [keyword, value] : placements) {
+        auto m = free_tool();
+        m["inputs"] = {{keyword, value}};
+        m["outputs"] = json::object();
+        const auto r = validate(m);
+        EXPECT_TRUE(r.ok()) << keyword << "\n" << dump(r);
+        EXPECT_EQ(r.schema_nodes, 3u) << keyword;  // inputs, its subschema, outputs
+    }
+
+    // 1,024 nodes are fine; 1,025, the last ones inside contentSchema, are not.
+    json wide = {{"type", "object"}, {"properties", json::object()}};
+    for (size_t i = 0; i < 1021; ++i) wide["properties"]["p" + std::to_string(i)] = json::object();
+    auto m = free_tool();
+    m["inputs"] = json::object();
+    m["outputs"] = {
+        {"type", "string"}, {"contentMediaType", "application/json"}, {"contentSchema", wide}};
+    EXPECT_TRUE(validate(m).ok()) << dump(validate(m));
+    EXPECT_EQ(validate(m).schema_nodes, 1024u);
+    m["outputs"]["contentSchema"]["properties"]["zz"] = json::object();
+    EXPECT_TRUE(has(validate(m), ManifestReason::too_many_schema_nodes,
+                    "/outputs/contentSchema/properties/zz"))
+        << dump(validate(m));
+
+    // The depth cap too: 17 levels, 16 of them under contentSchema.
+    m["inputs"] = {{"contentSchema", nested_schema(16)}};
+    m["outputs"] = json::object();
+    ASSERT_FALSE(validate(m).ok()) << dump(validate(m));
+    EXPECT_EQ(validate(m).first_error()->reason, ManifestReason::schema_too_deep);
 }
 
 // §2 Unknown Fields: ignored (never an error); bare names are flagged, namespaced ones are not.
