@@ -1,4 +1,4 @@
-// keccak256 throughput, ours side by side with Crypto++'s Keccak_256 (the goal: >= 1.0x
+// keccak256 throughput, ours side by side with Crypto++'s Keccak_256 (the goal: >= 1.0x
 // Crypto++ at 32 B, 1 KiB and 1 MiB). Crypto++ is linked into this benchmark only.
 #include <credence/core/keccak.hpp>
 
