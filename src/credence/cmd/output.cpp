@@ -88,7 +88,7 @@ std::string read_input(const std::string& path) {
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
     if (!f) throw CliError(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
     std::string data;
-    struct stat st {};
+    struct stat st{};
     if (::fstat(::fileno(f.get()), &st) == 0 && S_ISREG(st.st_mode))
         data.reserve(static_cast<size_t>(st.st_size) + 1);
     core::detail::advise_huge_pages(data.data(), data.capacity());

@@ -149,7 +149,7 @@ JsonValue::~JsonValue() {
             JsonValue v = std::move(pending.back());
             pending.pop_back();
             detach_subtrees(v, pending);
-        }            // each `v` dies holding scalars and emptied containers only
+        }  // each `v` dies holding scalars and emptied containers only
     } catch (...) {  // NOLINT(bugprone-empty-catch): out of memory for the work list
         // What is left is destroyed by the members' own destructors, one level at a time.
     }

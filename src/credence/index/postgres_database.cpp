@@ -111,8 +111,7 @@ class PostgresDatabase final : public Database {
 public:
     explicit PostgresDatabase(PGconn* conn) : conn_(conn) {
         // NOTICEs ("relation already exists, skipping") would go to stderr: not errors, dropped.
-        PQsetNoticeProcessor(
-            conn_, [](void*, const char*) {}, nullptr);
+        PQsetNoticeProcessor(conn_, [](void*, const char*) {}, nullptr);
         describe_ = fmt::format("postgresql://{}@{}:{}/{}", PQuser(conn_), PQhost(conn_),
                                 PQport(conn_), PQdb(conn_));
     }
