@@ -45,7 +45,7 @@ ReplySubmitter::ReplySubmitter(chain::RpcClient& rpc, const core::SecretKey& key
       key_(key),
       replier_(core::address_of(key)),
       workflow_(workflow),
-      sender_options_(std::move(sender_options)),
+      sender_options_(sender_options),
       journal_(std::move(journal_path)) {}
 
 chain::TxnSender& ReplySubmitter::sender() {
@@ -179,6 +179,8 @@ AgentResult<SentReply> ReplySubmitter::send(const ReplyContent& content, BegunRe
         out.failure = std::move(failure);
         return out;
     }
+    // transact() gives a receipt whenever it reports no failure.
+    if (!*receipt) return fail(AgentError::rpc, "onAgentReply: no receipt and no failure");
     const chain::Receipt& mined = **receipt;
     // The anchored replyHash: this run and replier's AgentReplyAnchored, or, when the contract
     // resolved the call as a logical retry (no event), its canonical binding.
