@@ -180,8 +180,9 @@ AgentResult<SentReply> ReplySubmitter::send(const ReplyContent& content, BegunRe
         return out;
     }
     // transact() gives a receipt whenever it reports no failure.
-    if (!*receipt) return fail(AgentError::rpc, "onAgentReply: no receipt and no failure");
-    const chain::Receipt& mined = **receipt;
+    const std::optional<chain::Receipt>& maybe_mined = *receipt;
+    if (!maybe_mined) return fail(AgentError::rpc, "onAgentReply: no receipt and no failure");
+    const chain::Receipt& mined = *maybe_mined;
     // The anchored replyHash: this run and replier's AgentReplyAnchored, or, when the contract
     // resolved the call as a logical retry (no event), its canonical binding.
     for (const auto& log : mined.logs) {

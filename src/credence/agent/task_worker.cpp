@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <deque>
+#include <memory>
 #include <unordered_set>
 #include <utility>
 
@@ -117,7 +118,9 @@ struct TaskWorker::Impl {
     uint64_t chain_id = 0;
     // The ERC-8301 reply protocol and the owner of the operation journal (reply_submitter.hpp);
     // made by create() once the chain id is known.
-    std::optional<ReplySubmitter> submitter;
+    std::unique_ptr<ReplySubmitter> submitter;
+    /// Made by TaskWorker's constructor, so present whenever a member function runs.
+    ReplySubmitter& replies() { return *submitter; }
     detail::Cursor cursor;
     // Tasks read but not finished (deferred or failed transiently), in arrival order.
     std::deque<std::pair<core::Hash32, uint64_t>> queue;  // (task hash, block)
@@ -190,7 +193,7 @@ struct TaskWorker::Impl {
         return *proof_policy;
     }
 
-    AgentResult<void> record(const chain::OperationEntry& e) { return submitter->record(e); }
+    AgentResult<void> record(const chain::OperationEntry& e) { return replies().record(e); }
 
     /// Proves `reply_hash` when the stage waits for a proof. Sets report.proof_sent / detail.
     AgentResult<void> maybe_prove(const core::Hash32& task_hash, const core::Hash32& reply_hash,
@@ -222,7 +225,7 @@ struct TaskWorker::Impl {
         if (!data) return fail(AgentError::abi, data.error().detail);
         std::optional<chain::SendFailure> failure;
         const auto t0 = Clock::now();
-        auto receipt = submitter->transact(std::move(*data), failure);
+        auto receipt = replies().transact(std::move(*data), failure);
         report.chain_time += Clock::now() - t0;
         if (!receipt) return std::unexpected(receipt.error());
         if (failure) {
@@ -306,7 +309,7 @@ struct TaskWorker::Impl {
     /// The journal's anchored replies of this worker (a restart: a reorg while it was down must
     /// not leave a reply lost; the first step checks them).
     AgentResult<void> load_unsettled() {
-        auto entries = submitter->entries();
+        auto entries = replies().entries();
         if (!entries) return std::unexpected(entries.error());
         for (const auto& e : *entries) {
             if (e.status == chain::OperationStatus::mined && e.block_num &&
@@ -497,32 +500,37 @@ struct TaskWorker::Impl {
             task.workflow_run_id, {task_hash}, saved->output, saved->output_hash};
         ReplyBegin options;
         options.timestamp = ts.value_or(anchor + 1);
-        auto begun = submitter->begin(content, options);
+        auto begun = replies().begin(content, options);
         if (!begun) return std::unexpected(begun.error());
-        report.operation_id = begun->entry.operation_id;
-        if (begun->anchored) {
-            chain::OperationEntry entry = begun->entry;
+        auto& begin_state = *begun;
+        report.operation_id = begin_state.entry.operation_id;
+        if (begin_state.anchored) {
+            chain::OperationEntry entry = begin_state.entry;
             if (!entry.block_num) entry.block_num = latest->number;
             watch(entry);
-            report.reply_hash = *begun->anchored;
-            if (auto p = maybe_prove(task_hash, *begun->anchored, task, report); !p)
+            report.reply_hash = *begin_state.anchored;
+            if (auto p = maybe_prove(task_hash, *begin_state.anchored, task, report); !p)
                 return std::unexpected(p.error());
             return finish(report.proof_sent ? TaskOutcome::proven : TaskOutcome::already_replied);
         }
-        if (begun->reused && latest->timestamp <= anchor &&
-            begun->entry.timestamp > static_cast<uint64_t>(std::time(nullptr)))
+        if (begin_state.reused && latest->timestamp <= anchor &&
+            begin_state.entry.timestamp > static_cast<uint64_t>(std::time(nullptr)))
             return finish(TaskOutcome::deferred);
 
         const auto c0 = Clock::now();
-        auto sent = submitter->send(content, *begun);
+        auto sent = replies().send(content, begin_state);
         report.chain_time += Clock::now() - c0;
         if (!sent) return std::unexpected(sent.error());
-        switch (sent->outcome) {
+        const auto& sent_reply = *sent;
+        switch (sent_reply.outcome) {
             case ReplyOutcome::failed:
-                return send_failed(*sent->failure);
+                if (!sent_reply.failure) return fail(AgentError::rpc, "onAgentReply failed");
+                return send_failed(*sent_reply.failure);
             case ReplyOutcome::reverted: {
-                report.detail = sent->entry.error.value_or("");
-                const std::string name = detail::revert_error_name(sent->failure->revert_data);
+                report.detail = sent_reply.entry.error.value_or("");
+                const std::string name =
+                    sent_reply.failure ? detail::revert_error_name(sent_reply.failure->revert_data)
+                                       : std::string();
                 if (name == "InvalidReplyTimestamp") return finish(TaskOutcome::deferred);
                 if (name == "TaskExpired") return finish(TaskOutcome::expired);
                 if (name == "TaskNotEligible" || name == "RunNotPending")
@@ -535,16 +543,17 @@ struct TaskWorker::Impl {
             case ReplyOutcome::retry_resolved:
                 break;
         }
-        watch(sent->entry);
-        report.reply_hash = sent->reply_hash;
-        if (sent->discarded) {
+        watch(sent_reply.entry);
+        report.reply_hash = sent_reply.reply_hash;
+        if (sent_reply.discarded) {
             report.detail = "the gate discarded the reply";
             return finish(TaskOutcome::discarded);
         }
-        if (auto p = maybe_prove(task_hash, *sent->reply_hash, task, report); !p)
+        if (!sent_reply.reply_hash) return fail(AgentError::rpc, "onAgentReply: no replyHash");
+        if (auto p = maybe_prove(task_hash, *sent_reply.reply_hash, task, report); !p)
             return std::unexpected(p.error());
-        return finish(sent->outcome == ReplyOutcome::anchored ? TaskOutcome::replied
-                                                              : TaskOutcome::already_replied);
+        return finish(sent_reply.outcome == ReplyOutcome::anchored ? TaskOutcome::replied
+                                                                   : TaskOutcome::already_replied);
     }
 
     /// NewAgentTask of the workflow, of config.stage only when set (NewAgentTask's third topic).
@@ -568,7 +577,7 @@ struct TaskWorker::Impl {
         if (!lost) return std::unexpected(lost.error());
         if (batch->reorged || *lost) {
             done.clear();
-            submitter->reset_sender();  // a reorg may have dropped our transactions
+            replies().reset_sender();  // a reorg may have dropped our transactions
         }
         for (const auto& log : batch->logs) {
             auto e = iw::decode_new_agent_task_event(log.topics, log.data);
@@ -649,8 +658,9 @@ AgentResult<std::unique_ptr<TaskWorker>> TaskWorker::create(
     sender_options.chain_id = impl->chain_id;
     sender_options.confirmations = impl->config.txn_confirmations;
     sender_options.receipt_timeout = impl->config.receipt_timeout;
-    impl->submitter.emplace(impl->rpc, impl->key, impl->config.workflow, sender_options,
-                            worker_journal_path(impl->config.state_dir));
+    impl->submitter = std::make_unique<ReplySubmitter>(impl->rpc, impl->key, impl->config.workflow,
+                                                       sender_options,
+                                                       worker_journal_path(impl->config.state_dir));
     if (auto r = impl->cursor.load(); !r) return std::unexpected(r.error());
     if (auto r = impl->load_unsettled(); !r) return std::unexpected(r.error());
     return std::unique_ptr<TaskWorker>(new TaskWorker(std::move(impl)));

@@ -11,7 +11,7 @@
 namespace credence::api {
 
 std::string session_client_key(std::string_view remote_ip) {
-    const std::string text(remote_ip);
+    std::string text(remote_ip);
     std::array<uint8_t, 16> bytes{};
     if (::inet_pton(AF_INET, text.c_str(), bytes.data()) == 1) return text;
     if (::inet_pton(AF_INET6, text.c_str(), bytes.data()) == 1) {

@@ -40,13 +40,13 @@ struct ApiError {
     bool corrupt = false;  ///< the index is damaged (index::DbErrorKind::corrupt)
 
     ApiError() = default;
-    ApiError(int status_, std::string code_, std::string message_, std::string detail_ = {},
-             bool corrupt_ = false)
-        : status(status_),
-          code(std::move(code_)),
-          message(std::move(message_)),
-          detail(std::move(detail_)),
-          corrupt(corrupt_) {}
+    ApiError(int http_status, std::string error_code, std::string client_text,
+             std::string logged_text = {}, bool index_damaged = false)
+        : status(http_status),
+          code(std::move(error_code)),
+          message(std::move(client_text)),
+          detail(std::move(logged_text)),
+          corrupt(index_damaged) {}
 };
 
 template <typename T>
