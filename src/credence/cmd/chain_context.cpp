@@ -117,14 +117,15 @@ const chain::Deployment* ChainContext::deployment(bool required) {
     if (deployment_) return &*deployment_;
     auto found = chain::find_deployment(chain_id(), options_.deployment);
     if (!found) throw CliError(found.error());
-    if (!*found) {
+    std::optional<chain::Deployment>& d = *found;
+    if (!d) {
         if (!required) return nullptr;
         throw CliError(fmt::format(
             "no Credence deployment known for chain {}: start `credence devnet`, or pass "
             "--deployment FILE",
             chain_id()));
     }
-    deployment_ = std::move(**found);
+    deployment_ = std::move(*d);
     return &*deployment_;
 }
 
