@@ -241,8 +241,8 @@ struct Node::Impl {
         if (sources.empty()) {
             auto deployment = chain::find_deployment(chain_id, config.chain.deployment);
             if (!deployment) return std::unexpected("chain.deployment: " + deployment.error());
-            sources =
-                index::default_sources(deployment->has_value() ? &**deployment : nullptr, chain_id);
+            const std::optional<chain::Deployment>& d = *deployment;
+            sources = index::default_sources(d ? &*d : nullptr, chain_id);
         }
         return {};
     }
