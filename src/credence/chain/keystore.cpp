@@ -343,7 +343,7 @@ KeystoreResult<core::SecretKey> read_keystore_file(const std::filesystem::path& 
     auto key = decrypt_keystore(text, password);
     if (!key) {
         auto err = key.error();
-        err.detail = path.string() + ": " + err.detail;
+        err.detail = "keystore " + path.string() + ": " + err.detail;
         return std::unexpected(std::move(err));
     }
     return key;
