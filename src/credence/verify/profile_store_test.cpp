@@ -173,7 +173,7 @@ void save_and_load(index::Database& db) {
 /// already stored, entry for entry.
 void migration_backfills_terms(index::Database& db) {
     const auto all = index::index_migrations();
-    ASSERT_EQ(all.size(), 6U);
+    ASSERT_GE(all.size(), 6U);
     auto at5 = index::migrate(db, all.first(5));
     ASSERT_TRUE(at5) << at5.error().to_string();
     ASSERT_EQ(*at5, 5);
@@ -205,7 +205,7 @@ void migration_backfills_terms(index::Database& db) {
                 "'verified', '', 1)",
                 tool));
 
-    auto latest = index::migrate(db, all);
+    auto latest = index::migrate(db, all.first(6));
     ASSERT_TRUE(latest) << latest.error().to_string();
     EXPECT_EQ(*latest, 6);
     auto rows = db.query(
