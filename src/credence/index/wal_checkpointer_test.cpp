@@ -193,13 +193,17 @@ TEST(index_wal_checkpointer, sigkill_during_background_checkpoints_loses_no_comm
             }
         }
         ::close(fds[1]);
-        std::this_thread::sleep_for(
-            std::chrono::milliseconds(std::uniform_int_distribution<int>(20, 150)(rng)));
+        // Killed after a random number of further commits rather than a random time, so a
+        // loaded machine still makes progress; the kill lands while the next commit and the
+        // background checkpoints run.
+        const int64_t target = reported + std::uniform_int_distribution<int>(5, 30)(rng);
+        int c = 0;
+        while (reported < target && ::read(fds[0], &c, sizeof c) == sizeof c)
+            reported = std::max<int64_t>(reported, c);
         ::kill(pid, SIGKILL);
         int status = 0;
         ::waitpid(pid, &status, 0);
         ASSERT_TRUE(WIFSIGNALED(status)) << status;
-        int c = 0;
         while (::read(fds[0], &c, sizeof c) == sizeof c) reported = std::max<int64_t>(reported, c);
         ::close(fds[0]);
 
