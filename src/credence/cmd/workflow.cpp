@@ -335,34 +335,38 @@ void run_reply(ReplyArgs& a) {
                      .new_operation = a.new_operation,
                      .timestamp = timestamp != 0 ? timestamp : reply_timestamp(ctx, max_anchor)});
     if (!begun) throw CliError(begun.error().detail);
-    const chain::OperationEntry& entry = begun->entry;
+    auto& begin_state = *begun;
+    const chain::OperationEntry& entry = begin_state.entry;
     out.add("operationId", hex(entry.operation_id));
     out.add("runId", hex(run_id));
     out.add("outputHash", hex(output_hash));
-    out.add("reused", begun->reused);
-    if (begun->anchored) {
-        out.add("replyHash", hex(*begun->anchored));
+    out.add("reused", begin_state.reused);
+    if (begin_state.anchored) {
+        out.add("replyHash", hex(*begin_state.anchored));
         out.add("outcome", "already-anchored");
         out.add("journal", submitter.journal_path().string());
         out.flush();
         return;
     }
 
-    auto sent = submitter.send(content, *begun);
+    auto sent = submitter.send(content, begin_state);
     if (!sent) throw CliError(sent.error().detail);
-    switch (sent->outcome) {
+    const auto& sent_reply = *sent;
+    switch (sent_reply.outcome) {
         case agent::ReplyOutcome::reverted:
         case agent::ReplyOutcome::failed:
-            throw CliError(send_failure_line(*sent->failure, "onAgentReply"));
+            if (!sent_reply.failure) throw CliError("onAgentReply failed");
+            throw CliError(send_failure_line(*sent_reply.failure, "onAgentReply"));
         case agent::ReplyOutcome::not_anchored:
             throw CliError("onAgentReply: the transaction anchored no reply");
         case agent::ReplyOutcome::anchored:
         case agent::ReplyOutcome::retry_resolved:
             break;
     }
-    out.add("replyHash", hex(*sent->reply_hash));
+    if (!sent_reply.reply_hash) throw CliError("onAgentReply: the transaction anchored no reply");
+    out.add("replyHash", hex(*sent_reply.reply_hash));
     out.add("outcome",
-            sent->outcome == agent::ReplyOutcome::anchored ? "anchored" : "retry-resolved");
+            sent_reply.outcome == agent::ReplyOutcome::anchored ? "anchored" : "retry-resolved");
     out.add("journal", submitter.journal_path().string());
     // FSM side effects of this reply (async gates): new tasks or completion.
     out.add("newTasks", tasks_json(new_tasks(sent->receipt, wf)));
