@@ -206,6 +206,23 @@ Fields http_fields(HttpConfig& h) {
          [&h](const Reader& r, const toml::node& n) {
              return r.integer(n, h.body_timeout_ms, 100, 3'600'000);
          }},
+        {"write_timeout_ms",
+         [&h](const Reader& r, const toml::node& n) {
+             return r.integer(n, h.write_timeout_ms, 100, 3'600'000);
+         }},
+        // The floors keep an ordinary browser request (about 1 KiB of headers) possible.
+        {"max_header_bytes",
+         [&h](const Reader& r, const toml::node& n) {
+             return r.integer(n, h.max_header_bytes, 1024, 1 << 20);
+         }},
+        {"max_target_bytes",
+         [&h](const Reader& r, const toml::node& n) {
+             return r.integer(n, h.max_target_bytes, 256, 1 << 20);
+         }},
+        {"keep_alive_requests",
+         [&h](const Reader& r, const toml::node& n) {
+             return r.integer(n, h.keep_alive_requests, 1, 1'000'000);
+         }},
     };
 }
 

@@ -8,7 +8,8 @@
 //   [[registries]] kind, address, start_block, name
 //   [http]      bind, port, static_dir, max_body_bytes, rate_limit_per_second, rate_limit_burst,
 //               threads, max_connections, max_connections_per_ip, idle_timeout_ms,
-//               header_timeout_ms, body_timeout_ms
+//               header_timeout_ms, body_timeout_ms, write_timeout_ms, max_header_bytes,
+//               max_target_bytes, keep_alive_requests
 //   [trust]     trusted, full_interval_seconds, incremental_interval_ms, half_life_days
 //   [verify]    enabled, max_age_seconds, interval_seconds, batch
 //   [fetch]     allow_http, ca_file, allow_hosts, connect_to, ipfs_gateways
@@ -77,6 +78,10 @@ struct HttpConfig {
     uint32_t idle_timeout_ms = 5000;
     uint32_t header_timeout_ms = 10000;
     uint32_t body_timeout_ms = 10000;
+    uint32_t write_timeout_ms = 10000;
+    size_t max_header_bytes = 16 * 1024;
+    size_t max_target_bytes = 8 * 1024;
+    size_t keep_alive_requests = 1000;
 };
 
 struct TrustEngineConfig {

@@ -128,6 +128,10 @@ max_connections_per_ip = 8
 idle_timeout_ms = 2000
 header_timeout_ms = 3000
 body_timeout_ms = 4000
+write_timeout_ms = 5000
+max_header_bytes = 8192
+max_target_bytes = 2048
+keep_alive_requests = 10
 )",
                                "node.toml", c);
     ASSERT_TRUE(r) << r.error();
@@ -136,6 +140,14 @@ body_timeout_ms = 4000
     EXPECT_EQ(c.http.idle_timeout_ms, 2000u);
     EXPECT_EQ(c.http.header_timeout_ms, 3000u);
     EXPECT_EQ(c.http.body_timeout_ms, 4000u);
+    EXPECT_EQ(c.http.write_timeout_ms, 5000u);
+    EXPECT_EQ(c.http.max_header_bytes, 8192u);
+    EXPECT_EQ(c.http.max_target_bytes, 2048u);
+    EXPECT_EQ(c.http.keep_alive_requests, 10u);
+    EXPECT_NE(error_of("[http]\nmax_header_bytes = 100\n").find("http.max_header_bytes"),
+              std::string::npos);
+    EXPECT_NE(error_of("[http]\nwrite_timeout_ms = 0\n").find("http.write_timeout_ms"),
+              std::string::npos);
     EXPECT_NE(error_of("[http]\nmax_connections_per_ip = 0\n").find("http.max_connections_per_ip"),
               std::string::npos);
     EXPECT_NE(error_of("[http]\nheader_timeout_ms = 10\n").find("http.header_timeout_ms"),

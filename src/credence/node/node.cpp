@@ -289,7 +289,7 @@ struct Node::Impl {
         auto db = open_db();
         if (!db) {
             verifier_state.set("failed", db.error().to_string());
-            fail("verifier: database: " + db.error().to_string());
+            fail("verifier: " + db.error().to_string());
             return;
         }
         verify::FetcherConfig fetch;
@@ -348,7 +348,7 @@ struct Node::Impl {
         auto db = open_db();
         if (!db) {
             trust_state.set("failed", db.error().to_string());
-            fail("trust: database: " + db.error().to_string());
+            fail("trust: " + db.error().to_string());
             return;
         }
         trust::TrustConfig tc;
@@ -569,6 +569,10 @@ std::expected<std::unique_ptr<Node>, std::string> Node::start(NodeConfig config,
     http_options.idle_timeout = std::chrono::milliseconds(self->config.http.idle_timeout_ms);
     http_options.header_timeout = std::chrono::milliseconds(self->config.http.header_timeout_ms);
     http_options.body_timeout = std::chrono::milliseconds(self->config.http.body_timeout_ms);
+    http_options.write_timeout = std::chrono::milliseconds(self->config.http.write_timeout_ms);
+    http_options.max_header_bytes = self->config.http.max_header_bytes;
+    http_options.max_target_bytes = self->config.http.max_target_bytes;
+    http_options.keep_alive_requests = self->config.http.keep_alive_requests;
     self->http = std::make_unique<api::HttpServer>(*self->rest, *self->mcp, http_options);
     if (auto bound = self->http->start(); !bound) {
         return std::unexpected(fmt::format("http: cannot serve on {}:{}: {}",
