@@ -15,6 +15,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <credence/api/client_key.hpp>
+
 namespace credence::api {
 namespace {
 
@@ -391,7 +393,7 @@ struct McpEndpoint::Impl {
         const auto requested = version->get<std::string>();
         const std::string chosen =
             supported_protocol(requested) ? requested : std::string(kLatestProtocol);
-        session_out = sessions.open(session_client_key(outer.remote_ip), chosen);
+        session_out = sessions.open(client_key(outer.remote_ip), chosen);
         Json server_info{{"name", options.server_name}};
         server_info["version"] = options.server_version.empty() ? "0" : options.server_version;
         return result_message(

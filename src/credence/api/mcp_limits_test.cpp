@@ -235,8 +235,6 @@ TEST_F(mcp_limits, one_client_cannot_evict_another_clients_sessions) {
     EXPECT_EQ(ping(mine), 200);
     for (int i = 0; i < 100; ++i) (void)open_session("::ffff:127.0.0.1");
     EXPECT_EQ(ping(mine), 404);
-    EXPECT_EQ(session_client_key("::ffff:10.1.2.3"), "10.1.2.3");
-    EXPECT_EQ(session_client_key("2001:db8:1:2:3:4:5:6"), "2001:0db8:0001:0002::/64");
 }
 
 }  // namespace

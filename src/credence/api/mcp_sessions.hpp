@@ -29,10 +29,6 @@ struct McpSessionLimits {
     size_t max_per_client = 16;
 };
 
-/// The key one client's sessions are counted under: the IPv4 address (also when written as
-/// IPv4-mapped IPv6), the first 64 bits of an IPv6 address, else the text itself.
-[[nodiscard]] std::string session_client_key(std::string_view remote_ip);
-
 class McpSessions {
 public:
     explicit McpSessions(McpSessionLimits limits);

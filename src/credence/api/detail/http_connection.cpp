@@ -11,6 +11,7 @@
 #include <boost/beast/http.hpp>
 #include <nlohmann/json.hpp>
 
+#include <credence/api/client_key.hpp>
 #include <credence/api/http_target.hpp>
 
 namespace credence::api::detail {
@@ -65,11 +66,12 @@ public:
           pool_(pool),
           stream_(std::move(socket)),
           buffer_(shared.options.max_header_bytes + 64 * 1024),
-          ip_(std::move(ip)) {}
+          ip_(std::move(ip)),
+          client_(client_key(ip_)) {}
 
     ~Connection() {
         set_idle(false);
-        shared_.leave(ip_);
+        shared_.leave(client_);
         shared_.open.fetch_sub(1);
     }
 
@@ -254,15 +256,15 @@ private:
         request.remote_ip = ip_;
         parser_.reset();
         shared_.requests.fetch_add(1);
-        if (const double wait = shared_.limiter.take(ip_); wait > 0) {
+        if (const double wait = shared_.limiter.take(client_); wait > 0) {
             HttpResponse limited = json_error(429, "rate limit exceeded", "rate_limited");
             limited.headers.emplace_back("Retry-After",
                                          std::to_string(static_cast<int64_t>(std::ceil(wait))));
             respond(std::move(limited));
             return;
         }
-        request.charge = [limiter = &shared_.limiter, ip = ip_](double tokens) {
-            return limiter->take(ip, tokens) == 0;
+        request.charge = [limiter = &shared_.limiter, client = client_](double tokens) {
+            return limiter->take(client, tokens) == 0;
         };
         asio::post(pool_, [self = shared_from_this(), request = std::move(request)]() mutable {
             HttpResponse response;
@@ -357,6 +359,7 @@ private:
     http::response<http::string_body> response_;
     std::array<char, 4096> drain_buffer_{};
     std::string ip_;
+    std::string client_;  ///< client_key(ip_): what the per-client limits count
     size_t served_ = 0;
     size_t drained_ = 0;
     Clock::time_point idle_since_;
@@ -384,20 +387,20 @@ HttpServerCounters ConnectionShared::snapshot() const noexcept {
     return c;
 }
 
-bool ConnectionShared::enter(const std::string& ip) {
+bool ConnectionShared::enter(const std::string& client) {
     const std::lock_guard lock(per_ip_mutex);
-    size_t& count = per_ip[ip];
+    size_t& count = per_ip[client];
     if (count >= options.max_connections_per_ip) {
-        if (count == 0) per_ip.erase(ip);
+        if (count == 0) per_ip.erase(client);
         return false;
     }
     ++count;
     return true;
 }
 
-void ConnectionShared::leave(const std::string& ip) {
+void ConnectionShared::leave(const std::string& client) {
     const std::lock_guard lock(per_ip_mutex);
-    auto it = per_ip.find(ip);
+    auto it = per_ip.find(client);
     if (it == per_ip.end()) return;
     if (--it->second == 0) per_ip.erase(it);
 }
@@ -419,7 +422,7 @@ void admit_connection(ConnectionShared& shared, Tcp::socket socket, asio::thread
         }
         oldest->reap();
     }
-    if (!shared.enter(ip)) {
+    if (!shared.enter(client_key(ip))) {
         shared.rejected_per_ip.fetch_add(1);
         return;
     }

@@ -61,9 +61,10 @@ struct ConnectionShared {
     std::unordered_set<Connection*> idle;
 
     [[nodiscard]] HttpServerCounters snapshot() const noexcept;
-    /// Counts a connection from `ip` in, or refuses it (per-IP cap); true when admitted.
-    bool enter(const std::string& ip);
-    void leave(const std::string& ip);
+    /// Counts a connection from `client` (a client_key) in, or refuses it (the per-client cap);
+    /// true when admitted.
+    bool enter(const std::string& client);
+    void leave(const std::string& client);
 };
 
 /// Applies the connection caps to an accepted socket and starts serving it, or closes it.
