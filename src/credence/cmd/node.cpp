@@ -25,6 +25,7 @@
 
 #include <credence/cmd/commands.hpp>
 #include <credence/cmd/util.hpp>
+#include <credence/cmd/verify.hpp>
 #include <credence/node/node.hpp>
 
 namespace credence::cmd {
@@ -136,7 +137,8 @@ void add_node_commands(CLI::App& app) {
     cmd->add_flag("--allow-http", args.allow_http, "Fetch plain http:// documents too");
     cmd->add_option("--ca-file", args.ca_file, "Extra PEM CA bundle for fetching");
     cmd->add_option("--allow-host", args.allow_hosts,
-                    "Host or CIDR exempt from the SSRF guard (repeatable)");
+                    "Host, IP, CIDR or name=IP[:port] pin exempt from the SSRF guard (repeatable)")
+        ->check(allow_host_check());
     cmd->add_option("--connect-to", args.connect_to,
                     "curl CONNECT_TO host:port:connect-host:connect-port (repeatable)");
     cmd->add_option("--finality-depth", args.finality_depth, "Blocks that may still reorg");

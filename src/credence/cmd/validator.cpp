@@ -28,6 +28,7 @@
 #include <credence/cmd/chain_context.hpp>
 #include <credence/cmd/commands.hpp>
 #include <credence/cmd/util.hpp>
+#include <credence/cmd/verify.hpp>
 #include <credence/verify/fetch.hpp>
 
 namespace credence::cmd {
@@ -189,7 +190,8 @@ void add_validator_commands(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--publish-dir", args.publish_dir, "Write response files here");
     cmd->add_option("--publish-base", args.publish_base, "URL the --publish-dir is served at");
-    cmd->add_option("--allow-host", args.allow_hosts, "Host exempt from the SSRF guard");
+    cmd->add_option("--allow-host", args.allow_hosts, "Host exempt from the SSRF guard")
+        ->check(allow_host_check());
     cmd->add_option("--ca-file", args.ca_file, "Extra trusted CA bundle (PEM)");
     cmd->add_option("--state-dir", args.state_dir, "Cursor (default: under the credence home)");
     cmd->add_option("--from-block", args.from_block, "First block to read without a cursor");

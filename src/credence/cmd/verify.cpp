@@ -14,6 +14,7 @@
 #include <credence/cmd/commands.hpp>
 #include <credence/core/bytes.hpp>
 #include <credence/core/keccak.hpp>
+#include <credence/verify/ssrf_guard.hpp>
 
 namespace credence::cmd {
 namespace {
@@ -63,9 +64,20 @@ void run_fetch(const FetchCommandArgs& args) {
 
 }  // namespace
 
+CLI::Validator allow_host_check() {
+    return CLI::Validator(
+        [](const std::string& entry) -> std::string {
+            auto parsed = verify::HostAllowList::parse({entry});
+            return parsed ? std::string() : parsed.error();
+        },
+        "HOST|IP|CIDR|NAME=IP[:PORT]");
+}
+
 void add_fetch_flags(CLI::App& cmd, FetchArgs& args) {
     cmd.add_option("--allow-host", args.allow_hosts,
-                   "Host name, IP or CIDR exempt from the SSRF guard (repeatable)");
+                   "Host name, IP, CIDR or name=IP[:port] pin exempt from the SSRF guard "
+                   "(repeatable)")
+        ->check(allow_host_check());
     cmd.add_option("--connect-to", args.connect_to,
                    "curl CONNECT_TO 'host:port:connect-host:connect-port' (repeatable)");
     cmd.add_option("--ca-file", args.ca_file, "PEM CA bundle to trust instead of the system CAs")

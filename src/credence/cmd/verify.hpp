@@ -28,6 +28,10 @@ struct FetchArgs {
     std::vector<std::string> ipfs_gateways;  ///< --ipfs-gateway (repeatable; default none)
 };
 
+/// CLI11 check of one --allow-host entry: a malformed one is refused with the line
+/// verify::HostAllowList::parse gives, never silently dropped.
+[[nodiscard]] CLI::Validator allow_host_check();
+
 /// Adds --allow-host, --connect-to, --ca-file, --allow-http and --ipfs-gateway to `cmd`.
 void add_fetch_flags(CLI::App& cmd, FetchArgs& args);
 

@@ -12,6 +12,7 @@
 #include <toml++/toml.h>
 
 #include <credence/core/address.hpp>
+#include <credence/verify/ssrf_guard.hpp>
 
 namespace credence::node {
 namespace {
@@ -397,6 +398,8 @@ std::expected<void, std::string> validate(const NodeConfig& config) {
         }
     }
     if (config.http.bind.empty()) return std::unexpected("http.bind: must not be empty");
+    if (auto allow = verify::HostAllowList::parse(config.fetch.allow_hosts); !allow)
+        return std::unexpected("fetch.allow_hosts: " + allow.error());
     if (!config.fetch.ca_file.empty() && !std::filesystem::exists(config.fetch.ca_file)) {
         return std::unexpected(fmt::format("fetch.ca_file: no such file {}", config.fetch.ca_file));
     }

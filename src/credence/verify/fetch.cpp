@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <charconv>
 #include <cstring>
 #include <mutex>
 #include <optional>
@@ -222,34 +223,49 @@ std::optional<std::pair<IpAddress, uint16_t>> parse_pin_target(std::string_view 
     return std::pair{*ip, static_cast<uint16_t>(value)};
 }
 
+bool valid_hostname(std::string_view host);  // URL checks, below
+
 }  // namespace
 
-HostAllowList::HostAllowList(const std::vector<std::string>& entries) {
+std::expected<HostAllowList, std::string> HostAllowList::parse(
+    const std::vector<std::string>& entries) {
+    HostAllowList list;
     for (const auto& entry : entries) {
+        const auto bad = [&entry](std::string_view why) {
+            return std::unexpected(fmt::format("allowed host \"{}\": {}", entry, why));
+        };
         if (const auto eq = entry.find('='); eq != std::string::npos) {
             const std::string name = lowercase(std::string_view(entry).substr(0, eq));
+            if (!valid_hostname(name)) return bad("the name before '=' is not a host name");
             const auto target = parse_pin_target(std::string_view(entry).substr(eq + 1));
-            if (!name.empty() && target) pins_.push_back({name, target->first, target->second});
-            continue;  // a malformed pin lifts nothing
-        }
-        const auto slash = entry.find('/');
-        if (slash != std::string::npos) {
-            const auto network = parse_ip_address(std::string_view(entry).substr(0, slash));
-            const std::string bits = entry.substr(slash + 1);
-            const unsigned max_bits = network && network->v6 ? 128U : 32U;
-            if (network && !bits.empty() && bits.size() <= 3 &&
-                std::all_of(bits.begin(), bits.end(),
-                            [](char c) { return c >= '0' && c <= '9'; }) &&
-                static_cast<unsigned>(std::stoi(bits)) <= max_bits) {
-                ranges_.push_back({*network, static_cast<unsigned>(std::stoi(bits))});
-                continue;
-            }
-        } else if (const auto ip = parse_ip_address(entry)) {
-            ranges_.push_back({*ip, ip->v6 ? 128U : 32U});
+            if (!target) return bad("a pin is name=address, name=address:port or name=[v6]:port");
+            list.pins_.push_back({name, target->first, target->second});
             continue;
         }
-        names_.push_back(lowercase(entry));
+        if (const auto slash = entry.find('/'); slash != std::string::npos) {
+            const auto network = parse_ip_address(std::string_view(entry).substr(0, slash));
+            const std::string_view bits = std::string_view(entry).substr(slash + 1);
+            const unsigned max_bits = network && network->v6 ? 128U : 32U;
+            unsigned prefix = 0;
+            const auto [end, ec] = std::from_chars(bits.data(), bits.data() + bits.size(), prefix);
+            if (!network)
+                return bad("not a host name, an IP address, a range or a name=address pin");
+            if (bits.empty() || ec != std::errc{} || end != bits.data() + bits.size() ||
+                prefix > max_bits)
+                return bad(fmt::format("a range is address/bits with bits 0..{}", max_bits));
+            list.ranges_.push_back({*network, prefix});
+            continue;
+        }
+        if (const auto ip = parse_ip_address(entry)) {
+            list.ranges_.push_back({*ip, ip->v6 ? 128U : 32U});
+            continue;
+        }
+        const std::string name = lowercase(entry);
+        if (!valid_hostname(name))
+            return bad("not a host name, an IP address, a range or a name=address pin");
+        list.names_.push_back(name);
     }
+    return list;
 }
 
 bool HostAllowList::allows(std::string_view host, const IpAddress& address, uint16_t port) const {
@@ -387,7 +403,11 @@ struct Shared {
     HostAllowList allow;
     curl_slist* connect_to = nullptr;
 
-    explicit Shared(FetcherConfig c) : config(std::move(c)), allow(config.allow_hosts) {
+    // The callers check allow_hosts with HostAllowList::parse and report a malformed entry; one
+    // that still gets here lifts nothing, the safe side.
+    explicit Shared(FetcherConfig c)
+        : config(std::move(c)),
+          allow(HostAllowList::parse(config.allow_hosts).value_or(HostAllowList{})) {
         for (const auto& entry : config.connect_to)
             connect_to = curl_slist_append(connect_to, entry.c_str());
     }

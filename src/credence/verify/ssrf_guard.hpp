@@ -15,13 +15,15 @@
 // A pinned entry "name=address:port" (or "name=address", "name=[v6]:port") lifts the guard only
 // for a URL naming `name` AND a connection to exactly that address (and port): `credence demo`
 // serves its own names from 127.0.0.1 this way, while a URL naming 127.0.0.1, localhost or
-// another loopback port stays refused (docs/demo.md). A malformed pin lifts nothing.
+// another loopback port stays refused (docs/demo.md). HostAllowList::parse refuses a malformed
+// entry with one line naming it, so a typo never silently leaves the guard up or down.
 // Everything here is pure and thread-safe. (Implemented in fetch.cpp, so that a build of the
 // verify/ subset "fetch|cid" links.)
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <expected>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -69,7 +71,11 @@ struct FetchUrl {
 class HostAllowList {
 public:
     HostAllowList() = default;
-    explicit HostAllowList(const std::vector<std::string>& entries);
+    /// The entries, or the first malformed one: a pin whose name is not a host name or whose
+    /// target is not address[:port], a range whose bits exceed the family, or a name that is
+    /// not a host name.
+    [[nodiscard]] static std::expected<HostAllowList, std::string> parse(
+        const std::vector<std::string>& entries);
 
     /// Whether a connection for URL host `host` (lowercase, no brackets) to `address`:`port` is
     /// exempt (`port` 0: unknown, which no pinned port matches).

@@ -116,8 +116,10 @@ TEST(verify_ssrf_guard, only_strict_literals_parse) {
 }
 
 TEST(verify_ssrf_guard, allow_list_names_ips_and_cidrs) {
-    const HostAllowList allow(
-        {"Agent-A.test", "10.1.2.3", "192.168.0.0/16", "fd00::/8", "bogus/99"});
+    const auto parsed =
+        HostAllowList::parse({"Agent-A.test", "10.1.2.3", "192.168.0.0/16", "fd00::/8"});
+    ASSERT_TRUE(parsed) << parsed.error();
+    const HostAllowList& allow = *parsed;
     const auto ip = [](const char* t) { return *parse_ip_address(t); };
     EXPECT_TRUE(allow.allows("agent-a.test", ip("127.0.0.1")));  // by name, any address
     EXPECT_FALSE(allow.allows("agent-b.test", ip("127.0.0.1")));
@@ -128,16 +130,16 @@ TEST(verify_ssrf_guard, allow_list_names_ips_and_cidrs) {
     EXPECT_FALSE(allow.allows("x.test", ip("192.169.0.1")));
     EXPECT_TRUE(allow.allows("x.test", ip("fd12::1")));
     EXPECT_FALSE(allow.allows("x.test", ip("fe80::1")));
-    EXPECT_TRUE(allow.allows("bogus/99", ip("127.0.0.1")));  // not a CIDR: taken as a name
     const HostAllowList none;
     EXPECT_FALSE(none.allows("agent-a.test", ip("127.0.0.1")));
 }
 
 // A pinned entry lifts the guard for one name reaching one address (and port), nothing else.
 TEST(verify_ssrf_guard, allow_list_pins_a_name_to_an_address_and_port) {
-    const HostAllowList allow({"Demo.Credence.test=127.0.0.1:8443", "v6.test=[::1]:9000",
-                               "any-port.test=127.0.0.2", "bad.test=127.0.0.1:99999",
-                               "bad2.test=::1:80", "=127.0.0.1"});
+    const auto parsed = HostAllowList::parse(
+        {"Demo.Credence.test=127.0.0.1:8443", "v6.test=[::1]:9000", "any-port.test=127.0.0.2"});
+    ASSERT_TRUE(parsed) << parsed.error();
+    const HostAllowList& allow = *parsed;
     const auto ip = [](const char* t) { return *parse_ip_address(t); };
     EXPECT_TRUE(allow.allows("demo.credence.test", ip("127.0.0.1"), 8443));
     EXPECT_FALSE(allow.allows("demo.credence.test", ip("127.0.0.1"), 8545));  // another port
@@ -149,9 +151,32 @@ TEST(verify_ssrf_guard, allow_list_pins_a_name_to_an_address_and_port) {
     EXPECT_FALSE(allow.allows("v6.test", ip("::1"), 9001));
     EXPECT_TRUE(allow.allows("any-port.test", ip("127.0.0.2"), 1234));
     EXPECT_FALSE(allow.allows("any-port.test", ip("127.0.0.1"), 1234));
-    // Malformed pins lift nothing (neither as names nor as addresses).
-    EXPECT_FALSE(allow.allows("bad.test", ip("127.0.0.1"), 34463));
-    EXPECT_FALSE(allow.allows("bad2.test", ip("::1"), 80));
     EXPECT_FALSE(allow.allows("", ip("127.0.0.1"), 80));
     EXPECT_FALSE(allow.allows("x.test", ip("127.0.0.1"), 80));
+}
+
+// A malformed entry is refused with one line naming it: a typo must neither lift the guard for
+// more than meant nor silently leave a wanted host blocked.
+TEST(verify_ssrf_guard, allow_list_refuses_malformed_entries) {
+    const auto error_of = [](const std::string& entry) {
+        auto r = HostAllowList::parse({"ok.test", entry});
+        return r ? std::string("accepted") : r.error();
+    };
+    EXPECT_EQ(error_of("bad.test=127.0.0.1:99999"),
+              "allowed host \"bad.test=127.0.0.1:99999\": a pin is name=address, "
+              "name=address:port or name=[v6]:port");
+    EXPECT_NE(error_of("bad2.test=[::1]:").find("a pin is"), std::string::npos);  // no port
+    EXPECT_NE(error_of("=127.0.0.1").find("the name before '='"), std::string::npos);
+    EXPECT_NE(error_of("bad.test=localhost:80").find("a pin is"), std::string::npos);
+    EXPECT_EQ(error_of("10.0.0.0/33"),
+              "allowed host \"10.0.0.0/33\": a range is address/bits with bits 0..32");
+    EXPECT_NE(error_of("fd00::/129").find("bits 0..128"), std::string::npos);
+    EXPECT_NE(error_of("bogus/8").find("not a host name"), std::string::npos);
+    EXPECT_NE(error_of("10.0.0.0/").find("a range is"), std::string::npos);
+    EXPECT_NE(error_of("10.0.0.0/8x").find("a range is"), std::string::npos);
+    EXPECT_NE(error_of("").find("not a host name"), std::string::npos);
+    EXPECT_NE(error_of("has space.test").find("not a host name"), std::string::npos);
+    EXPECT_NE(error_of("https://agent.test").find("not a host name"), std::string::npos);
+    EXPECT_EQ(error_of("0.0.0.0/0"), "accepted");
+    EXPECT_EQ(error_of("Agent.Test."), "accepted");
 }
