@@ -58,8 +58,6 @@ constexpr std::array kRoutes{
           nullptr},
 };
 
-void ignore(const index::DbResult<void>& /*unused*/) {}
-
 std::vector<std::string_view> split_path(std::string_view path) {
     std::vector<std::string_view> out;
     size_t start = 1;
@@ -254,7 +252,7 @@ struct RestApi::Impl {
     void release(std::unique_ptr<index::Database> db) {
         if (db && db->in_transaction()) {
             // Handlers only read; a failed rollback leaves no transaction open (database.hpp).
-            ignore(db->rollback());
+            index::ignore_failure(db->rollback());
         }
         {
             const std::lock_guard lock(pool_mutex);

@@ -83,9 +83,6 @@ DbResult<std::unique_ptr<Database>> open_database(std::string_view location) {
 
 namespace {
 
-// Best-effort cleanup on an error path: the first error is the one reported.
-void ignore_cleanup(const DbResult<void>& /*unused*/) {}
-
 DbError migration_error(const Migration& m, const DbError& cause) {
     return DbError{DbErrorKind::migration,
                    fmt::format("migration {} ({}) failed: {}", m.version, m.name, cause.message)};
@@ -133,7 +130,7 @@ DbResult<int> migrate(Database& db, std::span<const Migration> migrations) {
                 "version BIGINT PRIMARY KEY, name TEXT NOT NULL)");
         }
         if (r) r = db.commit();
-        if (!r) ignore_cleanup(db.rollback());
+        if (!r) ignore_failure(db.rollback());
         return r;
     }();
     if (!created) return std::unexpected(created.error());
@@ -162,11 +159,11 @@ DbResult<int> migrate(Database& db, std::span<const Migration> migrations) {
         // transaction-scoped advisory lock), a step applied meanwhile is skipped, not run twice.
         auto applied = migration_applied(db, m.version);
         if (!applied) {
-            ignore_cleanup(db.rollback());
+            ignore_failure(db.rollback());
             return std::unexpected(migration_error(m, applied.error()));
         }
         if (*applied) {
-            ignore_cleanup(db.rollback());
+            ignore_failure(db.rollback());
             current = m.version;
             continue;
         }
@@ -177,7 +174,7 @@ DbResult<int> migrate(Database& db, std::span<const Migration> migrations) {
         }
         if (step) step = db.commit();
         if (!step) {
-            ignore_cleanup(db.rollback());
+            ignore_failure(db.rollback());
             return std::unexpected(migration_error(m, step.error()));
         }
         current = m.version;

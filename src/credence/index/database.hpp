@@ -58,6 +58,10 @@ struct DbError {
 template <typename T>
 using DbResult = std::expected<T, DbError>;
 
+/// Drops the outcome of a best-effort step (a ROLLBACK or cleanup on an error path, a write whose
+/// failure the next pass retries): the error that matters is reported by the caller.
+inline void ignore_failure(const DbResult<void>& /*outcome*/) noexcept {}
+
 /// NULL, INTEGER, REAL, TEXT or BLOB. Reads return the same alternatives: a BIGINT column comes
 /// back as int64_t, {{REAL}} as double, TEXT as std::string, {{BLOB}} as core::Bytes.
 using DbValue = std::variant<std::monostate, int64_t, double, std::string, core::Bytes>;

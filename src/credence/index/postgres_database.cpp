@@ -41,9 +41,6 @@ namespace credence::index {
 
 namespace {
 
-// Best-effort cleanup on an error path: the first error is the one reported.
-void ignore_cleanup(const DbResult<void>& /*unused*/) {}
-
 // pg_type OIDs (src/include/catalog/pg_type.dat); stable across server versions.
 constexpr Oid kBoolOid = 16;
 constexpr Oid kByteaOid = 17;
@@ -132,7 +129,7 @@ public:
         if (!in_tx_) return misuse("commit() without begin()");
         // exec_script() leaves pipeline mode; COMMIT goes back into it, so that sync_and_drain
         // reads its result (outside the pipeline it would stay unread and block the connection).
-        if (!tx_error_) ignore_cleanup(enter_pipeline());
+        if (!tx_error_) ignore_failure(enter_pipeline());
         if (!tx_error_) {
             if (PQsendQueryParams(conn_, "COMMIT", 0, nullptr, nullptr, nullptr, nullptr, 0) != 1)
                 record(conn_error("COMMIT"));
@@ -140,11 +137,11 @@ public:
                 ++pending_;
                 sent_.emplace_back("COMMIT");
             }
-            ignore_cleanup(sync_and_drain(nullptr));
+            ignore_failure(sync_and_drain(nullptr));
         }
         if (tx_error_) {
             DbError e = std::move(*tx_error_);
-            ignore_cleanup(rollback());  // the transaction is aborted: end it on the server too
+            ignore_failure(rollback());  // the transaction is aborted: end it on the server too
             if (broken()) e.kind = DbErrorKind::connection;
             return std::unexpected(std::move(e));
         }
@@ -157,7 +154,7 @@ public:
         if (!in_tx_) return {};
         in_tx_ = false;
         if (broken()) return std::unexpected(conn_error("ROLLBACK"));
-        ignore_cleanup(leave_pipeline());
+        ignore_failure(leave_pipeline());
         tx_error_.reset();
         auto r = simple("ROLLBACK");
         return r;

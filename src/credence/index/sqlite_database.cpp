@@ -28,9 +28,6 @@ namespace credence::index {
 
 namespace {
 
-// Best-effort cleanup on an error path: the first error is the one reported.
-void ignore_cleanup(const DbResult<void>& /*unused*/) {}
-
 constexpr int kBusyTimeoutMs = 5000;
 
 using detail::first_words;
@@ -100,12 +97,12 @@ public:
         if (!in_tx_) return misuse("commit() without begin()");
         if (tx_error_) {
             DbError e = std::move(*tx_error_);
-            ignore_cleanup(rollback());
+            ignore_failure(rollback());
             return std::unexpected(std::move(e));
         }
         if (auto r = raw_exec("COMMIT"); !r) {
             // A commit that failed (e.g. busy) must not leave the transaction open (database.hpp).
-            ignore_cleanup(rollback());
+            ignore_failure(rollback());
             return r;
         }
         in_tx_ = false;

@@ -27,12 +27,10 @@ index::DbError unreadable(std::string_view what) {
     return index::DbError{index::DbErrorKind::sql, "trust: unreadable " + std::string(what)};
 }
 
-void ignore(const DbResult<void>& /*unused*/) {}
-
 /// Rolls back when a write fails half-way, so the table keeps the previous pass whole.
 template <typename T>
 DbResult<T> abort_tx(index::Database& db, index::DbError error) {
-    ignore(db.rollback());  // the original error is the one to report
+    index::ignore_failure(db.rollback());  // the original error is the one to report
     return std::unexpected(std::move(error));
 }
 

@@ -22,8 +22,6 @@ namespace iw = chain::bindings::i_agent_workflow;
 using Json = nlohmann::ordered_json;
 using core::Hash32;
 
-constexpr uint64_t kRunSuccess = 1;  // ERC-8301 RunStatus.Success
-
 struct HashHasher {
     size_t operator()(const Hash32& h) const noexcept {
         size_t v = 0;

@@ -17,8 +17,6 @@ namespace iw = chain::bindings::i_agent_workflow;
 using index::DbRow;
 using index::DbValue;
 
-constexpr uint64_t kRunSuccess = 1;  // ERC-8301 RunStatus.Success
-
 DbValue blob(core::ByteView b) { return core::Bytes(b.begin(), b.end()); }
 DbValue integer(uint64_t v) { return static_cast<int64_t>(v); }
 

@@ -70,8 +70,11 @@ template <typename T>
 using SourceResult = std::expected<T, SourceError>;
 
 /// ERC-8301 result(workflowRunId), plus where the WorkflowCompleted log is (when known).
+/// ERC-8301 RunStatus.Success, the one status with a completion time and a final task.
+inline constexpr uint64_t kRunSuccess = 1;
+
 struct RunResult {
-    uint64_t status = 0;  // RunStatus: 0 Pending, 1 Success, 2 Failed
+    uint64_t status = 0;  // RunStatus: 0 Pending, 1 Success (kRunSuccess), 2 Failed
     core::Hash32 final_task_hash{};
     uint64_t completed_at = 0;
     std::optional<uint64_t> completed_block_num;

@@ -10,8 +10,6 @@
 namespace credence::verify {
 namespace {
 
-void ignore(const index::DbResult<void>& /*unused*/) {}
-
 namespace iw = chain::bindings::i_agent_workflow;
 using index::DbValue;
 
@@ -170,7 +168,7 @@ index::DbResult<SyntheticRun> write_synthetic_run(index::Database& db,
     if (auto b = db.begin(); !b) return std::unexpected(b.error());
     auto out = write(db, options);
     if (!out) {
-        ignore(db.rollback());  // the write's error is the one to report
+        index::ignore_failure(db.rollback());  // the write's error is the one to report
         return out;
     }
     if (auto c = db.commit(); !c) return std::unexpected(c.error());

@@ -55,7 +55,7 @@ bool is_payee(const PaymentParties& parties, const core::Address& a) {
     return std::ranges::find(parties.payees, a) != parties.payees.end();
 }
 
-struct Transfer {
+struct ValueMovement {
     PaymentKind kind;
     std::optional<core::Address> token;
     core::Address from;
@@ -64,8 +64,8 @@ struct Transfer {
 };
 
 // Every value movement the txn shows: its own ETH value, then each ERC-20 Transfer log.
-std::vector<Transfer> transfers_of(const PaymentTxn& txn, const chain::Receipt& receipt) {
-    std::vector<Transfer> out;
+std::vector<ValueMovement> transfers_of(const PaymentTxn& txn, const chain::Receipt& receipt) {
+    std::vector<ValueMovement> out;
     if (txn.to) out.push_back({PaymentKind::eth, std::nullopt, txn.from, *txn.to, txn.value});
     for (const auto& log : receipt.logs) {
         // ERC-20: Transfer(address indexed from, address indexed to, uint256 value). ERC-721's
@@ -73,7 +73,7 @@ std::vector<Transfer> transfers_of(const PaymentTxn& txn, const chain::Receipt& 
         if (log.topics.size() != 3 || log.topics[0] != erc20_transfer_topic() ||
             log.data.size() != 32)
             continue;
-        Transfer t{PaymentKind::erc20, log.address, {}, {}, {}};
+        ValueMovement t{PaymentKind::erc20, log.address, {}, {}, {}};
         std::copy_n(log.topics[1].begin() + 12, 20, t.from.bytes.begin());
         std::copy_n(log.topics[2].begin() + 12, 20, t.to.bytes.begin());
         t.amount = core::Uint256::from_word(log.data.data());
@@ -82,7 +82,7 @@ std::vector<Transfer> transfers_of(const PaymentTxn& txn, const chain::Receipt& 
     return out;
 }
 
-void describe(PaymentVerification& v, const Transfer& t) {
+void describe(PaymentVerification& v, const ValueMovement& t) {
     v.kind = t.kind;
     v.token = t.token;
     v.amount = t.amount;
@@ -188,7 +188,7 @@ PaymentVerification evaluate_payment(const PaymentClaim& claim, const PaymentTxn
         return v;
     }
     const auto transfers = transfers_of(txn, receipt);
-    const Transfer* zero_value = nullptr;
+    const ValueMovement* zero_value = nullptr;
     for (const auto& t : transfers) {
         if (t.from != parties.client || !is_payee(parties, t.to)) continue;
         if (t.amount.is_zero()) {

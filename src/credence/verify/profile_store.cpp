@@ -261,9 +261,6 @@ index::DbResult<void> replace_terms(index::Database& db, std::string_view table,
     return {};
 }
 
-// The write already failed; a rollback error would only hide that first error.
-void ignore(const index::DbResult<void>& /*unused*/) {}
-
 /// Runs `write` in the caller's transaction, or in one of its own when there is none, so that a
 /// profile row and its terms are never seen apart.
 template <typename Write>
@@ -271,7 +268,7 @@ index::DbResult<void> in_transaction(index::Database& db, const Write& write) {
     if (db.in_transaction()) return write();
     if (auto r = db.begin(); !r) return r;
     if (auto r = write(); !r) {
-        ignore(db.rollback());
+        index::ignore_failure(db.rollback());
         return r;
     }
     return db.commit();

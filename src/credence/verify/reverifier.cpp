@@ -8,9 +8,6 @@
 namespace credence::verify {
 namespace {
 
-// The write already failed; a rollback error would only hide that first error.
-void ignore(const index::DbResult<void>& /*unused*/) {}
-
 index::DbResult<void> save_all(index::Database& db, uint64_t chain_id,
                                std::span<const DueSubject> due,
                                std::vector<VerificationRecord>& records, int64_t now) {
@@ -21,12 +18,12 @@ index::DbResult<void> save_all(index::Database& db, uint64_t chain_id,
         rec.checked_at = now;
         rec.covers_block_num = due[i].changed_block_num;
         if (auto r = save_verification(db, chain_id, rec); !r) {
-            ignore(db.rollback());
+            index::ignore_failure(db.rollback());
             return r;
         }
         // The API's read model (profile_store.hpp) next to the record, in the same transaction.
         if (auto r = save_profile(db, chain_id, rec); !r) {
-            ignore(db.rollback());
+            index::ignore_failure(db.rollback());
             return r;
         }
     }
