@@ -5,7 +5,6 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -23,19 +22,6 @@ namespace credence::testing::erc8004 {
 inline std::string trim(std::string s) {
     while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
     return s;
-}
-
-inline std::filesystem::path cast_binary() {
-    const char* c = std::getenv("CREDENCE_CAST");
-    if (c != nullptr && *c != '\0') return c;
-    return CREDENCE_TEST_SOURCE_DIR "/node_modules/@foundry-rs/cast-linux-amd64/bin/cast";
-}
-
-/// The source checkout ($CREDENCE_SOURCE_DIR, set by CTest).
-inline std::filesystem::path source_dir() {
-    const char* s = std::getenv("CREDENCE_SOURCE_DIR");
-    if (s != nullptr && *s != '\0') return s;
-    return CREDENCE_TEST_SOURCE_DIR;
 }
 
 /// `credence <args>` with the devnet's environment (no flags needed to find the chain).

@@ -313,7 +313,7 @@ TEST(node_cli, scores_are_served_and_a_real_mcp_client_uses_every_tool) {
 
     // The MCP client from npm, run with node.
     const fs::path script =
-        credence::testing::erc8004::source_dir() / "tests" / "mcp" / "mcp_client_test.mjs";
+        credence::testing::source_dir() / "tests" / "mcp" / "mcp_client_test.mjs";
     const auto started = Clock::now();
     const CommandResult mcp = run_command("/usr/bin/env", {"node", script.string(), *url, ids[0]});
     EXPECT_EQ(mcp.exit_code, 0) << mcp.out << mcp.err;

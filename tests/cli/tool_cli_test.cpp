@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -28,10 +27,7 @@ using credence::testing::CommandResult;
 using credence::testing::labeled_value;
 using credence::testing::run_command;
 
-std::filesystem::path cast_binary() {
-    if (const char* c = std::getenv("CREDENCE_CAST"); c != nullptr && *c != '\0') return c;
-    return CREDENCE_TEST_SOURCE_DIR "/node_modules/@foundry-rs/cast-linux-amd64/bin/cast";
-}
+using credence::testing::cast_binary;
 
 CommandResult run_cli(const std::vector<std::string>& args,
                       const std::map<std::string, std::string>& env = {}) {

@@ -3,14 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "support/process.hpp"
 #include "support/scratch.hpp"
 #include "support/vectors.hpp"
 
@@ -21,25 +21,11 @@ struct CliRun {
     std::string out;  // stdout, plus stderr when merged
 };
 
-std::string quote(const std::string& s) {
-    std::string q = "'";
-    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
-
-/// Runs `credence <args>`; stderr is merged into out when merge_stderr is true.
-CliRun run_credence(const std::string& args, bool merge_stderr = false) {
-    const std::string cmd =
-        std::string(CREDENCE_BIN) + " " + args + (merge_stderr ? " 2>&1" : " 2>/dev/null");
-    CliRun r;
-    FILE* p = popen(cmd.c_str(), "r");
-    if (p == nullptr) return r;
-    std::array<char, 4096> buf{};
-    size_t n = 0;
-    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-    const int status = pclose(p);
-    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
+/// Runs `credence util <args>`; stderr is appended to out when merge_stderr is true.
+CliRun run_util(std::vector<std::string> args, bool merge_stderr = false) {
+    args.insert(args.begin(), "util");
+    auto r = credence::testing::run_command(CREDENCE_BIN, args);
+    return {r.exit_code, merge_stderr ? r.out + r.err : r.out};
 }
 
 std::string trim(std::string s) {
@@ -65,7 +51,7 @@ std::string write_temp(const std::string& name, const std::string& content) {
 TEST(cli_util, sig_matches_every_erc8004_selector) {
     const auto v = credence::testing::read_vector_json("erc8004.json");
     for (const auto& [signature, selector] : v["selectors"].items()) {
-        const CliRun r = run_credence("util sig " + quote(signature));
+        const CliRun r = run_util({"sig", signature});
         ASSERT_EQ(r.status, 0) << signature;
         EXPECT_EQ(trim(r.out), selector.get<std::string>()) << signature;
     }
@@ -74,7 +60,7 @@ TEST(cli_util, sig_matches_every_erc8004_selector) {
 TEST(cli_util, sig_event_matches_every_erc8004_topic) {
     const auto v = credence::testing::read_vector_json("erc8004.json");
     for (const auto& [signature, topic] : v["eventTopics"].items()) {
-        const CliRun r = run_credence("util sig-event " + quote(signature));
+        const CliRun r = run_util({"sig-event", signature});
         ASSERT_EQ(r.status, 0) << signature;
         EXPECT_EQ(trim(r.out), topic.get<std::string>()) << signature;
     }
@@ -84,7 +70,7 @@ TEST(cli_util, keccak_hex_and_text) {
     const auto cases = credence::testing::read_vector_json("ethers/hashes.json");
     for (size_t i = 0; i < 20; ++i) {
         const auto& c = cases[i];
-        EXPECT_EQ(trim(run_credence("util keccak " + c["data"].get<std::string>()).out),
+        EXPECT_EQ(trim(run_util({"keccak", c["data"].get<std::string>()}).out),
                   c["keccak256"].get<std::string>());
     }
 }
@@ -98,11 +84,11 @@ TEST(cli_util, to_checksum_matches_ethers_accounts) {
         std::string lower = checksummed;
         for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
         lower[1] = 'x';
-        EXPECT_EQ(trim(run_credence("util to-checksum " + lower).out), checksummed);
-        EXPECT_EQ(trim(run_credence("util wallet-address --private-key " +
-                                    a["privateKey"].get<std::string>())
-                           .out),
-                  checksummed);
+        EXPECT_EQ(trim(run_util({"to-checksum", lower}).out), checksummed);
+        EXPECT_EQ(
+            trim(run_util({"wallet-address", "--private-key", a["privateKey"].get<std::string>()})
+                     .out),
+            checksummed);
     }
 }
 
@@ -111,11 +97,10 @@ TEST(cli_util, mail_example_digest_signature_and_recovery) {
     const auto& expected = mail["expected"];
     const std::string file = vector_path("eip712-mail.json");
 
-    EXPECT_EQ(trim(run_credence("util typed-data-hash " + file).out),
-              expected["digest"].get<std::string>());
+    EXPECT_EQ(trim(run_util({"typed-data-hash", file}).out), expected["digest"].get<std::string>());
 
-    const CliRun signed_run = run_credence("util sign-typed-data --json --private-key " +
-                                           expected["privateKey"].get<std::string>() + " " + file);
+    const CliRun signed_run = run_util({"sign-typed-data", "--json", "--private-key",
+                                        expected["privateKey"].get<std::string>(), file});
     ASSERT_EQ(signed_run.status, 0);
     const auto doc = nlohmann::json::parse(signed_run.out);
     const auto& sig = expected["signature"];
@@ -125,16 +110,13 @@ TEST(cli_util, mail_example_digest_signature_and_recovery) {
     EXPECT_EQ(doc["signature"], want);
     EXPECT_EQ(doc["signer"], expected["signer"]);
 
-    EXPECT_EQ(
-        trim(
-            run_credence("util recover " + expected["digest"].get<std::string>() + " " + want).out),
-        expected["signer"].get<std::string>());
+    EXPECT_EQ(trim(run_util({"recover", expected["digest"].get<std::string>(), want}).out),
+              expected["signer"].get<std::string>());
 }
 
 TEST(cli_util, jcs_reproduces_rfc8785_outputs) {
     for (const char* name : {"arrays", "french", "structures", "unicode", "values", "weird"}) {
-        const CliRun r =
-            run_credence("util jcs " + vector_path(std::string("jcs/input/") + name + ".json"));
+        const CliRun r = run_util({"jcs", vector_path(std::string("jcs/input/") + name + ".json")});
         ASSERT_EQ(r.status, 0) << name;
         EXPECT_EQ(r.out,
                   credence::testing::read_vector_file(std::string("jcs/output/") + name + ".json"))
@@ -145,7 +127,7 @@ TEST(cli_util, jcs_reproduces_rfc8785_outputs) {
 TEST(cli_util, jcs_hash_matches_erc8257_manifest_vector) {
     const auto v = credence::testing::read_vector_json("erc8257/manifest-vectors.json");
     const auto file = write_temp("nfc_manifest.json", v["erc_NFC"]["manifest"].dump());
-    EXPECT_EQ(trim(run_credence("util jcs --hash " + file).out),
+    EXPECT_EQ(trim(run_util({"jcs", "--hash", file}).out),
               v["erc_NFC"]["keccak"].get<std::string>());
 }
 
@@ -153,30 +135,32 @@ TEST(cli_util, jcs_hash_matches_erc8257_manifest_vector) {
 TEST(cli_util, nfc_check_accepts_nfc_and_rejects_nfd) {
     const auto v = credence::testing::read_vector_json("erc8257/manifest-vectors.json");
     EXPECT_EQ(
-        run_credence("util nfc-check " + write_temp("nfc.json", v["erc_NFC"]["manifest"].dump()))
-            .status,
-        0);
-    const CliRun bad = run_credence(
-        "util nfc-check " + write_temp("nfd.json", v["erc_NFD"]["manifest"].dump()), true);
+        run_util({"nfc-check", write_temp("nfc.json", v["erc_NFC"]["manifest"].dump())}).status, 0);
+    const CliRun bad =
+        run_util({"nfc-check", write_temp("nfd.json", v["erc_NFD"]["manifest"].dump())}, true);
     EXPECT_EQ(bad.status, 1);
     EXPECT_EQ(trim(bad.out), "error: not in NFC: /name");
 }
 
 TEST(cli_util, errors_are_one_line_with_nonzero_exit) {
-    for (const std::string args :
-         {"util recover 0x12 0x34", "util sig 'f(uint7)'", "util to-checksum 0x123",
-          "util jcs /nonexistent/file.json", "util compute-address 0x00 --nonce 1"}) {
-        const CliRun r = run_credence(args, true);
-        EXPECT_NE(r.status, 0) << args;
-        EXPECT_TRUE(r.out.starts_with("error: ")) << args << ": " << r.out;
-        EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << args << ": " << r.out;
+    const std::vector<std::vector<std::string>> cases{{"recover", "0x12", "0x34"},
+                                                      {"sig", "f(uint7)"},
+                                                      {"to-checksum", "0x123"},
+                                                      {"jcs", "/nonexistent/file.json"},
+                                                      {"compute-address", "0x00", "--nonce", "1"}};
+    for (const auto& args : cases) {
+        const CliRun r = run_util(args, true);
+        const std::string what = args.front() + " " + args.at(1);
+        EXPECT_NE(r.status, 0) << what;
+        EXPECT_TRUE(r.out.starts_with("error: ")) << what << ": " << r.out;
+        EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << what << ": " << r.out;
     }
 }
 
 TEST(cli_util, bad_checksum_is_rejected) {
     // One letter's case flipped in a valid EIP-55 address.
-    const CliRun r = run_credence(
-        "util compute-address 0xF39Fd6e51aad88F6F4ce6aB8827279cffFb92266 --nonce 0", true);
+    const CliRun r = run_util(
+        {"compute-address", "0xF39Fd6e51aad88F6F4ce6aB8827279cffFb92266", "--nonce", "0"}, true);
     EXPECT_EQ(r.status, 1);
     EXPECT_NE(r.out.find("checksum"), std::string::npos) << r.out;
 }
@@ -191,7 +175,7 @@ TEST(cli_util, abi_encode_matches_ethereum_tests) {
         for (size_t i = 0; i < c["types"].size(); ++i)
             sig += (i ? "," : "") + c["types"][i].get<std::string>();
         sig += ")";
-        std::string args;
+        std::vector<std::string> args{"abi-encode", sig};
         for (size_t i = 0; i < c["args"].size(); ++i) {
             const auto& a = c["args"][i];
             std::string text;
@@ -211,9 +195,9 @@ TEST(cli_util, abi_encode_matches_ethereum_tests) {
             } else {
                 text = a.dump();
             }
-            args += " " + quote(text);
+            args.push_back(text);
         }
-        const CliRun r = run_credence("util abi-encode " + quote(sig) + args);
+        const CliRun r = run_util(args);
         ASSERT_EQ(r.status, 0) << name;
         EXPECT_EQ(trim(r.out), "0x" + c["result"].get<std::string>()) << name;
     }
@@ -225,10 +209,9 @@ TEST(cli_util, decode_tx_recovers_ethers_senders) {
     for (size_t i = 0; i < 20; ++i) {
         const auto& c = cases[i];
         const CliRun key =
-            run_credence("util wallet-address --private-key " + c["privateKey"].get<std::string>());
+            run_util({"wallet-address", "--private-key", c["privateKey"].get<std::string>()});
         for (const char* kind : {"signedLegacy", "signedEip155", "signedBerlin", "signedLondon"}) {
-            const CliRun r =
-                run_credence(std::string("util decode-tx ") + c[kind].get<std::string>());
+            const CliRun r = run_util({"decode-tx", c[kind].get<std::string>()});
             ASSERT_EQ(r.status, 0) << c["name"] << " " << kind;
             const auto doc = nlohmann::json::parse(r.out);
             EXPECT_EQ(doc["from"].get<std::string>(), trim(key.out)) << c["name"] << " " << kind;

@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -23,10 +22,7 @@ namespace {
 using credence::testing::CommandResult;
 using credence::testing::run_command;
 
-std::filesystem::path cast_binary() {
-    if (const char* c = std::getenv("CREDENCE_CAST"); c != nullptr && *c != '\0') return c;
-    return CREDENCE_TEST_SOURCE_DIR "/node_modules/@foundry-rs/cast-linux-amd64/bin/cast";
-}
+using credence::testing::cast_binary;
 
 CommandResult cast(const std::vector<std::string>& args) {
     return run_command(cast_binary(), args);

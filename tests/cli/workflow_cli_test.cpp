@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -31,11 +30,7 @@ std::string trim(std::string s) {
     return s;
 }
 
-fs::path cast_binary() {
-    const char* c = std::getenv("CREDENCE_CAST");
-    if (c != nullptr && *c != '\0') return c;
-    return CREDENCE_TEST_SOURCE_DIR "/node_modules/@foundry-rs/cast-linux-amd64/bin/cast";
-}
+using credence::testing::cast_binary;
 
 class WorkflowCli : public credence::testing::DevnetFixture {
 protected:

@@ -29,6 +29,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/process.hpp"
+
 #include <credence/chain/anvil_process.hpp>
 #include <credence/chain/deployment.hpp>
 #include <credence/chain/rpc_client.hpp>
@@ -123,19 +125,5 @@ private:
     static std::unique_ptr<Devnet> shared_;
     static std::string start_error_;
 };
-
-/// The outcome of a finished child process.
-struct CommandResult {
-    int exit_code = -1;  // -1 when it did not exit normally (signal) or could not start
-    std::string out;     // stdout
-    std::string err;     // stderr
-};
-
-/// Runs `binary args...` to completion with the current environment plus `env` (overriding), and
-/// `stdin_text` on its standard input. Captures stdout and stderr separately.
-[[nodiscard]] CommandResult run_command(const std::filesystem::path& binary,
-                                        const std::vector<std::string>& args,
-                                        const std::map<std::string, std::string>& env = {},
-                                        std::string_view stdin_text = {});
 
 }  // namespace credence::testing

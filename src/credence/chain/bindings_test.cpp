@@ -2,11 +2,7 @@
 //
 // Expected values never come from our own encoder: selectors and topics from the ERC-8004 vector
 // (computed with ethers), calldata and return data from the real `cast` ($CREDENCE_CAST).
-#include <sys/wait.h>
-
 #include <array>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +21,7 @@
 #include <credence/core/bytes.hpp>
 #include <credence/core/keccak.hpp>
 #include <credence/core/uint256.hpp>
+#include <support/process.hpp>
 #include <support/vectors.hpp>
 
 namespace credence::chain::bindings {
@@ -33,44 +30,11 @@ namespace {
 using core::Bytes;
 using core::Hash32;
 
-std::string cast_path() {
-    const char* env = std::getenv("CREDENCE_CAST");
-    if (env != nullptr && *env != '\0') return env;
-    return CREDENCE_TEST_SOURCE_DIR "/node_modules/@foundry-rs/cast-linux-amd64/bin/cast";
-}
-
-std::string shell_quote(std::string_view s) {
-    std::string out = "'";
-    for (const char c : s) {
-        if (c == '\'') {
-            out += "'\\''";
-        } else {
-            out += c;
-        }
-    }
-    return out + "'";
-}
-
 // Runs the real cast with `args` and returns its trimmed stdout; fails the test on a non-zero exit.
 std::string run_cast(const std::vector<std::string>& args) {
-    std::string cmd = shell_quote(cast_path());
-    for (const auto& a : args) cmd += " " + shell_quote(a);
-    cmd += " 2>&1";
-    FILE* pipe = popen(cmd.c_str(), "r");  // NOLINT(cert-env33-c): the command is the real cast
-    if (pipe == nullptr) {
-        ADD_FAILURE() << "popen failed: " << cmd;
-        return {};
-    }
-    std::string out;
-    std::array<char, 4096> buf{};
-    size_t n = 0;
-    while ((n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0) out.append(buf.data(), n);
-    const int status = pclose(pipe);
-    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << cmd << "\n" << out;
-    while (!out.empty() && (out.back() == '\n' || out.back() == '\r' || out.back() == ' ')) {
-        out.pop_back();
-    }
-    return out;
+    auto r = credence::testing::run_command(credence::testing::cast_binary(), args);
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    return credence::testing::trimmed(r.out);
 }
 
 Bytes cast_bytes(const std::vector<std::string>& args) {

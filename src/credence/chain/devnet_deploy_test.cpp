@@ -6,17 +6,16 @@
 
 #include <gtest/gtest.h>
 
-#include <array>
-#include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include <credence/chain/bindings/identity_registry.hpp>
 #include <credence/chain/bindings/reputation_registry.hpp>
 #include <credence/core/keccak.hpp>
 
 #include "support/anvil.hpp"
+#include "support/process.hpp"
 
 namespace {
 
@@ -24,25 +23,11 @@ namespace chain = credence::chain;
 namespace core = credence::core;
 namespace fs = std::filesystem;
 
-std::string cast_binary() {
-    const char* env = std::getenv("CREDENCE_CAST");
-    return env != nullptr && *env != '\0' ? env
-                                          : CREDENCE_TEST_SOURCE_DIR
-               "/node_modules/@foundry-rs/cast-linux-amd64/bin/cast";
-}
-
-// Runs cast with `args` (no shell metacharacters in them) and returns its trimmed stdout.
-std::string run_cast(const std::string& args) {
-    const std::string cmd = cast_binary() + " " + args + " 2>&1";
-    std::string out;
-    FILE* p = ::popen(cmd.c_str(), "r");
-    if (p == nullptr) return out;
-    std::array<char, 4096> buf{};
-    size_t n = 0;
-    while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-    ::pclose(p);
-    while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
-    return out;
+// Runs the real cast and returns its trimmed stdout.
+std::string run_cast(const std::vector<std::string>& args) {
+    auto r = credence::testing::run_command(credence::testing::cast_binary(), args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return credence::testing::trimmed(r.out);
 }
 
 core::Address dev_address(size_t i) {
@@ -62,7 +47,7 @@ const chain::PlannedContract& find(const std::vector<chain::PlannedContract>& pl
 
 TEST(chain_devnet_deploy, salt_is_keccak_of_credence_v1) {
     // contracts/script/Deploy.s.sol: SALT = keccak256("credence.v1").
-    EXPECT_EQ(core::to_hex(chain::deploy_salt()), run_cast("keccak credence.v1"));
+    EXPECT_EQ(core::to_hex(chain::deploy_salt()), run_cast({"keccak", "credence.v1"}));
     EXPECT_EQ(chain::create2_deployer().to_checksum_hex(), chain::kCreate2DeployerHex);
 }
 
@@ -99,8 +84,8 @@ TEST(chain_devnet_deploy, plan_has_deploy_script_order_and_cast_create2_addresse
                              "PermissionedSingleStageWorkflow"}) {
         const auto& c = find(*plan, name);
         const std::string hash = core::to_hex(core::keccak256(c.init_code));
-        EXPECT_EQ(run_cast("compute-address " + std::string(chain::kCreate2DeployerHex) +
-                           " --salt " + salt + " --init-code-hash " + hash),
+        EXPECT_EQ(run_cast({"compute-address", std::string(chain::kCreate2DeployerHex), "--salt",
+                            salt, "--init-code-hash", hash}),
                   "Computed Address: " + c.address.to_checksum_hex())
             << name;
     }
@@ -113,7 +98,7 @@ TEST(chain_devnet_deploy, plan_has_deploy_script_order_and_cast_create2_addresse
     ASSERT_EQ(reputation.init_code.size(), creation->size() + 32);
     EXPECT_TRUE(std::equal(identity.address.bytes.begin(), identity.address.bytes.end(),
                            reputation.init_code.end() - 20));
-    EXPECT_EQ(run_cast("abi-encode 'f(address)' " + identity.address.to_checksum_hex()),
+    EXPECT_EQ(run_cast({"abi-encode", "f(address)", identity.address.to_checksum_hex()}),
               core::to_hex(core::ByteView(reputation.init_code).last(32)));
 }
 

@@ -3,19 +3,20 @@
 #include <credence/chain/keystore.hpp>
 
 #include <sys/stat.h>
-#include <sys/wait.h>
 
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+
+#include "support/process.hpp"
 
 namespace {
 
@@ -30,18 +31,7 @@ constexpr const char* kDevAddress = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
 // Cheap scrypt for tests (2^12, 4 MiB); the format is the same as the default's.
 constexpr ScryptParams kCheap{uint64_t{1} << 12, 8, 1};
 
-std::string cast_path() {
-    const char* env = std::getenv("CREDENCE_CAST");  // NOLINT(concurrency-mt-unsafe)
-    return env != nullptr ? env
-                          : CREDENCE_TEST_SOURCE_DIR
-               "/node_modules/@foundry-rs/cast-linux-amd64/bin/cast";
-}
-
-fs::path data_dir() {
-    if (const char* src = std::getenv("CREDENCE_SOURCE_DIR"))  // NOLINT(concurrency-mt-unsafe)
-        return fs::path(src) / "tests/data/keystore";
-    return fs::path(CREDENCE_TEST_SOURCE_DIR) / "tests/data/keystore";
-}
+fs::path data_dir() { return credence::testing::source_dir() / "tests/data/keystore"; }
 
 std::string read_file(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
@@ -50,33 +40,14 @@ std::string read_file(const fs::path& p) {
     return ss.str();
 }
 
-struct CommandResult {
+/// Runs the real cast with `args`; stdout and stderr together in `out`.
+struct CastRun {
     int status = -1;
     std::string out;
 };
-
-/// Runs a shell command (arguments must be pre-quoted), capturing stdout and stderr.
-CommandResult run(const std::string& command) {
-    CommandResult r;
-    FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-    if (pipe == nullptr) return r;
-    char buf[4096];
-    size_t n = 0;
-    while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) r.out.append(buf, n);
-    const int status = ::pclose(pipe);
-    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return r;
-}
-
-std::string quote(const std::string& s) {
-    std::string out = "'";
-    for (char c : s) {
-        if (c == '\'')
-            out += "'\\''";
-        else
-            out += c;
-    }
-    return out + "'";
+CastRun run_cast(const std::vector<std::string>& args) {
+    auto r = credence::testing::run_command(credence::testing::cast_binary(), args);
+    return {r.exit_code, r.out + r.err};
 }
 
 class TempDir {
@@ -112,8 +83,8 @@ std::string with_field(const std::string& json, const nlohmann::json::json_point
 // Web3 Secret Storage §Test vectors; cast 1.7.1 writes n = 2^13 keystores.
 TEST(chain_keystore, cast_created_keystore_unlocks_with_matching_address) {
     TempDir dir;
-    const auto r = run(quote(cast_path()) + " wallet new " + quote(dir.path().string()) +
-                       " --unsafe-password 'correct horse' --json");
+    const auto r = run_cast(
+        {"wallet", "new", dir.path().string(), "--unsafe-password", "correct horse", "--json"});
     ASSERT_EQ(r.status, 0) << r.out;
     const auto out = nlohmann::json::parse(r.out.substr(r.out.find('[')));
     ASSERT_EQ(out.size(), 1u);
@@ -139,19 +110,18 @@ TEST(chain_keystore, our_keystore_decrypts_with_cast) {
     ASSERT_EQ(::stat(path->c_str(), &st), 0);
     EXPECT_EQ(st.st_mode & 0777u, 0600u);
 
-    const auto decrypted =
-        run(quote(cast_path()) + " wallet decrypt-keystore " + quote(path->filename().string()) +
-            " -k " + quote(dir.path().string()) + " --unsafe-password 's3cret pw'");
+    const auto decrypted = run_cast({"wallet", "decrypt-keystore", path->filename().string(), "-k",
+                                     dir.path().string(), "--unsafe-password", "s3cret pw"});
     ASSERT_EQ(decrypted.status, 0) << decrypted.out;
     EXPECT_NE(decrypted.out.find(std::string("0x") + kDevKey), std::string::npos) << decrypted.out;
 
-    const auto address = run(quote(cast_path()) + " wallet address --keystore " +
-                             quote(path->string()) + " --password 's3cret pw'");
+    const auto address =
+        run_cast({"wallet", "address", "--keystore", path->string(), "--password", "s3cret pw"});
     ASSERT_EQ(address.status, 0) << address.out;
     EXPECT_EQ(address.out.substr(0, 42), kDevAddress);
 
-    const auto wrong = run(quote(cast_path()) + " wallet address --keystore " +
-                           quote(path->string()) + " --password 'other'");
+    const auto wrong =
+        run_cast({"wallet", "address", "--keystore", path->string(), "--password", "other"});
     EXPECT_NE(wrong.status, 0);
 }
 
@@ -314,8 +284,8 @@ TEST(chain_keystore, spec_pbkdf2_vector_unlocks) {
 
     // cast reads the same vector to the same address.
     const auto r =
-        run(quote(cast_path()) + " wallet address --keystore " +
-            quote((data_dir() / "pbkdf2_vector.json").string()) + " --password testpassword");
+        run_cast({"wallet", "address", "--keystore", (data_dir() / "pbkdf2_vector.json").string(),
+                  "--password", "testpassword"});
     ASSERT_EQ(r.status, 0) << r.out;
     EXPECT_EQ(r.out.substr(0, 42), "0x008AeEda4D805471dF9b2A5B0f38A0C3bCBA786b");
 }
@@ -329,8 +299,8 @@ TEST(chain_keystore, spec_scrypt_vector_is_rejected_like_cast_does) {
     ASSERT_FALSE(key);
     EXPECT_EQ(key.error().code, KeystoreError::bad_params);
     EXPECT_NE(key.error().detail.find("RFC 7914"), std::string::npos) << key.error().detail;
-    const auto r = run(quote(cast_path()) + " wallet address --keystore " + quote(path.string()) +
-                       " --password testpassword");
+    const auto r =
+        run_cast({"wallet", "address", "--keystore", path.string(), "--password", "testpassword"});
     EXPECT_NE(r.status, 0) << r.out;
 }
 

@@ -2,20 +2,11 @@
 // ABI, empty and unknown data, and truncated or hostile data (never a crash).
 #include <credence/chain/revert.hpp>
 
-#include <netinet/in.h>
-#include <signal.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <chrono>
-#include <cstdio>
-#include <cstdlib>
 #include <fstream>
 #include <regex>
 #include <sstream>
 #include <string>
-#include <thread>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -23,6 +14,9 @@
 #include <credence/core/abi.hpp>
 #include <credence/core/abi_json.hpp>
 #include <credence/core/address.hpp>
+
+#include "support/anvil.hpp"
+#include "support/process.hpp"
 
 namespace {
 
@@ -156,11 +150,9 @@ TEST(chain_revert, custom_error_from_json_abi_names_its_params) {
 // The ToolRegistry's own ABI (contracts/abi/, exported from the Foundry build): docs/cli.md's
 // example line.
 TEST(chain_revert, tool_registry_abi_decodes_not_tool_creator) {
-    const char* src = std::getenv("CREDENCE_SOURCE_DIR");  // NOLINT(concurrency-mt-unsafe)
-    const std::string path = std::string(src != nullptr ? src : CREDENCE_TEST_SOURCE_DIR) +
-                             "/contracts/abi/ToolRegistry.json";
+    const auto path = credence::testing::source_dir() / "contracts/abi/ToolRegistry.json";
     std::ifstream in(path);
-    ASSERT_TRUE(in) << path;
+    ASSERT_TRUE(in) << path.string();
     std::ostringstream buf;
     buf << in.rdbuf();
     const std::string text = buf.str();
@@ -253,69 +245,6 @@ TEST(chain_revert, truncated_and_hostile_data_never_crash) {
 // eth_call (sent with cast: our RPC client had not landed when this test was written) and must
 // decode to the reason the EVM produced.
 
-std::string tool(const char* env, const char* fallback) {
-    const char* v = std::getenv(env);  // NOLINT(concurrency-mt-unsafe)
-    return v != nullptr ? v : fallback;
-}
-
-uint16_t free_port() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof addr;
-    uint16_t port = 0;
-    if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
-        ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0)
-        port = ntohs(addr.sin_port);
-    ::close(fd);
-    return port;
-}
-
-/// anvil on 127.0.0.1:<port>, stopped and reaped by the destructor.
-class Anvil {
-public:
-    explicit Anvil(uint16_t port) : port_(port) {
-        const std::string bin = tool("CREDENCE_ANVIL", CREDENCE_TEST_SOURCE_DIR
-                                     "/node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil");
-        const std::string port_text = std::to_string(port);
-        pid_ = ::fork();
-        if (pid_ == 0) {
-            const char* argv[] = {bin.c_str(),       "--host",   "127.0.0.1", "--port",
-                                  port_text.c_str(), "--silent", nullptr};
-            ::execv(bin.c_str(), const_cast<char* const*>(argv));  // NOLINT: execv's signature
-            ::_exit(127);
-        }
-    }
-    ~Anvil() {
-        if (pid_ > 0) {
-            ::kill(pid_, SIGTERM);
-            int status = 0;
-            ::waitpid(pid_, &status, 0);
-        }
-    }
-    Anvil(const Anvil&) = delete;
-    Anvil& operator=(const Anvil&) = delete;
-    [[nodiscard]] std::string url() const { return "http://127.0.0.1:" + std::to_string(port_); }
-    [[nodiscard]] bool started() const { return pid_ > 0; }
-
-private:
-    uint16_t port_;
-    pid_t pid_ = -1;
-};
-
-std::string run(const std::string& command, int* status) {
-    std::string out;
-    FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-    if (pipe == nullptr) return out;
-    char buf[4096];
-    size_t n = 0;
-    while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
-    const int st = ::pclose(pipe);
-    *status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    return out;
-}
-
 /// Init code that deploys a runtime which stores `revert_data` in memory and reverts with it.
 std::string reverting_contract(const Bytes& revert_data) {
     Bytes runtime;
@@ -337,26 +266,17 @@ std::string reverting_contract(const Bytes& revert_data) {
 }
 
 TEST(chain_revert, decodes_revert_data_returned_by_anvil) {
-    const std::string cast = tool("CREDENCE_CAST", CREDENCE_TEST_SOURCE_DIR
-                                  "/node_modules/@foundry-rs/cast-linux-amd64/bin/cast");
-    Anvil anvil(free_port());
-    ASSERT_TRUE(anvil.started());
-    int status = -1;
-    std::string out;
-    for (int i = 0; i < 100; ++i) {  // wait until anvil answers (up to 10 s)
-        out = run(cast + " chain-id --rpc-url " + anvil.url(), &status);
-        if (status == 0) break;
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    ASSERT_EQ(status, 0) << out;
-
-    const std::string deploy =
-        run(cast + " send --json --rpc-url " + anvil.url() +
-                " --private-key 0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"
-                " --create " +
-                reverting_contract(error_string("nope")),
-            &status);
-    ASSERT_EQ(status, 0) << deploy;
+    auto anvil = credence::testing::AnvilProcess::start();
+    ASSERT_TRUE(anvil) << anvil.error();
+    const auto cast = [](const std::vector<std::string>& args) {
+        auto r = credence::testing::run_command(credence::testing::cast_binary(), args);
+        return std::pair{r.exit_code, r.out + r.err};
+    };
+    const auto [deployed, deploy] =
+        cast({"send", "--json", "--rpc-url", (*anvil)->url(), "--private-key",
+              std::string(credence::testing::kAnvilDevKeys[0]), "--create",
+              reverting_contract(error_string("nope"))});
+    ASSERT_EQ(deployed, 0) << deploy;
     std::smatch m;
     ASSERT_TRUE(std::regex_search(
         deploy, m, std::regex(R"re("contractAddress"\s*:\s*"(0x[0-9a-fA-F]{40})")re")))
@@ -364,10 +284,9 @@ TEST(chain_revert, decodes_revert_data_returned_by_anvil) {
     const std::string address = m[1];
 
     // eth_call fails with JSON-RPC error 3, whose data member is the revert bytes.
-    const std::string call = run(cast + " rpc --rpc-url " + anvil.url() + " eth_call '{\"to\":\"" +
-                                     address + "\",\"data\":\"0x\"}' latest",
-                                 &status);
-    ASSERT_NE(status, 0) << call;
+    const auto [called, call] = cast({"rpc", "--rpc-url", (*anvil)->url(), "eth_call",
+                                      R"({"to":")" + address + R"(","data":"0x"})", "latest"});
+    ASSERT_NE(called, 0) << call;
     ASSERT_TRUE(std::regex_search(call, m, std::regex(R"re(data: "(0x[0-9a-fA-F]*)")re"))) << call;
     auto data = credence::core::from_hex(m[1].str());
     ASSERT_TRUE(data);

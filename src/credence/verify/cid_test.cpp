@@ -19,6 +19,7 @@
 #include <credence/verify/fetch.hpp>
 
 #include "support/https_server.hpp"
+#include "support/process.hpp"
 #include "support/vectors.hpp"
 
 namespace {
@@ -77,12 +78,10 @@ const nlohmann::json& reference() {
     static const nlohmann::json doc = [] {
         // The checkout holding node_modules: $CREDENCE_SOURCE_DIR, else the checkout this test
         // was built from.
-        const char* env = std::getenv("CREDENCE_SOURCE_DIR");
-        const std::filesystem::path source = env != nullptr
-                                                 ? std::filesystem::path(env)
-                                                 : std::filesystem::path(CREDENCE_TEST_SOURCE_DIR);
+        const std::filesystem::path source = credence::testing::source_dir();
+        const std::filesystem::path node = credence::testing::find_program("node");
         const auto script = source / "node_modules" / ".credence_cid_test.mjs";
-        if (!std::filesystem::exists(source / "node_modules" / "multiformats"))
+        if (node.empty() || !std::filesystem::exists(source / "node_modules" / "multiformats"))
             return nlohmann::json();
         // The script must sit under node_modules' parent for its imports to resolve; the name is
         // per process so parallel test runs do not collide.
@@ -91,15 +90,9 @@ const nlohmann::json& reference() {
             std::fputs(kNodeScript, f);
             std::fclose(f);
         }
-        std::string out;
-        if (FILE* p = popen(("node " + path + " 2>/dev/null").c_str(), "r")) {
-            std::array<char, 4096> buf{};
-            size_t n = 0;
-            while ((n = std::fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-            pclose(p);
-        }
+        const auto run = credence::testing::run_command(node, {path});
         std::filesystem::remove(path);
-        return nlohmann::json::parse(out, nullptr, false);
+        return nlohmann::json::parse(run.out, nullptr, false);
     }();
     return doc;
 }

@@ -1,0 +1,42 @@
+// Running programs from tests, without a shell: the one runner every test uses for the real
+// `credence` binary, cast, node and the like (arguments are passed as they are, so nothing needs
+// quoting), and where the checkout's tools are.
+// Thread-safety: run_command may be called from several threads; each call owns its child.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace credence::testing {
+
+/// The outcome of a finished child process.
+struct CommandResult {
+    int exit_code = -1;  // -1 when it did not exit normally (signal) or could not start
+    std::string out;     // stdout
+    std::string err;     // stderr
+};
+
+/// Runs `binary args...` to completion with the current environment plus `env` (overriding), and
+/// `stdin_text` on its standard input. Captures stdout and stderr separately. The child gets
+/// SIGKILL if the test process dies first.
+[[nodiscard]] CommandResult run_command(const std::filesystem::path& binary,
+                                        const std::vector<std::string>& args,
+                                        const std::map<std::string, std::string>& env = {},
+                                        std::string_view stdin_text = {});
+
+/// The source checkout: $CREDENCE_SOURCE_DIR (set by CTest), else the one the tests were built
+/// from.
+[[nodiscard]] std::filesystem::path source_dir();
+/// The npm-installed Foundry tools: $CREDENCE_CAST / $CREDENCE_ANVIL, else the checkout's
+/// node_modules.
+[[nodiscard]] std::filesystem::path cast_binary();
+[[nodiscard]] std::filesystem::path anvil_binary();
+/// `name` found on $PATH, or an empty path.
+[[nodiscard]] std::filesystem::path find_program(std::string_view name);
+/// `text` without trailing newlines and spaces (a command's printed value).
+[[nodiscard]] std::string trimmed(std::string text);
+
+}  // namespace credence::testing
