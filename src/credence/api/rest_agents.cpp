@@ -11,8 +11,10 @@
 #include <credence/api/detail/rest_list.hpp>
 #include <credence/core/caip.hpp>
 #include <credence/core/uint256.hpp>
+#include <credence/index/feedback_table.hpp>
+#include <credence/index/schema.hpp>
+#include <credence/index/verification_table.hpp>
 #include <credence/trust/summary.hpp>
-#include <credence/verify/verification_store.hpp>
 
 namespace credence::api::detail {
 
@@ -67,6 +69,13 @@ ApiResult<Json> load_score(Ctx& ctx, const core::Bytes& agent_id) {
     if (!rows) return std::unexpected(unavailable(rows.error()));
     if (rows->empty()) return Json(nullptr);
     return score_json(rows->front(), 0);
+}
+
+/// The agent's latest check as "v" ($3: the zero address), for the list query.
+const std::string& agent_check_join() {
+    static const std::string kJoin = index::latest_check_join(
+        {index::SubjectKind::agent, "v", "a", "registry", "agent_id", "$3"});
+    return kJoin;
 }
 
 }  // namespace
@@ -172,11 +181,8 @@ ApiResult<Json> list_agents(Ctx& ctx) {
             "AND p.agent_id = a.agent_id "
             "LEFT JOIN agent_scores s ON s.chain_id = a.chain_id AND s.registry = a.registry AND "
             "s.agent_id = a.agent_id "
-            "LEFT JOIN verifications v ON v.chain_id = a.chain_id AND v.subject_kind = 'agent' "
-            "AND v.contract = a.registry AND v.subject_id = a.agent_id AND v.client = $3 AND "
-            "v.feedback_index = 0 "
-            "WHERE {} ORDER BY {} LIMIT ${}",
-            w.sql(), order, limit_n);
+            "{}WHERE {} ORDER BY {} LIMIT ${}",
+            agent_check_join(), w.sql(), order, limit_n);
         return ctx.db.query(sql, w.params());
     };
     auto rows = run_phase(phase, *limit + 1);
@@ -297,19 +303,20 @@ ApiResult<Json> get_agent(Ctx& ctx) {
                               {"checked_at", int_or_null(p[11])}};
     }
 
-    verify::Subject subject{
-        verify::SubjectKind::agent, ctx.scope.identity_registry, *agent_id, {}, 0};
-    auto record = verify::load_verification(ctx.db, ctx.scope.chain_id, subject);
+    const index::VerificationSubject subject{
+        index::SubjectKind::agent, ctx.scope.identity_registry, *agent_id, {}, 0};
+    auto record = index::load_verification(ctx.db, ctx.scope.chain_id, subject);
     if (!record) return std::unexpected(unavailable(record.error()));
-    const std::optional<verify::VerificationRecord> stored = std::move(*record);
-    const uint64_t flags = stored.has_value() ? stored->flags : 0;
+    const std::optional<index::VerificationRecord> stored = std::move(*record);
+    const index::VerificationFlags flags =
+        stored.has_value() ? stored->flags : index::VerificationFlags{};
     const auto wallet = as_bytes((*row)[2]);
     const bool has_wallet =
         wallet.size() == 20 && std::ranges::any_of(wallet, [](uint8_t b) { return b != 0; });
     // ERC-8004 §Identity Registry: agentWallet is set only with a signature of that wallet, so
     // a stored wallet is a proven one.
-    out["badges"] = Json{{"domain_verified", (flags & verify::kFlagDomainVerified) != 0},
-                         {"agent_card", (flags & verify::kFlagAgentCard) != 0},
+    out["badges"] = Json{{"domain_verified", flags.has(index::VerificationFlag::domain_verified)},
+                         {"agent_card", flags.has(index::VerificationFlag::agent_card)},
                          {"wallet", has_wallet}};
     out["verification"] = stored.has_value() ? verification_json(*stored) : Json(nullptr);
 
@@ -317,18 +324,9 @@ ApiResult<Json> get_agent(Ctx& ctx) {
     if (!score) return std::unexpected(score.error());
     out["score"] = std::move(*score);
 
-    const std::array<DbValue, 3> rep_key{chain(ctx), blob(ctx.scope.reputation_registry),
-                                         DbValue(*agent_id)};
-    auto feedback_counts = ctx.db.query(
-        "SELECT COUNT(*), COALESCE(SUM(revoked), 0) FROM feedback "
-        "WHERE chain_id = $1 AND registry = $2 AND agent_id = $3",
-        rep_key);
+    auto feedback_counts = index::count_agent_feedback(ctx.db, ctx.scope.chain_id,
+                                                       ctx.scope.reputation_registry, *agent_id);
     if (!feedback_counts) return std::unexpected(unavailable(feedback_counts.error()));
-    auto responses = ctx.db.query(
-        "SELECT COUNT(*) FROM feedback_responses "
-        "WHERE chain_id = $1 AND registry = $2 AND agent_id = $3",
-        rep_key);
-    if (!responses) return std::unexpected(unavailable(responses.error()));
     const std::array<DbValue, 3> val_key{chain(ctx), blob(ctx.scope.validation_registry),
                                          DbValue(*agent_id)};
     auto validations = ctx.db.query(
@@ -336,9 +334,9 @@ ApiResult<Json> get_agent(Ctx& ctx) {
         "WHERE chain_id = $1 AND registry = $2 AND agent_id = $3",
         val_key);
     if (!validations) return std::unexpected(unavailable(validations.error()));
-    out["counts"] = Json{{"feedback", as_int(feedback_counts->front()[0]).value_or(0)},
-                         {"revoked", as_int(feedback_counts->front()[1]).value_or(0)},
-                         {"responses", as_int(responses->front()[0]).value_or(0)},
+    out["counts"] = Json{{"feedback", feedback_counts->feedback},
+                         {"revoked", feedback_counts->revoked},
+                         {"responses", feedback_counts->responses},
                          {"validations", as_int(validations->front()[0]).value_or(0)}};
     return out;
 }
@@ -366,17 +364,15 @@ ApiResult<Json> list_feedback(Ctx& ctx) {
         return std::unexpected(agent.error());
     }
 
-    SqlWhere where("chain_id = $1 AND registry = $2 AND agent_id = $3",
-                   {chain(ctx), blob(ctx.scope.reputation_registry), *agent_id});
-    where.add_in("client", *clients);
-    // ERC-8004 readAllFeedback: an empty tag does not filter; a non-empty one must be equal.
-    const std::optional<std::string> tag1_value = std::move(*tag1);
-    const std::optional<std::string> tag2_value = std::move(*tag2);
-    for (const auto& [column, tag] :
-         {std::pair{"tag1", tag1_value}, std::pair{"tag2", tag2_value}}) {
-        if (tag.has_value() && !tag->empty()) where.add(fmt::format("{} = ${{}}", column), *tag);
-    }
-    if (!include_revoked->value_or(false)) where.add("revoked = 0");
+    // ERC-8004 readAllFeedback's filters; keyset paging in chain order (index/feedback_table.hpp).
+    index::FeedbackPageQuery query;
+    query.chain_id = ctx.scope.chain_id;
+    query.registry = ctx.scope.reputation_registry;
+    query.agent_id = *agent_id;
+    query.clients = *clients;
+    query.tag1 = tag1->value_or("");
+    query.tag2 = tag2->value_or("");
+    query.include_revoked = include_revoked->value_or(false);
     auto cursor = cursor_param(request, "feedback", 2);
     if (!cursor) return std::unexpected(cursor.error());
     if (const std::optional<std::vector<std::string>> parts = std::move(*cursor);
@@ -384,57 +380,45 @@ ApiResult<Json> list_feedback(Ctx& ctx) {
         const auto block_num = cursor_int((*parts)[0]);
         const auto log_index = cursor_int((*parts)[1]);
         if (!block_num || !log_index) return std::unexpected(bad_cursor());
-        const size_t block_n = where.bind(*block_num);
-        const size_t log_n = where.bind(*log_index);
-        where.add(fmt::format("(block_num > ${0} OR (block_num = ${0} AND log_index > ${1}))",
-                              block_n, log_n));
+        query.after = std::pair{*block_num, *log_index};
     }
-    const size_t limit_n = where.bind(static_cast<int64_t>(*limit + 1));
-    auto rows = ctx.db.query(
-        fmt::format("SELECT client, feedback_index, value, value_decimals, normalized, tag1, tag2, "
-                    "endpoint, feedback_uri, feedback_hash, revoked, block_num, log_index, "
-                    "txn_hash FROM feedback WHERE {} ORDER BY block_num, log_index LIMIT ${}",
-                    where.sql(), limit_n),
-        where.params());
+    query.limit = *limit + 1;
+    auto rows = index::read_feedback_page(ctx.db, query);
     if (!rows) return std::unexpected(unavailable(rows.error()));
-    const auto item = [&](const DbRow& f) -> ApiResult<Json> {
-        const std::array<DbValue, 5> response_key{chain(ctx), blob(ctx.scope.reputation_registry),
-                                                  *agent_id, f[0], f[1]};
-        auto responses = ctx.db.query(
-            "SELECT responder, response_uri, response_hash, block_num, log_index, txn_hash "
-            "FROM feedback_responses WHERE chain_id = $1 AND registry = $2 AND agent_id = $3 AND "
-            "client = $4 AND feedback_index = $5 ORDER BY block_num, log_index",
-            response_key);
+    const auto item = [&](const index::FeedbackRow& f) -> ApiResult<Json> {
+        auto responses = index::read_feedback_responses(ctx.db, ctx.scope.chain_id,
+                                                        ctx.scope.reputation_registry, *agent_id,
+                                                        f.client, f.feedback_index);
         if (!responses) return std::unexpected(unavailable(responses.error()));
         Json answers = Json::array();
-        for (const DbRow& r : *responses) {
-            answers.push_back(Json{{"responder", address_or_null(r[0])},
-                                   {"response_uri", text_or_null(r[1])},
-                                   {"response_hash", hex_or_null(r[2])},
-                                   {"block_num", int_or_null(r[3])},
-                                   {"log_index", int_or_null(r[4])},
-                                   {"txn_hash", hex_or_null(r[5])}});
+        for (const index::FeedbackResponse& r : *responses) {
+            answers.push_back(Json{{"responder", r.responder.to_checksum_hex()},
+                                   {"response_uri", r.response_uri},
+                                   {"response_hash", core::to_hex(r.response_hash)},
+                                   {"block_num", r.block_num},
+                                   {"log_index", r.log_index},
+                                   {"txn_hash", core::to_hex(r.txn_hash)}});
         }
-        return Json{{"client", address_or_null(f[0])},
-                    {"feedback_index", int_or_null(f[1])},
-                    {"value", text_or_null(f[2])},
-                    {"value_decimals", int_or_null(f[3])},
-                    {"normalized", real_or_null(f[4])},
-                    {"tag1", text_or_null(f[5])},
-                    {"tag2", text_or_null(f[6])},
-                    {"endpoint", text_or_null(f[7])},
-                    {"feedback_uri", text_or_null(f[8])},
-                    {"feedback_hash", hex_or_null(f[9])},
-                    {"revoked", as_int(f[10]).value_or(0) != 0},
-                    {"block_num", int_or_null(f[11])},
-                    {"log_index", int_or_null(f[12])},
-                    {"txn_hash", hex_or_null(f[13])},
+        return Json{{"client", f.client.to_checksum_hex()},
+                    {"feedback_index", static_cast<int64_t>(f.feedback_index)},
+                    {"value", f.value},
+                    {"value_decimals", static_cast<int64_t>(f.value_decimals)},
+                    {"normalized", f.normalized},
+                    {"tag1", f.tag1},
+                    {"tag2", f.tag2},
+                    {"endpoint", f.endpoint},
+                    {"feedback_uri", f.feedback_uri},
+                    {"feedback_hash", core::to_hex(f.feedback_hash)},
+                    {"revoked", f.revoked},
+                    {"block_num", f.block_num},
+                    {"log_index", f.log_index},
+                    {"txn_hash", core::to_hex(f.txn_hash)},
                     {"responses", std::move(answers)}};
     };
     const auto cursor_parts = [&](size_t last) {
-        const DbRow& row = (*rows)[last];
-        return std::array<std::string, 2>{std::to_string(as_int(row[11]).value_or(0)),
-                                          std::to_string(as_int(row[12]).value_or(0))};
+        const index::FeedbackRow& row = (*rows)[last];
+        return std::array<std::string, 2>{std::to_string(row.block_num),
+                                          std::to_string(row.log_index)};
     };
     Json out{{"agent_id", uint256_or_null(DbValue(*agent_id))}};
     if (auto ok = put_page(out, *rows, *limit, "feedback", item, cursor_parts); !ok) {
@@ -509,12 +493,8 @@ ApiResult<Json> get_reputation_history(Ctx& ctx) {
     if (auto agent = load_agent_row(ctx, *agent_id); !agent) {
         return std::unexpected(agent.error());
     }
-    const std::array<DbValue, 3> key{chain(ctx), blob(ctx.scope.reputation_registry),
-                                     DbValue(*agent_id)};
-    auto rows = ctx.db.query(
-        "SELECT block_num, normalized FROM feedback WHERE chain_id = $1 AND registry = $2 AND "
-        "agent_id = $3 AND revoked = 0 ORDER BY block_num, log_index",
-        key);
+    auto rows = index::read_feedback_points(ctx.db, ctx.scope.chain_id,
+                                            ctx.scope.reputation_registry, *agent_id);
     if (!rows) return std::unexpected(unavailable(rows.error()));
     Json out{{"agent_id", uint256_or_null(DbValue(*agent_id))}};
     Json points = Json::array();
@@ -525,20 +505,20 @@ ApiResult<Json> get_reputation_history(Ctx& ctx) {
         out["points"] = std::move(points);
         return out;
     }
-    const int64_t first = as_int(rows->front()[0]).value_or(0);
-    const int64_t last = as_int(rows->back()[0]).value_or(0);
+    const int64_t first = rows->front().block_num;
+    const int64_t last = rows->back().block_num;
     const int64_t span = last - first + 1;
     const int64_t width = std::max<int64_t>(1, (span + *buckets - 1) / *buckets);
     int64_t cumulative_count = 0;
     double cumulative_sum = 0;
     size_t i = 0;
     while (i < rows->size()) {
-        const int64_t bucket = (as_int((*rows)[i][0]).value_or(0) - first) / width;
+        const int64_t bucket = ((*rows)[i].block_num - first) / width;
         int64_t count = 0;
         double sum = 0;
-        while (i < rows->size() && (as_int((*rows)[i][0]).value_or(0) - first) / width == bucket) {
+        while (i < rows->size() && ((*rows)[i].block_num - first) / width == bucket) {
             ++count;
-            sum += as_real((*rows)[i][1]).value_or(0);
+            sum += (*rows)[i].normalized;
             ++i;
         }
         cumulative_count += count;

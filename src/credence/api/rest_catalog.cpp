@@ -11,11 +11,12 @@
 #include <credence/chain/bindings/tool_registry.hpp>
 #include <credence/chain/bindings/validation_registry.hpp>
 #include <credence/core/uint256.hpp>
+#include <credence/index/feedback_table.hpp>
 #include <credence/index/sources.hpp>
+#include <credence/index/verification_table.hpp>
 #include <credence/verify/evidence.hpp>
 #include <credence/verify/evidence_source.hpp>
 #include <credence/verify/resolver.hpp>
-#include <credence/verify/verification_store.hpp>
 
 namespace credence::api::detail {
 
@@ -24,16 +25,18 @@ namespace {
 using index::DbRow;
 using index::DbValue;
 
-constexpr std::string_view kToolColumns =
-    "SELECT t.registry, t.tool_id, t.creator, t.metadata_uri, t.manifest_hash, "
-    "t.access_predicate, t.deregistered, t.registered_block_num, p.name, p.description, "
-    "p.version, p.tags, p.pricing_protocols, p.assets, p.access_kinds, v.status, v.reason "
-    "FROM tools t "
-    "LEFT JOIN tool_profiles p ON p.chain_id = t.chain_id AND p.registry = t.registry AND "
-    "p.tool_id = t.tool_id "
-    "LEFT JOIN verifications v ON v.chain_id = t.chain_id AND v.subject_kind = 'tool' AND "
-    "v.contract = t.registry AND v.subject_id = t.tool_id AND v.client = $2 AND "
-    "v.feedback_index = 0 ";
+/// A tool row with its profile and latest check ($2: the zero address); the WHERE clause follows.
+const std::string& tool_columns() {
+    static const std::string kColumns =
+        "SELECT t.registry, t.tool_id, t.creator, t.metadata_uri, t.manifest_hash, "
+        "t.access_predicate, t.deregistered, t.registered_block_num, p.name, p.description, "
+        "p.version, p.tags, p.pricing_protocols, p.assets, p.access_kinds, v.status, v.reason "
+        "FROM tools t "
+        "LEFT JOIN tool_profiles p ON p.chain_id = t.chain_id AND p.registry = t.registry AND "
+        "p.tool_id = t.tool_id " +
+        index::latest_check_join({index::SubjectKind::tool, "v", "t", "registry", "tool_id", "$2"});
+    return kColumns;
+}
 
 Json tool_json(const DbRow& r) {
     const auto list = [&](size_t i) { return comma_list(as_text(r[i]).value_or("")); };
@@ -56,17 +59,20 @@ Json tool_json(const DbRow& r) {
                 {"reason", text_or_null(r[16])}};
 }
 
-constexpr std::string_view kRunColumns =
-    "SELECT r.workflow, r.run_id, r.status, r.final_task_hash, r.completed_at, "
-    "r.started_block_num, r.completed_block_num, "
-    "(SELECT COUNT(*) FROM workflow_tasks t WHERE t.chain_id = r.chain_id AND "
-    "t.workflow = r.workflow AND t.run_id = r.run_id), "
-    "(SELECT COUNT(*) FROM workflow_replies y WHERE y.chain_id = r.chain_id AND "
-    "y.workflow = r.workflow AND y.run_id = r.run_id), v.status "
-    "FROM workflow_runs r "
-    "LEFT JOIN verifications v ON v.chain_id = r.chain_id AND v.subject_kind = 'run' AND "
-    "v.contract = r.workflow AND v.subject_id = r.run_id AND v.client = $2 AND "
-    "v.feedback_index = 0 ";
+/// A run row with its task and reply counts and its latest check ($2: the zero address); the
+/// WHERE clause follows.
+const std::string& run_columns() {
+    static const std::string kColumns =
+        "SELECT r.workflow, r.run_id, r.status, r.final_task_hash, r.completed_at, "
+        "r.started_block_num, r.completed_block_num, "
+        "(SELECT COUNT(*) FROM workflow_tasks t WHERE t.chain_id = r.chain_id AND "
+        "t.workflow = r.workflow AND t.run_id = r.run_id), "
+        "(SELECT COUNT(*) FROM workflow_replies y WHERE y.chain_id = r.chain_id AND "
+        "y.workflow = r.workflow AND y.run_id = r.run_id), v.status "
+        "FROM workflow_runs r " +
+        index::latest_check_join({index::SubjectKind::run, "v", "r", "workflow", "run_id", "$2"});
+    return kColumns;
+}
 
 Json run_json(const DbRow& r) {
     return Json{
@@ -130,7 +136,7 @@ ApiResult<Json> list_tools(Ctx& ctx) {
     }
     const size_t limit_n = where.bind(static_cast<int64_t>(*limit + 1));
     auto rows = ctx.db.query(fmt::format("{} WHERE {} ORDER BY t.registry, t.tool_id LIMIT ${}",
-                                         kToolColumns, where.sql(), limit_n),
+                                         tool_columns(), where.sql(), limit_n),
                              where.params());
     if (!rows) return std::unexpected(unavailable(rows.error()));
     const auto cursor_parts = [&](size_t last) {
@@ -159,7 +165,7 @@ ApiResult<Json> get_tool(Ctx& ctx) {
         where.add_in("t.registry", ctx.scope.tool_registries);
     }
     auto rows = ctx.db.query(
-        fmt::format("{} WHERE {} ORDER BY t.registry LIMIT 2", kToolColumns, where.sql()),
+        fmt::format("{} WHERE {} ORDER BY t.registry LIMIT 2", tool_columns(), where.sql()),
         where.params());
     if (!rows) return std::unexpected(unavailable(rows.error()));
     if (rows->empty()) return std::unexpected(not_found("no such tool"));
@@ -172,10 +178,10 @@ ApiResult<Json> get_tool(Ctx& ctx) {
     const core::Bytes registry_bytes = as_bytes(row[0]);
     auto registry = core::Address::from_bytes(registry_bytes);
     if (!registry) return std::unexpected(not_found("no such tool"));
-    verify::Subject subject{verify::SubjectKind::tool, *registry, *tool_id, {}, 0};
-    auto record = verify::load_verification(ctx.db, ctx.scope.chain_id, subject);
+    const index::VerificationSubject subject{index::SubjectKind::tool, *registry, *tool_id, {}, 0};
+    auto record = index::load_verification(ctx.db, ctx.scope.chain_id, subject);
     if (!record) return std::unexpected(unavailable(record.error()));
-    const std::optional<verify::VerificationRecord> stored = std::move(*record);
+    const std::optional<index::VerificationRecord> stored = std::move(*record);
     out["verification_record"] = stored.has_value() ? verification_json(*stored) : Json(nullptr);
     const std::array<DbValue, 3> key{chain(ctx), blob(*registry), *tool_id};
     auto history = ctx.db.query(
@@ -239,7 +245,7 @@ ApiResult<Json> list_runs(Ctx& ctx) {
     const size_t limit_n = where.bind(static_cast<int64_t>(*limit + 1));
     auto rows =
         ctx.db.query(fmt::format("{} WHERE {} ORDER BY {} DESC, r.workflow, r.run_id LIMIT ${}",
-                                 kRunColumns, where.sql(), started, limit_n),
+                                 run_columns(), where.sql(), started, limit_n),
                      where.params());
     if (!rows) return std::unexpected(unavailable(rows.error()));
     const auto cursor_parts = [&](size_t last) {
@@ -269,7 +275,7 @@ ApiResult<Json> get_run(Ctx& ctx) {
         where.add_in("r.workflow", ctx.scope.workflows);
     }
     auto rows = ctx.db.query(
-        fmt::format("{} WHERE {} ORDER BY r.workflow LIMIT 2", kRunColumns, where.sql()),
+        fmt::format("{} WHERE {} ORDER BY r.workflow LIMIT 2", run_columns(), where.sql()),
         where.params());
     if (!rows) return std::unexpected(unavailable(rows.error()));
     if (rows->empty()) return std::unexpected(not_found("no such run"));
@@ -379,31 +385,34 @@ ApiResult<Json> chain_status(Ctx& ctx, const Json& node_status) {
                              {"validation", ctx.scope.validation_registry.to_checksum_hex()},
                              {"tools", std::move(tools)},
                              {"workflows", std::move(workflows)}};
-    struct Count {
-        std::string_view name;
-        std::string_view table;
-        const core::Address* registry;
-    };
-    const std::array<Count, 6> counts{{
-        {"agents", "agents", &ctx.scope.identity_registry},
-        {"feedback", "feedback", &ctx.scope.reputation_registry},
-        {"feedback_responses", "feedback_responses", &ctx.scope.reputation_registry},
-        {"validations", "validation_requests", &ctx.scope.validation_registry},
-        {"tools", "tools", nullptr},
-        {"runs", "workflow_runs", nullptr},
-    }};
-    Json count_json = Json::object();
-    for (const auto& c : counts) {
+    // Rows of this chain (and registry, for the ERC-8004 tables).
+    const auto count_rows = [&](std::string_view table,
+                                const core::Address* registry) -> ApiResult<Json> {
         std::vector<DbValue> params{chain(ctx)};
-        std::string sql = fmt::format("SELECT COUNT(*) FROM {} WHERE chain_id = $1", c.table);
-        if (c.registry != nullptr) {
-            params.push_back(blob(*c.registry));
+        std::string sql = fmt::format("SELECT COUNT(*) FROM {} WHERE chain_id = $1", table);
+        if (registry != nullptr) {
+            params.push_back(blob(*registry));
             sql += " AND registry = $2";
         }
         auto rows = ctx.db.query(sql, params);
         if (!rows) return std::unexpected(unavailable(rows.error()));
-        count_json[std::string(c.name)] = as_int(rows->front()[0]).value_or(0);
-    }
+        return Json(as_int(rows->front()[0]).value_or(0));
+    };
+    auto agent_count = count_rows("agents", &ctx.scope.identity_registry);
+    if (!agent_count) return std::unexpected(agent_count.error());
+    auto feedback =
+        index::count_registry_feedback(ctx.db, ctx.scope.chain_id, ctx.scope.reputation_registry);
+    if (!feedback) return std::unexpected(unavailable(feedback.error()));
+    auto validation_count = count_rows("validation_requests", &ctx.scope.validation_registry);
+    if (!validation_count) return std::unexpected(validation_count.error());
+    auto tool_count = count_rows("tools", nullptr);
+    if (!tool_count) return std::unexpected(tool_count.error());
+    auto run_count = count_rows("workflow_runs", nullptr);
+    if (!run_count) return std::unexpected(run_count.error());
+    Json count_json{
+        {"agents", std::move(*agent_count)},         {"feedback", feedback->feedback},
+        {"feedback_responses", feedback->responses}, {"validations", std::move(*validation_count)},
+        {"tools", std::move(*tool_count)},           {"runs", std::move(*run_count)}};
     out["counts"] = std::move(count_json);
     if (!node_status.is_null()) out["node"] = node_status;
     return out;

@@ -161,7 +161,8 @@ CREATE TABLE operator_approvals (
 -- feedback: key (chain_id, registry, agent_id, client, feedback_index); entity (registry,
 -- agent_id). ERC-8004 NewFeedback: value (int128, exact decimal integer), value_decimals,
 -- value_wad, normalized (schema.hpp), tag1, tag2, endpoint, feedback_uri, feedback_hash,
--- revoked (FeedbackRevoked), revoked_block_num, block_num, log_index, txn_hash.
+-- revoked (FeedbackRevoked), revoked_block_num, block_num, log_index, txn_hash. Read outside the
+-- projector through feedback_table.hpp only (with feedback_responses).
 CREATE TABLE feedback (
     chain_id BIGINT NOT NULL,
     registry {{BLOB}} NOT NULL,
@@ -410,17 +411,17 @@ CREATE TABLE contract_events (
 
 constexpr std::string_view kV2Sql = R"sql(
 -- verifications: key (chain_id, subject_kind, contract, subject_id, client, feedback_index). The
--- latest verification of what the chain points to (docs/architecture.md §verify/), written by
--- verify/verification_store.hpp, not by the projector: subject_kind ('agent', 'tool',
--- 'feedback', 'validation', 'run'), contract (the registry or workflow), subject_id (agent_id,
--- tool_id, request_hash or run_id), client and feedback_index (a feedback's other two key parts;
--- the zero address and 0 for the other kinds), status ('verified', 'unverified' or 'unreachable'
--- when the check could not run), reason (the verifier's reason code, '' when verified), detail
--- (one line), checked_at (unix seconds), covers_block_num (the subject's last on-chain change the
--- check saw: a later change makes it stale, a reorg past it deletes it), flags (signals the trust
--- engine reads without parsing reports: verification_store.hpp kFlag*), report (the verifier's
--- JSON report). Not part of the canonical dump: it depends on the clock and the network, not
--- only on the chain.
+-- latest verification of what the chain points to (docs/architecture.md §verify/), written by the
+-- verifier through verification_table.hpp (the table's only reader and writer), not by the
+-- projector: subject_kind ('agent', 'tool', 'feedback', 'validation', 'run'), contract (the
+-- registry or workflow), subject_id (agent_id, tool_id, request_hash or run_id), client and
+-- feedback_index (a feedback's other two key parts; the zero address and 0 for the other kinds),
+-- status ('verified', 'unverified' or 'unreachable' when the check could not run), reason (the
+-- verifier's reason code, '' when verified), detail (one line), checked_at (unix seconds),
+-- covers_block_num (the subject's last on-chain change the check saw: a later change makes it
+-- stale, a reorg past it deletes it), flags (signals the trust engine and the API read without
+-- parsing reports: schema.hpp VerificationFlag), report (the verifier's JSON report). Not part of
+-- the canonical dump: it depends on the clock and the network, not only on the chain.
 CREATE TABLE verifications (
     chain_id BIGINT NOT NULL,
     subject_kind TEXT NOT NULL,

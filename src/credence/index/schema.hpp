@@ -11,7 +11,8 @@
 //     `normalized` {{REAL}} (value / 10^decimals, the nearest double, for ordering and charts);
 //   - timestamps and counters that are uint256 on chain: BIGINT, saturated at 2^63 - 1 (no
 //     realistic chain reaches it; the exact value stays in raw_logs.detail);
-//   - booleans: BIGINT 0 / 1; a missing optional value: NULL.
+//   - booleans: BIGINT 0 / 1; a missing optional value: NULL;
+//   - verifications.flags: BIGINT, a set of VerificationFlag bits (below).
 //
 // Invariants: every table has chain_id; no auto-increment ids (keys are natural, so two indexings
 // of one chain produce identical rows); every projection table's primary key starts with
@@ -20,12 +21,55 @@
 // Thread-safety: constant data.
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <string_view>
 
 #include <credence/index/database.hpp>
 
 namespace credence::index {
+
+/// One bit of verifications.flags (migration 2): a signal the latest check of a subject raised,
+/// which the trust engine and the API read without parsing the JSON report. Stored bits never
+/// change meaning: a new signal takes a new bit.
+enum class VerificationFlag : uint64_t {
+    /// feedback: its proofOfPayment was checked on chain (ERC-8004 §Off-Chain Feedback File
+    /// Structure).
+    payment_verified = 1,
+    /// agent: an endpoint domain was verified (ERC-8004 §Endpoint Domain Verification).
+    domain_verified = 2,
+    /// agent: an A2A agent card was read.
+    agent_card = 4,
+};
+
+/// A set of VerificationFlag: the value of verifications.flags.
+class VerificationFlags {
+public:
+    constexpr VerificationFlags() noexcept = default;
+    /// Implicit: one flag is a set of one (`record.flags = VerificationFlag::agent_card`).
+    constexpr VerificationFlags(VerificationFlag flag) noexcept
+        : bits_(static_cast<uint64_t>(flag)) {}
+    /// The stored column value (unknown bits are kept, so a newer writer's bits survive).
+    [[nodiscard]] static constexpr VerificationFlags from_bits(uint64_t bits) noexcept {
+        VerificationFlags out;
+        out.bits_ = bits;
+        return out;
+    }
+
+    [[nodiscard]] constexpr bool has(VerificationFlag flag) const noexcept {
+        return (bits_ & static_cast<uint64_t>(flag)) != 0;
+    }
+    constexpr VerificationFlags& operator|=(VerificationFlag flag) noexcept {
+        bits_ |= static_cast<uint64_t>(flag);
+        return *this;
+    }
+    [[nodiscard]] constexpr uint64_t bits() const noexcept { return bits_; }
+
+    friend constexpr bool operator==(VerificationFlags, VerificationFlags) noexcept = default;
+
+private:
+    uint64_t bits_ = 0;
+};
 
 /// Every migration of the indexer's schema, oldest first (versions 1, 2, ...).
 [[nodiscard]] std::span<const Migration> index_migrations() noexcept;

@@ -14,6 +14,7 @@
 
 #include <credence/index/projector.hpp>
 #include <credence/index/schema.hpp>
+#include <credence/index/verification_table.hpp>
 
 namespace credence::index {
 namespace {
@@ -57,10 +58,6 @@ constexpr std::string_view kForgetHeaders =
     "DELETE FROM block_hashes WHERE chain_id = $1 AND block_num < $2";
 constexpr std::string_view kDropHeadersAbove =
     "DELETE FROM block_hashes WHERE chain_id = $1 AND block_num > $2";
-// A verification that saw a change past the fork point checked a state that is no longer on the
-// chain (docs/architecture.md §verify/): it goes, and the subject is due again.
-constexpr std::string_view kDropVerificationsAbove =
-    "DELETE FROM verifications WHERE chain_id = $1 AND covers_block_num > $2";
 constexpr std::string_view kUpsertCursor =
     "INSERT INTO cursors (chain_id, block_num) VALUES ($1, $2) ON CONFLICT (chain_id) DO UPDATE "
     "SET block_num = excluded.block_num";
@@ -422,7 +419,9 @@ DbResult<RollbackOutcome> IndexStore::rollback_to(uint64_t chain_id, uint64_t bl
     if (auto r = db_->exec(kDropHeadersAbove, above); !r) {
         return abort_tx<RollbackOutcome>(*db_, r.error());
     }
-    if (auto r = db_->exec(kDropVerificationsAbove, above); !r) {
+    // A check that saw a change past the fork point checked a state that is no longer on the
+    // chain: it goes, and the subject is due again (verification_table.hpp).
+    if (auto r = forget_verifications_after(*db_, chain_id, block_num); !r) {
         return abort_tx<RollbackOutcome>(*db_, r.error());
     }
     // The cursor only ever moves back here: a fork point above it (or a chain never indexed)

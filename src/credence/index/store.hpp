@@ -132,9 +132,10 @@ public:
     /// Remembered block hashes of `chain_id`, highest block first.
     [[nodiscard]] DbResult<std::vector<BlockHeader>> recent_blocks(uint64_t chain_id);
 
-    /// Undoes every block above `block_num` (one transaction): deletes their raw logs and
-    /// remembered hashes, rebuilds the projections of the entities they touched from the remaining
-    /// raw logs, and sets the cursor to `block_num` (never forward: a cursor below it stays).
+    /// Undoes every block above `block_num` (one transaction): deletes their raw logs, remembered
+    /// hashes and the verifications that saw them (verification_table.hpp), rebuilds the
+    /// projections of the entities they touched from the remaining raw logs, and sets the cursor
+    /// to `block_num` (never forward: a cursor below it stays).
     [[nodiscard]] DbResult<RollbackOutcome> rollback_to(uint64_t chain_id, uint64_t block_num);
 
     /// Records the keccak256 of a registry's runtime code (ERC-8257 asks consumers to pin it).

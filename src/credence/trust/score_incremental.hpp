@@ -53,7 +53,7 @@ public:
     /// (agent_id, review.client, review.feedback_index); review.agent is ignored. Returns false
     /// (and ignores it) when the agent is unknown, as a full load does.
     bool upsert_review(const core::Bytes& agent_id, Review review);
-    /// The verifier's payment flag of one feedback (verify/verification_store.hpp).
+    /// The verifier's payment flag of one feedback (index/schema.hpp VerificationFlag).
     void set_payment_verified(const core::Bytes& agent_id, const core::Address& client,
                               uint64_t feedback_index, bool verified);
     /// The latest response of one validation request (ERC-8004 §Validation Registry).

@@ -1,7 +1,7 @@
 // Loads the trust engine's graph (trust/score.hpp TrustInputs) from the index: the agents of one
-// identity registry, every feedback of its reputation registry, the latest validation responses
-// of its validation registry, and the verification flags (verify/verification_store.hpp) for
-// verified payments and domains.
+// identity registry, every feedback of its reputation registry (index/feedback_table.hpp), the
+// latest validation responses of its validation registry, and the verification flags
+// (index/verification_table.hpp, schema.hpp VerificationFlag) for verified payments and domains.
 //
 // Time: the index keeps block numbers, not block times, for old blocks, so a feedback's time is
 // estimated as now - (head - block_num) x seconds_per_block. Decay is measured in days, so a

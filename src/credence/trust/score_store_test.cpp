@@ -19,6 +19,7 @@
 #include <credence/core/abi.hpp>
 #include <credence/core/keccak.hpp>
 #include <credence/index/store.hpp>
+#include <credence/index/verification_table.hpp>
 #include <support/postgres.hpp>
 #include <support/scratch.hpp>
 
@@ -251,20 +252,19 @@ protected:
         return r ? *r : std::nullopt;
     }
 
-    /// The verifier's flags as verify/verification_store.hpp writes them (bit 1: payment
-    /// verified, bit 2: domain verified).
-    void check(std::string_view kind, const core::Address& contract, const core::Bytes& subject,
-               const core::Address& client, int64_t index, int64_t flags, int64_t checked_at,
-               int64_t covers_block_num) {
-        exec(
-            "INSERT INTO verifications (chain_id, subject_kind, contract, subject_id, client, "
-            "feedback_index, status, reason, detail, checked_at, covers_block_num, flags, report) "
-            "VALUES ($1, $2, $3, $4, $5, $6, 'verified', '', '', $7, $8, $9, '{}') ON CONFLICT "
-            "(chain_id, subject_kind, contract, subject_id, client, feedback_index) DO UPDATE SET "
-            "checked_at = excluded.checked_at, covers_block_num = excluded.covers_block_num, "
-            "flags = excluded.flags",
-            {int64_t{kChain}, std::string(kind), bytes_of(contract), subject, bytes_of(client),
-             index, checked_at, covers_block_num, flags});
+    /// A check of the verifier, as it writes one (index/verification_table.hpp).
+    void check(index::SubjectKind kind, const core::Address& contract, const core::Bytes& subject,
+               const core::Address& client, uint64_t index, index::VerificationFlags flags,
+               int64_t checked_at, int64_t covers_block_num) {
+        index::VerificationRecord rec;
+        rec.subject = {kind, contract, subject, client, index};
+        rec.status = index::VerificationStatus::verified;
+        rec.checked_at = checked_at;
+        rec.covers_block_num = covers_block_num;
+        rec.flags = flags;
+        rec.report_json = "{}";
+        auto r = index::save_verification(*db_, kChain, rec);
+        ASSERT_TRUE(r.has_value()) << r.error().to_string();
     }
 
     /// Every stored row equals a full recomputation at the updater's time reference.
@@ -496,14 +496,21 @@ TEST_P(score_store, incremental_passes_equal_a_full_recompute_through_a_rollback
         // The verifier's checks arrive on their own clock.
         if (rng() % 2 == 0) {
             const Given& g = given[rng() % given.size()];
-            check("feedback", sources_.reputation_registry, id32(g.agent), client(g.client),
-                  static_cast<int64_t>(g.index), rng() % 3 == 0 ? 0 : 1, ++checked_at,
+            const index::VerificationFlags paid =
+                rng() % 3 == 0
+                    ? index::VerificationFlags{}
+                    : index::VerificationFlags(index::VerificationFlag::payment_verified);
+            check(index::SubjectKind::feedback, sources_.reputation_registry, id32(g.agent),
+                  client(g.client), g.index, paid, ++checked_at,
                   static_cast<int64_t>(chain.block()));
         }
         if (rng() % 4 == 0) {
-            check("agent", sources_.identity_registry,
-                  id32(static_cast<uint8_t>(1 + rng() % agents)), core::Address{}, 0,
-                  rng() % 2 == 0 ? 2 : 0, ++checked_at, static_cast<int64_t>(chain.block()));
+            const core::Bytes agent = id32(static_cast<uint8_t>(1 + rng() % agents));
+            const index::VerificationFlags domain =
+                rng() % 2 == 0 ? index::VerificationFlags(index::VerificationFlag::domain_verified)
+                               : index::VerificationFlags{};
+            check(index::SubjectKind::agent, sources_.identity_registry, agent, core::Address{}, 0,
+                  domain, ++checked_at, static_cast<int64_t>(chain.block()));
         }
         sources_.head_block_num = chain.block();
         sources_.now += 12;

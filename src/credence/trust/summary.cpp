@@ -161,36 +161,7 @@ ValidationSummary validation_summary(std::span<const ValidationEntry> requests,
 index::DbResult<std::vector<FeedbackEntry>> load_feedback(index::Database& db, uint64_t chain_id,
                                                           const core::Address& registry,
                                                           const core::Bytes& agent_id) {
-    const std::array<index::DbValue, 3> params{
-        static_cast<int64_t>(chain_id), core::Bytes(registry.bytes.begin(), registry.bytes.end()),
-        agent_id};
-    auto rows = db.query(
-        "SELECT client, feedback_index, value, value_decimals, tag1, tag2, revoked FROM feedback "
-        "WHERE chain_id = $1 AND registry = $2 AND agent_id = $3 ORDER BY block_num, log_index",
-        params);
-    if (!rows) return std::unexpected(rows.error());
-    std::vector<FeedbackEntry> out;
-    out.reserve(rows->size());
-    for (const index::DbRow& row : *rows) {
-        const core::Bytes* client = blob_at(row, 0);
-        const int64_t* index = int_at(row, 1);
-        const std::string* value = text_at(row, 2);
-        const int64_t* decimals = int_at(row, 3);
-        const std::string* tag1 = text_at(row, 4);
-        const std::string* tag2 = text_at(row, 5);
-        const int64_t* revoked = int_at(row, 6);
-        if (client == nullptr || index == nullptr || value == nullptr || decimals == nullptr ||
-            tag1 == nullptr || tag2 == nullptr || revoked == nullptr || *index < 0 ||
-            *decimals < 0 || *decimals > kMaxDecimals) {
-            return std::unexpected(unreadable("feedback row"));
-        }
-        auto address = core::Address::from_bytes(*client);
-        auto parsed = Int256::parse(*value);
-        if (!address || !parsed) return std::unexpected(unreadable("feedback value"));
-        out.push_back(FeedbackEntry{*address, static_cast<uint64_t>(*index), *parsed,
-                                    static_cast<uint8_t>(*decimals), *tag1, *tag2, *revoked != 0});
-    }
-    return out;
+    return index::read_agent_feedback(db, chain_id, registry, agent_id);
 }
 
 index::DbResult<std::vector<ValidationEntry>> load_validations(index::Database& db,

@@ -34,18 +34,13 @@
 #include <credence/core/error.hpp>
 #include <credence/core/uint256.hpp>
 #include <credence/index/database.hpp>
+#include <credence/index/feedback_table.hpp>
 
 namespace credence::trust {
 
-struct FeedbackEntry {
-    core::Address client{};
-    uint64_t feedback_index = 0;
-    core::Int256 value;  ///< the int128 `value`
-    uint8_t value_decimals = 0;
-    std::string tag1;
-    std::string tag2;
-    bool revoked = false;
-};
+/// One feedback as getSummary reads it: the index's row (index/feedback_table.hpp), so the mirror
+/// runs on what the index holds without a copy.
+using index::FeedbackEntry;
 
 struct ReputationSummary {
     uint64_t count = 0;
@@ -101,8 +96,8 @@ struct ValidationSummary {
                                                    std::span<const core::Address> validators,
                                                    std::string_view tag);
 
-/// All feedback of one agent in the index (revoked included), oldest first.
-/// `agent_id` is the 32-byte big-endian id as the index stores it.
+/// All feedback of one agent in the index (revoked included), oldest first
+/// (index::read_agent_feedback). `agent_id` is the 32-byte big-endian id as the index stores it.
 [[nodiscard]] index::DbResult<std::vector<FeedbackEntry>> load_feedback(
     index::Database& db, uint64_t chain_id, const core::Address& registry,
     const core::Bytes& agent_id);

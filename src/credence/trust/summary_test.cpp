@@ -17,6 +17,7 @@
 #include <credence/chain/txn_sender.hpp>
 #include <credence/index/indexer.hpp>
 #include <credence/index/sources.hpp>
+#include <credence/index/verification_table.hpp>
 
 #include "support/devnet.hpp"
 #include "support/scratch.hpp"
@@ -273,23 +274,22 @@ TEST_F(trust_summary_devnet, mirror_equals_the_contract) {
         }
     }
 
-    // The trust engine's graph from the same index, with verification flags set by hand the way
-    // the reverifier writes them (kind, key, flags: 1 payment verified, 2 domain verified).
-    const std::array<index::DbValue, 4> paid{
-        int64_t{31337}, core::Bytes(reputation.bytes.begin(), reputation.bytes.end()),
-        core::Bytes(agent_key), core::Bytes(clients[1].bytes.begin(), clients[1].bytes.end())};
-    ASSERT_TRUE(
-        (*db)->exec("INSERT INTO verifications VALUES ($1, 'feedback', $2, $3, $4, 1, 'verified', "
-                    "'', '', 0, 0, "
-                    "1, '{}')",
-                    paid));
-    const std::array<index::DbValue, 3> domain{
-        int64_t{31337}, core::Bytes(identity.bytes.begin(), identity.bytes.end()),
-        core::Bytes(agent_key)};
-    ASSERT_TRUE((*db)->exec(
-        "INSERT INTO verifications VALUES ($1, 'agent', $2, $3, $4, 0, 'verified', '', '', 0, 0, "
-        "2, '{}')",
-        std::array<index::DbValue, 4>{domain[0], domain[1], domain[2], core::Bytes(20, 0)}));
+    // The trust engine's graph from the same index, with two checks written the way the
+    // reverifier writes them (index/verification_table.hpp): client 3's first feedback paid, the
+    // agent's domain verified.
+    const auto save_check = [&](index::VerificationSubject subject, index::VerificationFlag flag) {
+        index::VerificationRecord rec;
+        rec.subject = std::move(subject);
+        rec.status = index::VerificationStatus::verified;
+        rec.flags = flag;
+        rec.report_json = "{}";
+        auto saved = index::save_verification(**db, devnet().chain_id(), rec);
+        ASSERT_TRUE(saved) << saved.error().to_string();
+    };
+    save_check({index::SubjectKind::feedback, reputation, agent_key, clients[1], 1},
+               index::VerificationFlag::payment_verified);
+    save_check({index::SubjectKind::agent, identity, agent_key, {}, 0},
+               index::VerificationFlag::domain_verified);
     TrustSources sources{devnet().chain_id(), identity, reputation, validation, 1000,
                          1'800'000'000,       12.0};
     auto inputs = load_trust_inputs(**db, sources);

@@ -647,7 +647,7 @@ VerificationRecord to_verification_record(const Subject& subject,
     // The payment claim comes from the file: only a file that matches its on-chain hash vouches
     // for it (a swapped file could point at anyone's payment).
     if (out.status == VerificationStatus::verified && report.payment_verified()) {
-        out.flags |= kFlagPaymentVerified;
+        out.flags |= VerificationFlag::payment_verified;
     }
     out.report_json = report.to_json().dump();
     return out;

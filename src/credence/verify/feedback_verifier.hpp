@@ -225,8 +225,8 @@ struct ValidationVerification {
 // verified -> verified (absent too: ERC-8004 makes the file OPTIONAL, so no file contradicts
 // nothing); unverified (hash_missing) and failed -> unverified with the reason code; a failure to
 // reach the file's host or the node (timeout, connect, DNS, TLS, transport, RPC) -> unreachable,
-// retried on the next schedule. A verified proofOfPayment sets kFlagPaymentVerified, which the
-// trust engine reads as a strong signal.
+// retried on the next schedule. A verified proofOfPayment sets VerificationFlag::payment_verified
+// (index/schema.hpp), which the trust engine reads as a strong signal.
 
 [[nodiscard]] VerificationRecord to_verification_record(const Subject& subject,
                                                         const FeedbackVerification& report);

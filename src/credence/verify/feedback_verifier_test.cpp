@@ -540,11 +540,11 @@ TEST_F(VerifyFeedbackDevnet, batch_check_records_status_reason_and_payment_flag)
     const auto records = check_batch(due);
     ASSERT_EQ(records.size(), 4U);
     EXPECT_EQ(records[0].status, verify::VerificationStatus::verified) << records[0].detail;
-    EXPECT_EQ(records[0].flags & verify::kFlagPaymentVerified, verify::kFlagPaymentVerified);
+    EXPECT_TRUE(records[0].flags.has(verify::VerificationFlag::payment_verified));
     EXPECT_EQ(json::parse(records[0].report_json)["paymentVerified"], true);
     EXPECT_EQ(records[1].status, verify::VerificationStatus::unverified);
     EXPECT_EQ(records[1].reason, "hash_mismatch");
-    EXPECT_EQ(records[1].flags, 0U);
+    EXPECT_EQ(records[1].flags, verify::VerificationFlags{});
     EXPECT_EQ(records[2].status,
               verify::VerificationStatus::verified);  // no file: nothing to contradict
     EXPECT_EQ(records[3].status, verify::VerificationStatus::unverified);

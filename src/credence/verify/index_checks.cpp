@@ -44,9 +44,9 @@ VerificationRecord to_verification_record(const Subject& subject, const AgentVer
     }
     if (report.status != AgentStatus::verified) rec.reason = std::string(to_string(report.reason));
     rec.detail = report.detail;
-    if (!report.verified_domains().empty()) rec.flags |= kFlagDomainVerified;
+    if (!report.verified_domains().empty()) rec.flags |= VerificationFlag::domain_verified;
     for (const auto& card : report.agent_cards) {
-        if (card.card) rec.flags |= kFlagAgentCard;
+        if (card.card) rec.flags |= VerificationFlag::agent_card;
     }
     rec.report_json = report.to_json().dump();
     return rec;

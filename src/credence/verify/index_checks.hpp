@@ -3,7 +3,8 @@
 // .hpp). Each turns a due subject into a stored VerificationRecord:
 //   - agent: reads ownerOf / tokenURI / getAgentWallet at the latest block, then verify_agents()
 //     over the whole batch (all agentURIs fetched concurrently). Verified domains set
-//     kFlagDomainVerified and a read agent card kFlagAgentCard, which the trust engine uses.
+//     VerificationFlag::domain_verified and a read agent card VerificationFlag::agent_card
+//     (index/schema.hpp), which the trust engine and the API's badges use.
 //     A node or network failure is `unreachable` (retried on the schedule);
 //   - run: the ERC-8301 evidence chain verified offline from the same index (docs/architecture.md
 //   §verify/), so a

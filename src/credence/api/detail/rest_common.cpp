@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include <credence/core/uint256.hpp>
-#include <credence/verify/verification_store.hpp>
+#include <credence/index/verification_table.hpp>
 
 namespace credence::api::detail {
 
@@ -324,8 +324,8 @@ Json stored_json(const std::string& text) {
     return parsed;
 }
 
-Json verification_json(const verify::VerificationRecord& record) {
-    return Json{{"status", std::string(verify::to_string(record.status))},
+Json verification_json(const index::VerificationRecord& record) {
+    return Json{{"status", std::string(index::to_string(record.status))},
                 {"reason", record.reason},
                 {"detail", record.detail},
                 {"checked_at", record.checked_at},

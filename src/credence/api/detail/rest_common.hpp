@@ -23,9 +23,9 @@
 #include <credence/core/bytes.hpp>
 #include <credence/index/database.hpp>
 
-namespace credence::verify {
+namespace credence::index {
 struct VerificationRecord;
-}  // namespace credence::verify
+}  // namespace credence::index
 
 namespace credence::api::detail {
 
@@ -128,8 +128,8 @@ struct Ctx {
 /// JSON text from the index (a report, a score's tags): parsed, or the text itself when invalid.
 [[nodiscard]] Json stored_json(const std::string& text);
 
-/// The stored latest check of a subject (verify/verification_store.hpp) as the API shows it.
-[[nodiscard]] Json verification_json(const verify::VerificationRecord& record);
+/// The stored latest check of a subject (index/verification_table.hpp) as the API shows it.
+[[nodiscard]] Json verification_json(const index::VerificationRecord& record);
 
 /// "($k, $k+1, ...)" for `count` placeholders starting at `first`.
 [[nodiscard]] std::string placeholders(size_t first, size_t count);

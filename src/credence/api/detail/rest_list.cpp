@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include <credence/verify/verification_store.hpp>
+#include <credence/index/verification_table.hpp>
 
 namespace credence::api::detail {
 
@@ -65,7 +65,7 @@ ApiResult<void> add_verification_filter(const HttpRequest& request, std::string_
     if (status == nullptr) return {};
     if (*status == "none") {
         where.add(fmt::format("{} IS NULL", column));
-    } else if (verify::verification_status_from_string(*status)) {
+    } else if (index::verification_status_from_string(*status)) {
         where.add(fmt::format("{} = ${{}}", column), *status);
     } else {
         return std::unexpected(

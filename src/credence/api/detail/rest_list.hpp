@@ -88,19 +88,18 @@ struct TermTable {
 [[nodiscard]] std::optional<double> cursor_double(const std::string& part);
 [[nodiscard]] std::optional<core::Bytes> cursor_bytes(const std::string& part, size_t size);
 
-/// Keyset paging: a handler fetches `limit` + 1 rows; the extra one only says that a next page
-/// exists. Sets out["items"] (item(row) for the first `limit` rows; it may return Json or
-/// ApiResult<Json>) and out["next_cursor"] (cursor_parts(index of the last shown row) under
-/// `route`, or null).
-template <typename ItemFn, typename CursorFn>
-[[nodiscard]] ApiResult<void> put_page(Json& out, const std::vector<index::DbRow>& rows,
-                                       size_t limit, std::string_view route, ItemFn&& item,
+/// Keyset paging: a handler fetches `limit` + 1 rows (index::DbRow, or a table owner's typed
+/// rows); the extra one only says that a next page exists. Sets out["items"] (item(row) for the
+/// first `limit` rows; it may return Json or ApiResult<Json>) and out["next_cursor"]
+/// (cursor_parts(index of the last shown row) under `route`, or null).
+template <typename Row, typename ItemFn, typename CursorFn>
+[[nodiscard]] ApiResult<void> put_page(Json& out, const std::vector<Row>& rows, size_t limit,
+                                       std::string_view route, ItemFn&& item,
                                        CursorFn&& cursor_parts) {
     Json items = Json::array();
     const size_t shown = std::min(rows.size(), limit);
     for (size_t i = 0; i < shown; ++i) {
-        if constexpr (std::is_same_v<std::invoke_result_t<ItemFn&, const index::DbRow&>,
-                                     ApiResult<Json>>) {
+        if constexpr (std::is_same_v<std::invoke_result_t<ItemFn&, const Row&>, ApiResult<Json>>) {
             auto made = item(rows[i]);
             if (!made) return std::unexpected(made.error());
             items.push_back(std::move(*made));

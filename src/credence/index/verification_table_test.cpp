@@ -1,23 +1,27 @@
-// verification_store against both real backends: records round-trip, and due_subjects() follows
+// The verifications table's owner against both real backends: records written by
+// save_verification (the verifier's writer) round-trip, due_subjects() follows
 // docs/architecture.md §verify/ (never checked, changed on chain since, older than the schedule;
-// reorgs forget).
-#include <credence/verify/verification_store.hpp>
+// reorgs forget), and the typed readers of the trust engine and the API see those records.
+#include <credence/index/verification_table.hpp>
 
+#include <array>
 #include <atomic>
 #include <optional>
+#include <set>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
+#include <credence/index/in_list.hpp>
 #include <credence/index/store.hpp>
 #include <support/postgres.hpp>
 #include <support/scratch.hpp>
 
-namespace credence::verify {
+namespace credence::index {
 namespace {
 
-using index::Database;
-using index::DbValue;
+using Subject = VerificationSubject;
 
 enum class Backend { sqlite, postgres };
 
@@ -35,7 +39,7 @@ core::Bytes id32(uint8_t last) {
     return b;
 }
 
-class verify_store : public ::testing::TestWithParam<Backend> {
+class verification_table : public ::testing::TestWithParam<Backend> {
 protected:
     void SetUp() override {
         static std::atomic<int> counter{0};
@@ -49,10 +53,10 @@ protected:
             ASSERT_TRUE(url.has_value()) << url.error();
             location = *url;
         }
-        auto db = index::open_database(location);
+        auto db = open_database(location);
         ASSERT_TRUE(db.has_value()) << db.error().to_string();
         db_ = std::move(*db);
-        auto store = index::IndexStore::open(*db_);
+        auto store = IndexStore::open(*db_);
         ASSERT_TRUE(store.has_value()) << store.error().to_string();
         store_.emplace(std::move(*store));
     }
@@ -85,20 +89,20 @@ protected:
         rec.checked_at = checked_at;
         rec.covers_block_num = covers;
         rec.report_json = R"({"verdict":"unverified"})";
-        rec.flags = kFlagPaymentVerified;
+        rec.flags = VerificationFlag::payment_verified;
         return rec;
     }
 
     std::unique_ptr<Database> db_;
-    std::optional<index::IndexStore> store_;
+    std::optional<IndexStore> store_;
 };
 
-INSTANTIATE_TEST_SUITE_P(backends, verify_store,
+INSTANTIATE_TEST_SUITE_P(backends, verification_table,
                          ::testing::Values(Backend::sqlite, Backend::postgres), [](const auto& p) {
                              return p.param == Backend::sqlite ? "sqlite" : "postgres";
                          });
 
-TEST_P(verify_store, record_round_trips_and_upsert_replaces) {
+TEST_P(verification_table, record_round_trips_and_upsert_replaces) {
     const Subject subject{SubjectKind::tool, addr(0xBB), id32(7), {}, 0};
     auto missing = load_verification(*db_, kChain, subject);
     ASSERT_TRUE(missing.has_value()) << missing.error().to_string();
@@ -112,7 +116,7 @@ TEST_P(verify_store, record_round_trips_and_upsert_replaces) {
     EXPECT_EQ((*loaded)->checked_at, 100);
     EXPECT_EQ((*loaded)->covers_block_num, 5);
     EXPECT_EQ((*loaded)->report_json, R"({"verdict":"unverified"})");
-    EXPECT_EQ((*loaded)->flags, kFlagPaymentVerified);
+    EXPECT_EQ((*loaded)->flags, VerificationFlags(VerificationFlag::payment_verified));
 
     auto again = record(subject, 200, 6);
     again.status = VerificationStatus::verified;
@@ -124,7 +128,7 @@ TEST_P(verify_store, record_round_trips_and_upsert_replaces) {
     EXPECT_EQ((*loaded)->checked_at, 200);
 }
 
-TEST_P(verify_store, feedback_records_are_keyed_by_agent_client_and_index) {
+TEST_P(verification_table, feedback_records_are_keyed_by_agent_client_and_index) {
     const Subject a{SubjectKind::feedback, addr(0xCC), id32(1), addr(0x11), 1};
     const Subject b{SubjectKind::feedback, addr(0xCC), id32(1), addr(0x11), 2};
     ASSERT_TRUE(save_verification(*db_, kChain, record(a, 10, 3)).has_value());
@@ -137,7 +141,7 @@ TEST_P(verify_store, feedback_records_are_keyed_by_agent_client_and_index) {
 }
 
 // Re-verify when an update event arrives and on a schedule.
-TEST_P(verify_store, agent_is_due_when_never_checked_changed_or_stale) {
+TEST_P(verification_table, agent_is_due_when_never_checked_changed_or_stale) {
     add_agent(1, "https://a.example/agent.json", 10);
     add_agent(2, "https://b.example/agent.json", 12);
     add_agent(3, "", 13);  // no agentURI: nothing to check
@@ -162,7 +166,7 @@ TEST_P(verify_store, agent_is_due_when_never_checked_changed_or_stale) {
     EXPECT_EQ(due(SubjectKind::agent, 1001 + 3600, 3600).size(), 2U);
 }
 
-TEST_P(verify_store, deregistered_tools_and_incomplete_runs_are_never_due) {
+TEST_P(verification_table, deregistered_tools_and_incomplete_runs_are_never_due) {
     exec(
         "INSERT INTO tools (chain_id, registry, tool_id, creator, metadata_uri, deregistered, "
         "updated_block_num, updated_log_index) VALUES ($1, $2, $3, $4, $5, $6, $7, 0)",
@@ -189,7 +193,7 @@ TEST_P(verify_store, deregistered_tools_and_incomplete_runs_are_never_due) {
     EXPECT_EQ(runs[0].changed_block_num, 9);
 }
 
-TEST_P(verify_store, new_validation_response_makes_the_request_due) {
+TEST_P(verification_table, new_validation_response_makes_the_request_due) {
     exec(
         "INSERT INTO validation_requests (chain_id, registry, request_hash, validator, agent_id, "
         "request_uri, block_num, response_count) VALUES ($1, $2, $3, $4, $5, $6, 3, 0)",
@@ -207,7 +211,7 @@ TEST_P(verify_store, new_validation_response_makes_the_request_due) {
     EXPECT_EQ(again[0].changed_block_num, 7);
 }
 
-TEST_P(verify_store, feedback_due_until_checked) {
+TEST_P(verification_table, feedback_due_until_checked) {
     exec(
         "INSERT INTO feedback (chain_id, registry, agent_id, client, feedback_index, value, "
         "value_decimals, value_wad, normalized, tag1, tag2, endpoint, feedback_uri, "
@@ -223,8 +227,8 @@ TEST_P(verify_store, feedback_due_until_checked) {
     EXPECT_TRUE(due(SubjectKind::feedback, 60, 0).empty());
 }
 
-// A reorg past the block a check covered deletes the record (index::IndexStore::rollback_to).
-TEST_P(verify_store, rollback_forgets_checks_past_the_fork_point) {
+// A reorg past the block a check covered deletes the record (IndexStore::rollback_to).
+TEST_P(verification_table, rollback_forgets_checks_past_the_fork_point) {
     const Subject early{SubjectKind::agent, addr(0xAA), id32(1), {}, 0};
     const Subject late{SubjectKind::agent, addr(0xAA), id32(2), {}, 0};
     ASSERT_TRUE(save_verification(*db_, kChain, record(early, 10, 5)));
@@ -238,7 +242,132 @@ TEST_P(verify_store, rollback_forgets_checks_past_the_fork_point) {
     EXPECT_FALSE(gone->has_value());
 }
 
-TEST(verify_store_names, kinds_and_statuses_round_trip) {
+// ---- the trust engine's readers, over records save_verification wrote ----
+
+TEST_P(verification_table, flagged_subjects_are_those_whose_latest_check_raised_the_flag) {
+    const Subject paid{SubjectKind::feedback, addr(0xCC), id32(1), addr(0x11), 1};
+    const Subject unpaid{SubjectKind::feedback, addr(0xCC), id32(1), addr(0x11), 2};
+    const Subject other_registry{SubjectKind::feedback, addr(0xCD), id32(1), addr(0x11), 1};
+    const Subject agent{SubjectKind::agent, addr(0xCC), id32(1), {}, 0};
+    auto with_flags = [&](const Subject& s, VerificationFlags flags) {
+        auto rec = record(s, 10, 3);
+        rec.flags = flags;
+        return rec;
+    };
+    VerificationFlags both = VerificationFlag::payment_verified;
+    both |= VerificationFlag::agent_card;
+    ASSERT_TRUE(save_verification(*db_, kChain, with_flags(paid, both)));
+    ASSERT_TRUE(save_verification(*db_, kChain, with_flags(unpaid, VerificationFlag::agent_card)));
+    ASSERT_TRUE(save_verification(*db_, kChain, with_flags(other_registry, both)));
+    ASSERT_TRUE(save_verification(*db_, kChain, with_flags(agent, both)));
+
+    auto flagged = read_flagged_subjects(*db_, kChain, SubjectKind::feedback, addr(0xCC),
+                                         VerificationFlag::payment_verified);
+    ASSERT_TRUE(flagged.has_value()) << flagged.error().to_string();
+    ASSERT_EQ(flagged->size(), 1U);
+    EXPECT_EQ(flagged->front(), paid);
+
+    // A later check that no longer raises the flag replaces the record, and the flag with it.
+    ASSERT_TRUE(save_verification(*db_, kChain, with_flags(paid, VerificationFlags{})));
+    flagged = read_flagged_subjects(*db_, kChain, SubjectKind::feedback, addr(0xCC),
+                                    VerificationFlag::payment_verified);
+    ASSERT_TRUE(flagged.has_value()) << flagged.error().to_string();
+    EXPECT_TRUE(flagged->empty());
+    auto cards = read_flagged_subjects(*db_, kChain, SubjectKind::agent, addr(0xCC),
+                                       VerificationFlag::agent_card);
+    ASSERT_TRUE(cards.has_value()) << cards.error().to_string();
+    ASSERT_EQ(cards->size(), 1U);
+    EXPECT_EQ(cards->front(), agent);
+}
+
+TEST_P(verification_table, checks_since_a_time_carry_their_flags_and_time) {
+    const Subject early{SubjectKind::agent, addr(0xAA), id32(1), {}, 0};
+    const Subject late{SubjectKind::agent, addr(0xAA), id32(2), {}, 0};
+    const Subject tool{SubjectKind::tool, addr(0xAA), id32(3), {}, 0};
+    auto late_record = record(late, 20, 4);
+    late_record.flags = VerificationFlag::domain_verified;
+    ASSERT_TRUE(save_verification(*db_, kChain, record(early, 10, 3)));
+    ASSERT_TRUE(save_verification(*db_, kChain, late_record));
+    ASSERT_TRUE(save_verification(*db_, kChain, record(tool, 30, 5)));
+
+    auto since = read_checks_since(*db_, kChain, SubjectKind::agent, addr(0xAA), 15);
+    ASSERT_TRUE(since.has_value()) << since.error().to_string();
+    ASSERT_EQ(since->size(), 1U);
+    EXPECT_EQ(since->front().subject, late);
+    EXPECT_EQ(since->front().flags, VerificationFlags(VerificationFlag::domain_verified));
+    EXPECT_EQ(since->front().checked_at, 20);
+    auto all = read_checks_since(*db_, kChain, SubjectKind::agent, addr(0xAA), 10);
+    ASSERT_TRUE(all.has_value()) << all.error().to_string();
+    EXPECT_EQ(all->size(), 2U);
+
+    const std::array<SubjectKind, 2> kinds{SubjectKind::feedback, SubjectKind::agent};
+    auto latest = latest_checked_at(*db_, kChain, kinds);
+    ASSERT_TRUE(latest.has_value()) << latest.error().to_string();
+    EXPECT_EQ(*latest, 20);  // the tool's later check is another kind
+    auto none = latest_checked_at(*db_, kChain + 1, kinds);
+    ASSERT_TRUE(none.has_value()) << none.error().to_string();
+    EXPECT_EQ(*none, -1);
+}
+
+// More ids than one statement takes (in_list.hpp kKeysPerQuery): every chunk is read.
+TEST_P(verification_table, subject_flags_of_many_ids_come_from_every_chunk) {
+    std::vector<core::Bytes> ids;
+    std::set<std::string> checked;  // hex: GCC 12 warns falsely when ordering vector<uint8_t>
+    for (size_t i = 0; i < kKeysPerQuery + 50; ++i) {
+        core::Bytes id(32, 0);
+        id[30] = static_cast<uint8_t>(i >> 8);
+        id[31] = static_cast<uint8_t>(i);
+        ids.push_back(id);
+        if (i == 0 || i == kKeysPerQuery - 1 || i == kKeysPerQuery || i == kKeysPerQuery + 49) {
+            checked.insert(core::to_hex(id));
+            auto rec = record(Subject{SubjectKind::agent, addr(0xAA), id, {}, 0}, 10, 3);
+            rec.flags = VerificationFlag::domain_verified;
+            ASSERT_TRUE(save_verification(*db_, kChain, rec));
+        }
+    }
+    auto flags = read_subject_flags(*db_, kChain, SubjectKind::agent, addr(0xAA), ids);
+    ASSERT_TRUE(flags.has_value()) << flags.error().to_string();
+    std::set<std::string> read;
+    for (const SubjectFlags& f : *flags) {
+        EXPECT_TRUE(f.flags.has(VerificationFlag::domain_verified));
+        read.insert(core::to_hex(f.subject.id));
+    }
+    EXPECT_EQ(flags->size(), 4U);
+    EXPECT_EQ(read, checked);
+}
+
+// ---- the API's join ----
+
+TEST_P(verification_table, latest_check_join_gives_each_agent_its_own_check_or_null) {
+    add_agent(1, "https://a.example/agent.json", 10);
+    add_agent(2, "https://b.example/agent.json", 12);
+    auto checked = record(Subject{SubjectKind::agent, addr(0xAA), id32(1), {}, 0}, 10, 10);
+    checked.status = VerificationStatus::verified;
+    checked.reason.clear();
+    ASSERT_TRUE(save_verification(*db_, kChain, checked));
+    // Records of agent 2's id that are not its check: another kind, a feedback's key.
+    ASSERT_TRUE(save_verification(
+        *db_, kChain, record(Subject{SubjectKind::tool, addr(0xAA), id32(2), {}, 0}, 10, 12)));
+    ASSERT_TRUE(save_verification(
+        *db_, kChain,
+        record(Subject{SubjectKind::agent, addr(0xAA), id32(2), addr(0x11), 1}, 10, 12)));
+
+    const std::string sql =
+        "SELECT a.agent_id, v.status, v.reason FROM agents a " +
+        latest_check_join({SubjectKind::agent, "v", "a", "registry", "agent_id", "$2"}) +
+        "WHERE a.chain_id = $1 ORDER BY a.agent_id";
+    const std::array<DbValue, 2> params{int64_t{kChain}, core::Bytes(20, 0)};
+    auto rows = db_->query(sql, params);
+    ASSERT_TRUE(rows.has_value()) << rows.error().to_string();
+    ASSERT_EQ(rows->size(), 2U);
+    EXPECT_EQ((*rows)[0][0], DbValue(id32(1)));
+    EXPECT_EQ((*rows)[0][1], DbValue(std::string("verified")));
+    EXPECT_EQ((*rows)[0][2], DbValue(std::string()));
+    EXPECT_EQ((*rows)[1][0], DbValue(id32(2)));
+    EXPECT_EQ((*rows)[1][1], DbValue{});  // never checked as an agent
+}
+
+TEST(verification_table_names, kinds_and_statuses_round_trip) {
     for (auto k : {SubjectKind::agent, SubjectKind::tool, SubjectKind::feedback,
                    SubjectKind::validation, SubjectKind::run}) {
         EXPECT_EQ(subject_kind_from_string(to_string(k)), k);
@@ -252,4 +381,4 @@ TEST(verify_store_names, kinds_and_statuses_round_trip) {
 }
 
 }  // namespace
-}  // namespace credence::verify
+}  // namespace credence::index

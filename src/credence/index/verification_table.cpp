@@ -1,23 +1,17 @@
-#include <credence/verify/verification_store.hpp>
+#include <credence/index/verification_table.hpp>
 
 #include <algorithm>
 #include <array>
 #include <limits>
 #include <utility>
-#include <variant>
 
+#include <fmt/format.h>
+
+#include <credence/index/in_list.hpp>
 #include <credence/index/row.hpp>
 
-namespace credence::verify {
+namespace credence::index {
 namespace {
-
-using index::blob_at;
-using index::DbError;
-using index::DbResult;
-using index::DbRow;
-using index::DbValue;
-using index::int_at;
-using index::text_at;
 
 constexpr std::array<std::string_view, 5> kKindNames{"agent", "tool", "feedback", "validation",
                                                      "run"};
@@ -37,6 +31,11 @@ constexpr std::string_view kLoad =
     "verifications "
     "WHERE chain_id = $1 AND subject_kind = $2 AND contract = $3 AND subject_id = $4 AND client "
     "= $5 AND feedback_index = $6";
+
+// A verification that saw a change past the fork point checked a state that is no longer on the
+// chain (docs/architecture.md §verify/): it goes, and the subject is due again.
+constexpr std::string_view kForgetAbove =
+    "DELETE FROM verifications WHERE chain_id = $1 AND covers_block_num > $2";
 
 // Every due query returns (contract, subject id, client, feedback index, changed block, uri) and
 // takes $1 chain, $2 kind name, $3 the oldest fresh checked_at (now - max_age; -1: only
@@ -94,11 +93,27 @@ constexpr std::string_view kDueRuns =
     "AND (v.checked_at IS NULL OR v.covers_block_num < w.completed_block_num "
     "OR v.checked_at < $3) ORDER BY w.completed_block_num, w.workflow, w.run_id LIMIT $4";
 
+// The flags are a BIGINT of bits (schema.hpp VerificationFlag): a bit test, on the rows of one
+// kind and contract (the primary key's prefix).
+constexpr std::string_view kFlagged =
+    "SELECT subject_id, client, feedback_index FROM verifications WHERE chain_id = $1 AND "
+    "subject_kind = $2 AND contract = $3 AND (flags & $4) <> 0";
+
+constexpr std::string_view kChecksSince =
+    "SELECT subject_id, client, feedback_index, flags, checked_at FROM verifications "
+    "WHERE chain_id = $1 AND subject_kind = $2 AND contract = $3 AND checked_at >= $4";
+
+constexpr std::string_view kFlagsOfIds =
+    "SELECT subject_id, client, feedback_index, flags, checked_at FROM verifications WHERE "
+    "chain_id = $1 AND subject_kind = $2 AND contract = $3 AND subject_id IN ";
+
 DbValue as_int(uint64_t v) {
     return static_cast<int64_t>(std::min<uint64_t>(v, std::numeric_limits<int64_t>::max()));
 }
 
 DbValue as_blob(core::ByteView v) { return core::Bytes(v.begin(), v.end()); }
+
+DbValue kind_value(SubjectKind kind) { return std::string(to_string(kind)); }
 
 DbError unreadable(std::string_view what) { return index::unreadable("verifications", what); }
 
@@ -116,6 +131,32 @@ std::string_view due_sql(SubjectKind kind) {
             return kDueRuns;
     }
     return kDueAgents;
+}
+
+/// Columns `at`.. : subject_id, client, feedback_index (the key within kind and contract).
+DbResult<VerificationSubject> subject_at(const DbRow& row, size_t at, SubjectKind kind,
+                                         const core::Address& contract) {
+    const core::Bytes* id = blob_at(row, at);
+    const core::Bytes* client = blob_at(row, at + 1);
+    const int64_t* index = int_at(row, at + 2);
+    if (id == nullptr || client == nullptr || index == nullptr || *index < 0) {
+        return std::unexpected(unreadable("subject key"));
+    }
+    auto address = core::Address::from_bytes(*client);
+    if (!address) return std::unexpected(unreadable("client address"));
+    return VerificationSubject{kind, contract, *id, *address, static_cast<uint64_t>(*index)};
+}
+
+/// Columns: subject_id, client, feedback_index, flags, checked_at.
+DbResult<SubjectFlags> subject_flags_of(const DbRow& row, SubjectKind kind,
+                                        const core::Address& contract) {
+    auto subject = subject_at(row, 0, kind, contract);
+    if (!subject) return std::unexpected(subject.error());
+    const int64_t* flags = int_at(row, 3);
+    const int64_t* checked_at = int_at(row, 4);
+    if (flags == nullptr || checked_at == nullptr) return std::unexpected(unreadable("flags"));
+    return SubjectFlags{std::move(*subject),
+                        VerificationFlags::from_bits(static_cast<uint64_t>(*flags)), *checked_at};
 }
 
 DbResult<DueSubject> read_due(const DbRow& row, SubjectKind kind) {
@@ -168,12 +209,12 @@ std::optional<VerificationStatus> verification_status_from_string(std::string_vi
     return std::nullopt;
 }
 
-DbResult<void> save_verification(index::Database& db, uint64_t chain_id,
+DbResult<void> save_verification(Database& db, uint64_t chain_id,
                                  const VerificationRecord& record) {
-    const Subject& s = record.subject;
+    const VerificationSubject& s = record.subject;
     const std::array<DbValue, 13> params{
         as_int(chain_id),
-        std::string(to_string(s.kind)),
+        kind_value(s.kind),
         as_blob(s.contract.view()),
         s.id,
         as_blob(s.client.view()),
@@ -184,17 +225,16 @@ DbResult<void> save_verification(index::Database& db, uint64_t chain_id,
         record.checked_at,
         record.covers_block_num,
         record.report_json,
-        as_int(record.flags),
+        as_int(record.flags.bits()),
     };
     return db.exec(kUpsert, params);
 }
 
-DbResult<std::optional<VerificationRecord>> load_verification(index::Database& db,
-                                                              uint64_t chain_id,
-                                                              const Subject& subject) {
+DbResult<std::optional<VerificationRecord>> load_verification(Database& db, uint64_t chain_id,
+                                                              const VerificationSubject& subject) {
     const std::array<DbValue, 6> params{
-        as_int(chain_id), std::string(to_string(subject.kind)), as_blob(subject.contract.view()),
-        subject.id,       as_blob(subject.client.view()),       as_int(subject.feedback_index),
+        as_int(chain_id), kind_value(subject.kind),       as_blob(subject.contract.view()),
+        subject.id,       as_blob(subject.client.view()), as_int(subject.feedback_index),
     };
     auto rows = db.query(kLoad, params);
     if (!rows) return std::unexpected(rows.error());
@@ -213,16 +253,26 @@ DbResult<std::optional<VerificationRecord>> load_verification(index::Database& d
     }
     auto parsed = verification_status_from_string(*status);
     if (!parsed) return std::unexpected(unreadable("status '" + *status + "'"));
-    return VerificationRecord{
-        subject, *parsed, *reason, *detail, *checked_at, *covers, static_cast<uint64_t>(*flags),
-        *report};
+    return VerificationRecord{subject,
+                              *parsed,
+                              *reason,
+                              *detail,
+                              *checked_at,
+                              *covers,
+                              VerificationFlags::from_bits(static_cast<uint64_t>(*flags)),
+                              *report};
 }
 
-DbResult<std::vector<DueSubject>> due_subjects(index::Database& db, uint64_t chain_id,
+DbResult<void> forget_verifications_after(Database& db, uint64_t chain_id, uint64_t block_num) {
+    const std::array<DbValue, 2> params{as_int(chain_id), as_int(block_num)};
+    return db.exec(kForgetAbove, params);
+}
+
+DbResult<std::vector<DueSubject>> due_subjects(Database& db, uint64_t chain_id,
                                                const DueQuery& query) {
     const int64_t fresh_after = query.max_age > 0 ? query.now - query.max_age : -1;
-    const std::array<DbValue, 4> params{as_int(chain_id), std::string(to_string(query.kind)),
-                                        fresh_after, as_int(query.limit)};
+    const std::array<DbValue, 4> params{as_int(chain_id), kind_value(query.kind), fresh_after,
+                                        as_int(query.limit)};
     auto rows = db.query(due_sql(query.kind), params);
     if (!rows) return std::unexpected(rows.error());
     std::vector<DueSubject> out;
@@ -235,4 +285,88 @@ DbResult<std::vector<DueSubject>> due_subjects(index::Database& db, uint64_t cha
     return out;
 }
 
-}  // namespace credence::verify
+DbResult<std::vector<VerificationSubject>> read_flagged_subjects(Database& db, uint64_t chain_id,
+                                                                 SubjectKind kind,
+                                                                 const core::Address& contract,
+                                                                 VerificationFlag flag) {
+    const std::array<DbValue, 4> params{as_int(chain_id), kind_value(kind),
+                                        as_blob(contract.view()),
+                                        as_int(static_cast<uint64_t>(flag))};
+    auto rows = db.query(kFlagged, params);
+    if (!rows) return std::unexpected(rows.error());
+    std::vector<VerificationSubject> out;
+    out.reserve(rows->size());
+    for (const DbRow& row : *rows) {
+        auto subject = subject_at(row, 0, kind, contract);
+        if (!subject) return std::unexpected(subject.error());
+        out.push_back(std::move(*subject));
+    }
+    return out;
+}
+
+DbResult<std::vector<SubjectFlags>> read_checks_since(Database& db, uint64_t chain_id,
+                                                      SubjectKind kind,
+                                                      const core::Address& contract,
+                                                      int64_t checked_since) {
+    const std::array<DbValue, 4> params{as_int(chain_id), kind_value(kind),
+                                        as_blob(contract.view()), checked_since};
+    auto rows = db.query(kChecksSince, params);
+    if (!rows) return std::unexpected(rows.error());
+    std::vector<SubjectFlags> out;
+    out.reserve(rows->size());
+    for (const DbRow& row : *rows) {
+        auto flags = subject_flags_of(row, kind, contract);
+        if (!flags) return std::unexpected(flags.error());
+        out.push_back(std::move(*flags));
+    }
+    return out;
+}
+
+DbResult<std::vector<SubjectFlags>> read_subject_flags(Database& db, uint64_t chain_id,
+                                                       SubjectKind kind,
+                                                       const core::Address& contract,
+                                                       std::span<const core::Bytes> ids) {
+    std::vector<SubjectFlags> out;
+    const std::vector<DbValue> fixed{as_int(chain_id), kind_value(kind), as_blob(contract.view())};
+    auto r =
+        query_in_chunks(db, kFlagsOfIds, "", fixed, ids, [&](const DbRow& row) -> DbResult<void> {
+            auto flags = subject_flags_of(row, kind, contract);
+            if (!flags) return std::unexpected(flags.error());
+            out.push_back(std::move(*flags));
+            return {};
+        });
+    if (!r) return std::unexpected(r.error());
+    return out;
+}
+
+DbResult<int64_t> latest_checked_at(Database& db, uint64_t chain_id,
+                                    std::span<const SubjectKind> kinds) {
+    if (kinds.empty()) return int64_t{-1};
+    // The kinds as literals: the names are this file's constants, and one text per set of kinds
+    // keeps the plan a lookup per kind on verifications_by_time.
+    std::string names;
+    for (const SubjectKind kind : kinds) {
+        if (!names.empty()) names += ", ";
+        names += fmt::format("'{}'", to_string(kind));
+    }
+    const std::array<DbValue, 1> params{as_int(chain_id)};
+    auto rows = db.query(fmt::format("SELECT MAX(checked_at) FROM verifications WHERE chain_id = "
+                                     "$1 AND subject_kind IN ({})",
+                                     names),
+                         params);
+    if (!rows) return std::unexpected(rows.error());
+    if (rows->empty()) return int64_t{-1};
+    const int64_t* latest = int_at(rows->front(), 0);
+    return latest != nullptr ? *latest : int64_t{-1};
+}
+
+std::string latest_check_join(const CheckJoin& join) {
+    return fmt::format(
+        "LEFT JOIN verifications {0} ON {0}.chain_id = {1}.chain_id AND {0}.subject_kind = '{2}' "
+        "AND {0}.contract = {1}.{3} AND {0}.subject_id = {1}.{4} AND {0}.client = {5} AND "
+        "{0}.feedback_index = 0 ",
+        join.alias, join.row_alias, to_string(join.kind), join.contract_column, join.id_column,
+        join.zero_client);
+}
+
+}  // namespace credence::index
