@@ -21,6 +21,7 @@
 
 #include <credence/agent/task_worker.hpp>
 #include <credence/chain/bindings/i_agent_workflow.hpp>
+#include <credence/chain/contract_call.hpp>
 #include <credence/chain/txn_sender.hpp>
 #include <credence/core/keccak.hpp>
 #include <support/devnet.hpp>
@@ -87,11 +88,9 @@ double thread_cpu_ms() {
 }
 
 uint64_t status_of(chain::RpcClient& rpc, const core::Address& wf, const core::Hash32& id) {
-    chain::CallRequest req;
-    req.to = wf;
-    req.data = *iw::result(id);
-    auto r = rpc.call(req);
-    return r ? iw::decode_result_result(*r)->status : 0;
+    chain::ContractCaller caller(rpc);
+    auto r = iw::call::result(caller, wf, id);
+    return r ? r->status : 0;
 }
 
 void BM_worker_overhead_per_task(benchmark::State& state) {

@@ -18,7 +18,7 @@
 #include <credence/chain/bindings/reputation_registry.hpp>
 #include <credence/chain/bindings/tool_registry.hpp>
 #include <credence/chain/bindings/validation_registry.hpp>
-#include <credence/chain/revert.hpp>
+#include <credence/chain/contract_call.hpp>
 #include <credence/chain/rpc_client.hpp>
 #include <credence/chain/txn_sender.hpp>
 #include <credence/core/data_uri.hpp>
@@ -484,22 +484,16 @@ DemoResult<void> run_scenarios(const DemoOptions& o, const core::SecretKey& fund
             if (auto e = iw::decode_new_agent_task_event(log.topics, log.data))
                 run_id = e->workflow_run_id;
         run.run_id = core::to_hex(run_id);
+        chain::ContractCaller caller(rpc);
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
         while (!run.completed && std::chrono::steady_clock::now() < deadline) {
             for (auto& w : workers)
                 if (auto r = w->step(); !r)
                     return std::unexpected(failure(
                         DemoError::agent, fmt::format("{}: {}", sc.contract, r.error().detail)));
-            auto data = iw::result(run_id);
-            if (!data) return std::unexpected(failure(DemoError::abi, "result"));
-            chain::CallRequest call;
-            call.to = *workflow;
-            call.data = *data;
-            auto out = rpc.call(call);
-            if (!out)
-                return std::unexpected(
-                    failure(DemoError::rpc, "result: " + out.error().to_string()));
-            auto result = iw::decode_result_result(*out);
+            auto result = iw::call::result(caller, *workflow, run_id);
+            if (!result && result.error().kind != chain::CallErrorKind::bad_answer)
+                return std::unexpected(failure(DemoError::rpc, result.error().message()));
             if (result && result->status != 0) {
                 run.completed = result->status == 1;
                 break;
@@ -729,15 +723,9 @@ DemoResult<std::optional<DemoSummary>> load_seeded(const DemoOptions& o, chain::
         return std::unexpected(
             failure(DemoError::state, state_path(o).string() + ": " + s.error()));
     if (s->chain_id != o.chain_id || s->agents.empty()) return std::optional<DemoSummary>{};
-    const auto data = idr::token_uri(core::Uint256{s->agents.front().agent_id});
-    if (!data) return std::unexpected(failure(DemoError::abi, "tokenURI"));
-    chain::CallRequest call;
-    call.to = identity;
-    call.data = *data;
-    auto out = rpc.call(call);
+    chain::ContractCaller caller(rpc);
+    auto uri = idr::call::token_uri(caller, identity, core::Uint256{s->agents.front().agent_id});
     // A fresh chain (anvil restarted without state) has no such agent: seed again.
-    if (!out) return std::optional<DemoSummary>{};
-    auto uri = idr::decode_token_uri_result(*out);
     if (!uri || *uri != agent_uri(s->agents.front().name)) return std::optional<DemoSummary>{};
     s->already_seeded = true;
     return std::optional<DemoSummary>{std::move(*s)};

@@ -13,6 +13,8 @@
 #include <credence/chain/bindings/bft_commit_reveal_workflow.hpp>
 #include <credence/chain/bindings/competitive_bid_workflow.hpp>
 #include <credence/chain/bindings/i_agent_workflow.hpp>
+#include <credence/chain/contract_call.hpp>
+#include <credence/chain/revert.hpp>
 
 namespace credence::agent {
 namespace {
@@ -66,13 +68,11 @@ AgentResult<std::vector<chain::OperationEntry>> ReplySubmitter::entries() const 
 
 AgentResult<core::Hash32> ReplySubmitter::canonical_reply(const core::Hash32& run_id,
                                                           const core::Hash32& operation_id) {
-    auto data = iw::get_reply_hash_by_operation(run_id, replier_, operation_id);
-    if (!data) return fail(AgentError::abi, data.error().detail);
-    auto r = detail::call(rpc_, workflow_, *data);
-    if (!r) return fail(AgentError::rpc, "getReplyHashByOperation: " + r.error().detail);
-    auto d = iw::decode_get_reply_hash_by_operation_result(*r);
-    if (!d) return fail(AgentError::abi, "getReplyHashByOperation: " + d.error().detail);
-    return *d;
+    chain::ContractCaller caller(rpc_);
+    auto r =
+        iw::call::get_reply_hash_by_operation(caller, workflow_, run_id, replier_, operation_id);
+    if (!r) return detail::call_failed(r.error());
+    return *r;
 }
 
 AgentResult<BegunReply> ReplySubmitter::begin(const ReplyContent& content,
@@ -167,7 +167,7 @@ AgentResult<SentReply> ReplySubmitter::send(const ReplyContent& content, BegunRe
         if (failure->code == chain::SendError::reverted) {
             out.outcome = ReplyOutcome::reverted;
             entry.status = chain::OperationStatus::reverted;
-            entry.error = detail::describe_revert(failure->revert_data);
+            entry.error = chain::describe_credence_revert(failure->revert_data);
         } else {
             out.outcome = ReplyOutcome::failed;
             entry.status =

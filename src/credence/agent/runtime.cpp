@@ -12,10 +12,6 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
-#include <credence/chain/bindings/all.hpp>
-#include <credence/chain/revert.hpp>
-#include <credence/core/abi_json.hpp>
-
 namespace credence::agent {
 
 std::string_view to_string(AgentError e) noexcept {
@@ -134,37 +130,10 @@ AgentResult<LogBatch> read_logs(chain::RpcClient& rpc, Cursor& cursor, const cor
     return batch;
 }
 
-std::string revert_error_name(core::ByteView data) {
-    if (data.size() < 4) return {};
-    core::Selector sel{};
-    std::copy(data.begin(), data.begin() + 4, sel.begin());
-    const std::string_view sig = chain::bindings::find_any_error_signature(sel);
-    return std::string(sig.substr(0, sig.find('(')));
-}
-
-std::string describe_revert(core::ByteView data) {
-    std::vector<core::AbiDocument> abis;
-    for (const auto& contract : chain::bindings::all_contracts())
-        if (auto doc = core::parse_json_abi(contract.abi_json)) abis.push_back(std::move(*doc));
-    return chain::describe_revert(data, abis);
-}
-
-std::expected<core::Bytes, CallFailure> call(chain::RpcClient& rpc, const core::Address& to,
-                                             core::ByteView data) {
-    chain::CallRequest req;
-    req.to = to;
-    req.data.assign(data.begin(), data.end());
-    auto r = rpc.call(req);
-    if (r) return std::move(*r);
-    CallFailure f;
-    f.reverted = chain::is_revert(r.error());
-    if (f.reverted) {
-        f.error_name = revert_error_name(r.error().data);
-        f.detail = describe_revert(r.error().data);
-    } else {
-        f.detail = r.error().to_string();
-    }
-    return std::unexpected(std::move(f));
+std::unexpected<AgentFailure> call_failed(const chain::CallError& error) {
+    const bool abi = error.kind == chain::CallErrorKind::encoding ||
+                     error.kind == chain::CallErrorKind::bad_answer;
+    return fail(abi ? AgentError::abi : AgentError::rpc, error.message());
 }
 
 bool sleep_for(const std::stop_token& stop, std::chrono::milliseconds d) {

@@ -1,6 +1,6 @@
 // Shared plumbing of the agent runtime (TaskWorker, Validator): the persisted log cursor with its
-// reorg check, eth_call with revert names, the transaction sender that is rebuilt after failures,
-// and an interruptible sleep. Internal to agent/.
+// reorg check, contract-call failures as AgentFailures, durable files and an interruptible sleep.
+// Internal to agent/.
 // Thread-safety: every object here belongs to one worker thread.
 #pragma once
 
@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <credence/agent/task_worker.hpp>
+#include <credence/chain/contract_call.hpp>
 #include <credence/chain/rpc_client.hpp>
 #include <credence/chain/txn_sender.hpp>
 #include <credence/core/address.hpp>
@@ -62,22 +63,9 @@ struct LogBatch {
                                               uint64_t confirmations, uint64_t max_range,
                                               uint64_t reorg_depth);
 
-/// An eth_call's failure: a revert (with its error name, e.g. "TaskNotEligible") or another
-/// failure.
-struct CallFailure {
-    bool reverted = false;
-    std::string error_name;  // custom error's name, "" when unknown
-    std::string detail;
-};
-[[nodiscard]] std::expected<core::Bytes, CallFailure> call(chain::RpcClient& rpc,
-                                                           const core::Address& to,
-                                                           core::ByteView data);
-
-/// The custom error's name ("NotSelectedBidder") for revert data of any Credence contract,
-/// else "".
-[[nodiscard]] std::string revert_error_name(core::ByteView revert_data);
-/// A one-line description of revert data against every Credence contract's errors.
-[[nodiscard]] std::string describe_revert(core::ByteView revert_data);
+/// A call helper's failure (chain/contract_call.hpp) as an AgentFailure with its one line:
+/// AgentError::abi when the call could not be encoded or its answer decoded, else rpc.
+[[nodiscard]] std::unexpected<AgentFailure> call_failed(const chain::CallError& error);
 
 /// Sleeps `d` or until `stop` is requested. Returns false when stopped.
 bool sleep_for(const std::stop_token& stop, std::chrono::milliseconds d);

@@ -16,7 +16,9 @@
 #include <credence/agent/runtime.hpp>
 #include <credence/chain/bindings/i_agent_workflow.hpp>
 #include <credence/chain/bindings/single_stage_workflow.hpp>
+#include <credence/chain/contract_call.hpp>
 #include <credence/chain/operation_journal.hpp>
+#include <credence/chain/revert.hpp>
 #include <credence/chain/rpc_codec.hpp>
 #include <credence/chain/txn_sender.hpp>
 #include <credence/core/keccak.hpp>
@@ -110,6 +112,7 @@ std::optional<SavedOutput> parse_saved(const std::string& text) {
 
 struct TaskWorker::Impl {
     chain::RpcClient rpc;
+    chain::ContractCaller caller{rpc};  // eth_call at latest through the call helpers
     core::SecretKey key;
     std::optional<core::SecretKey> attester_key;
     core::Address address;
@@ -152,44 +155,38 @@ struct TaskWorker::Impl {
     }
 
     AgentResult<iw::GetAgentReplyResult> get_reply(const core::Hash32& rh) {
-        auto data = iw::get_agent_reply(rh);
-        if (!data) return fail(AgentError::abi, data.error().detail);
-        auto r = detail::call(rpc, config.workflow, *data);
-        if (!r) return fail(AgentError::rpc, "getAgentReply: " + r.error().detail);
-        auto d = iw::decode_get_agent_reply_result(*r);
-        if (!d) return fail(AgentError::abi, "getAgentReply: " + d.error().detail);
-        return std::move(*d);
+        auto r = iw::call::get_agent_reply(caller, config.workflow, rh);
+        if (!r) return detail::call_failed(r.error());
+        return std::move(*r);
     }
 
     /// isTaskEligible (Credence's AgentWorkflow extension); nullopt when the workflow lacks it.
     AgentResult<std::optional<bool>> eligible(const core::Hash32& th) {
-        auto data = sw::is_task_eligible(th);
-        if (!data) return fail(AgentError::abi, data.error().detail);
-        auto r = detail::call(rpc, config.workflow, *data);
-        if (!r) {
-            if (r.error().reverted) return std::optional<bool>{};
-            return fail(AgentError::rpc, "isTaskEligible: " + r.error().detail);
-        }
-        auto d = sw::decode_is_task_eligible_result(*r);
-        if (!d) return std::optional<bool>{};
-        return std::optional<bool>{*d};
+        return eligibility(sw::call::is_task_eligible(caller, config.workflow, th));
+    }
+
+    /// An isTaskEligible answer: a workflow without the function reverts or answers something
+    /// else, which is nullopt, not a failure.
+    static AgentResult<std::optional<bool>> eligibility(const chain::CallResult<bool>& r) {
+        if (r) return std::optional<bool>{*r};
+        if (r.error().kind == chain::CallErrorKind::reverted ||
+            r.error().kind == chain::CallErrorKind::bad_answer)
+            return std::optional<bool>{};
+        return detail::call_failed(r.error());
     }
 
     AgentResult<std::pair<core::Address, bool>> verifier() {
         if (proof_policy) return *proof_policy;
-        auto data = sw::proof_policy();
-        if (!data) return fail(AgentError::abi, data.error().detail);
-        auto r = detail::call(rpc, config.workflow, *data);
+        auto r = sw::call::proof_policy(caller, config.workflow);
         if (!r) {
-            if (r.error().reverted) {
+            // A workflow without proofPolicy has no verifier.
+            if (r.error().kind == chain::CallErrorKind::reverted) {
                 proof_policy = std::pair{core::Address{}, true};
                 return *proof_policy;
             }
-            return fail(AgentError::rpc, "proofPolicy: " + r.error().detail);
+            return detail::call_failed(r.error());
         }
-        auto d = sw::decode_proof_policy_result(*r);
-        if (!d) return fail(AgentError::abi, "proofPolicy: " + d.error().detail);
-        proof_policy = std::pair{d->verifier, d->agent_verifier_mode};
+        proof_policy = std::pair{r->verifier, r->agent_verifier_mode};
         return *proof_policy;
     }
 
@@ -231,7 +228,7 @@ struct TaskWorker::Impl {
         if (failure) {
             if (failure->code != chain::SendError::reverted) return send_failed(*failure);
             report.detail =
-                "onAgentProve reverted: " + detail::describe_revert(failure->revert_data);
+                "onAgentProve reverted: " + chain::describe_credence_revert(failure->revert_data);
             return {};
         }
         report.proof_sent = true;
@@ -245,7 +242,7 @@ struct TaskWorker::Impl {
     /// What process() reads first, in one JSON-RPC batch (one round trip instead of three):
     /// getAgentTask, isTaskEligible and the latest block, all at the same head.
     struct Snapshot {
-        std::optional<detail::CallFailure> unknown;  // getAgentTask reverted (UnknownTask)
+        std::optional<chain::CallError> unknown;  // getAgentTask reverted (UnknownTask)
         iw::GetAgentTaskResult task;
         std::optional<bool> eligible;  // nullopt: the workflow has no isTaskEligible
         chain::Block latest;
@@ -269,27 +266,18 @@ struct TaskWorker::Impl {
         if (!results) return fail(AgentError::rpc, "batch: " + results.error().to_string());
         if (results->size() != 3) return fail(AgentError::rpc, "batch: wrong answer count");
         Snapshot snap;
-        const auto& t = (*results)[0];
-        if (!t) {
-            if (!chain::is_revert(t.error()))
-                return fail(AgentError::rpc, "getAgentTask: " + t.error().to_string());
-            snap.unknown = detail::CallFailure{true, detail::revert_error_name(t.error().data),
-                                               detail::describe_revert(t.error().data)};
+        auto task = iw::call::get_agent_task_answer(chain::call_answer((*results)[0]));
+        if (!task) {
+            if (task.error().kind != chain::CallErrorKind::reverted)
+                return detail::call_failed(task.error());
+            snap.unknown = std::move(task.error());
             return snap;
         }
-        auto t_bytes = chain::read_data(*t);
-        if (!t_bytes) return fail(AgentError::rpc, "getAgentTask: " + t_bytes.error().to_string());
-        auto decoded = iw::decode_get_agent_task_result(*t_bytes);
-        if (!decoded) return fail(AgentError::abi, "getAgentTask: " + decoded.error().detail);
-        snap.task = std::move(*decoded);
-        const auto& e = (*results)[1];
-        if (e) {
-            if (auto b = chain::read_data(*e)) {
-                if (auto d = sw::decode_is_task_eligible_result(*b)) snap.eligible = *d;
-            }
-        } else if (!chain::is_revert(e.error())) {
-            return fail(AgentError::rpc, "isTaskEligible: " + e.error().to_string());
-        }
+        snap.task = std::move(*task);
+        auto eligible =
+            eligibility(sw::call::is_task_eligible_answer(chain::call_answer((*results)[1])));
+        if (!eligible) return std::unexpected(eligible.error());
+        snap.eligible = *eligible;
         const auto& blk = (*results)[2];
         if (!blk) return fail(AgentError::rpc, "eth_getBlockByNumber: " + blk.error().to_string());
         auto block = chain::read_block(*blk);
@@ -374,19 +362,11 @@ struct TaskWorker::Impl {
         if (results->size() != calls.size()) return fail(AgentError::rpc, "batch: wrong count");
         std::vector<bool> lost_at(unsettled.size(), false);
         for (size_t k = 0; k < suspects.size(); ++k) {
-            const auto& r = (*results)[k];
+            auto canonical =
+                iw::call::get_reply_hash_by_operation_answer(chain::call_answer((*results)[k]));
             // A workflow that cannot answer teaches nothing: the reply settles with depth.
-            if (!r && chain::is_revert(r.error())) continue;
-            if (!r)
-                return fail(AgentError::rpc, "getReplyHashByOperation: " + r.error().to_string());
-            auto bytes = chain::read_data(*r);
-            if (!bytes)
-                return fail(AgentError::rpc,
-                            "getReplyHashByOperation: " + bytes.error().to_string());
-            auto canonical = iw::decode_get_reply_hash_by_operation_result(*bytes);
-            if (!canonical)
-                return fail(AgentError::abi,
-                            "getReplyHashByOperation: " + canonical.error().detail);
+            if (!canonical && canonical.error().kind == chain::CallErrorKind::reverted) continue;
+            if (!canonical) return detail::call_failed(canonical.error());
             if (*canonical == core::Hash32{}) lost_at[suspects[k]] = true;
         }
         bool lost = false;
@@ -427,9 +407,9 @@ struct TaskWorker::Impl {
 
         auto snap = snapshot(task_hash);
         if (!snap) return std::unexpected(snap.error());
-        if (const std::optional<detail::CallFailure>& unknown = snap->unknown; unknown) {
+        if (const std::optional<chain::CallError>& unknown = snap->unknown; unknown) {
             // UnknownTask: a reorg removed it.
-            report.detail = unknown->detail;
+            report.detail = unknown->message();
             return finish(TaskOutcome::ineligible);
         }
         const iw::AgentTask& task = snap->task.task;
@@ -528,12 +508,17 @@ struct TaskWorker::Impl {
                 return send_failed(*sent_reply.failure);
             case ReplyOutcome::reverted: {
                 report.detail = sent_reply.entry.error.value_or("");
-                const std::string name =
-                    sent_reply.failure ? detail::revert_error_name(sent_reply.failure->revert_data)
-                                       : std::string();
-                if (name == "InvalidReplyTimestamp") return finish(TaskOutcome::deferred);
-                if (name == "TaskExpired") return finish(TaskOutcome::expired);
-                if (name == "TaskNotEligible" || name == "RunNotPending")
+                const core::ByteView revert = sent_reply.failure
+                                                  ? core::ByteView(sent_reply.failure->revert_data)
+                                                  : core::ByteView();
+                const auto is = [&](const core::Selector& error) {
+                    return chain::bindings::reverted_with(revert, error);
+                };
+                // AgentWorkflow's custom errors (contracts/src/erc8301/AgentWorkflow.sol), by
+                // selector: every Credence workflow inherits them.
+                if (is(sw::kInvalidReplyTimestampError)) return finish(TaskOutcome::deferred);
+                if (is(sw::kTaskExpiredError)) return finish(TaskOutcome::expired);
+                if (is(sw::kTaskNotEligibleError) || is(sw::kRunNotPendingError))
                     return finish(TaskOutcome::ineligible);
                 return finish(TaskOutcome::rejected);
             }

@@ -9,6 +9,8 @@
 
 #include <credence/agent/runtime.hpp>
 #include <credence/chain/bindings/validation_registry.hpp>
+#include <credence/chain/contract_call.hpp>
+#include <credence/chain/revert.hpp>
 #include <credence/chain/txn_sender.hpp>
 #include <credence/core/data_uri.hpp>
 #include <credence/core/keccak.hpp>
@@ -79,13 +81,10 @@ struct Validator::Impl {
           cursor(config.state_dir / "validator_cursor.json", config.start_block) {}
 
     AgentResult<vr::GetValidationStatusResult> status(const core::Hash32& request_hash) {
-        auto data = vr::get_validation_status(request_hash);
-        if (!data) return fail(AgentError::abi, data.error().detail);
-        auto r = detail::call(rpc, config.registry, *data);
-        if (!r) return fail(AgentError::rpc, "getValidationStatus: " + r.error().detail);
-        auto d = vr::decode_get_validation_status_result(*r);
-        if (!d) return fail(AgentError::abi, "getValidationStatus: " + d.error().detail);
-        return std::move(*d);
+        chain::ContractCaller caller(rpc);
+        auto r = vr::call::get_validation_status(caller, config.registry, request_hash);
+        if (!r) return detail::call_failed(r.error());
+        return std::move(*r);
     }
 
     /// validationResponse; a revert comes back as its description in `revert`.
@@ -107,7 +106,7 @@ struct Validator::Impl {
         auto receipt = sender->send(req);
         if (receipt) return {};
         if (receipt.error().code == chain::SendError::reverted) {
-            revert = detail::describe_revert(receipt.error().revert_data);
+            revert = chain::describe_credence_revert(receipt.error().revert_data);
             return {};
         }
         sender.reset();

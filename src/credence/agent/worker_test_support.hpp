@@ -28,6 +28,7 @@
 #include <credence/agent/handler.hpp>
 #include <credence/agent/task_worker.hpp>
 #include <credence/chain/bindings/i_agent_workflow.hpp>
+#include <credence/chain/contract_call.hpp>
 #include <credence/chain/txn_sender.hpp>
 #include <credence/core/keccak.hpp>
 #include <support/devnet.hpp>
@@ -252,14 +253,10 @@ protected:
     core::Hash32 canonical_reply(const core::Address& workflow, const core::Hash32& run_id,
                                  const core::Address& replier, const core::Hash32& op) {
         auto rpc = devnet().rpc();
-        chain::CallRequest req;
-        req.to = workflow;
-        req.data = *iw::get_reply_hash_by_operation(run_id, replier, op);
-        auto r = rpc.call(req);
-        EXPECT_TRUE(r);
-        if (!r) return {};
-        auto d = iw::decode_get_reply_hash_by_operation_result(*r);
-        return d ? *d : core::Hash32{};
+        chain::ContractCaller caller(rpc);
+        auto r = iw::call::get_reply_hash_by_operation(caller, workflow, run_id, replier, op);
+        EXPECT_TRUE(r) << r.error().message();
+        return r ? *r : core::Hash32{};
     }
 
     /// AgentReplyAnchored logs of `run_id` by `replier` on the current chain.

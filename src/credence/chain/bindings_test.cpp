@@ -367,6 +367,40 @@ TEST(chain_bindings, abi_json_text_decodes_revert_with_parameter_names) {
     EXPECT_EQ(*args[1].as_address(), addr(kA1).bytes);
 }
 
+// ---- (e) call helpers' errors ----
+
+TEST(chain_bindings, call_error_is_one_line_per_kind) {
+    CallError e{CallErrorKind::reverted, "getAgentWallet(uint256)",
+                cast_bytes({"calldata", "ERC721NonexistentToken(uint256)", "7"}),
+                "ERC721NonexistentToken(tokenId=7)"};
+    EXPECT_EQ(e.name(), "getAgentWallet");
+    EXPECT_EQ(e.message(), "getAgentWallet reverted: ERC721NonexistentToken(tokenId=7)");
+    e.kind = CallErrorKind::rpc_failure;
+    e.detail = "transport: connection refused";
+    EXPECT_EQ(e.message(), "getAgentWallet: transport: connection refused");
+    e.kind = CallErrorKind::bad_answer;
+    e.detail = "data too short";
+    EXPECT_EQ(e.message(), "getAgentWallet: bad return data: data too short");
+    e.kind = CallErrorKind::encoding;
+    EXPECT_EQ(e.message(), "getAgentWallet: cannot encode the arguments: data too short");
+    e.function.clear();
+    EXPECT_EQ(e.name(), "eth_call");
+}
+
+// A revert is matched by its selector (the generated k<Error>Error), never by its name.
+TEST(chain_bindings, call_error_is_matches_the_revert_selector_only_for_reverts) {
+    CallError e{CallErrorKind::reverted, "ownerOf(uint256)",
+                cast_bytes({"calldata", "ERC721NonexistentToken(uint256)", "7"}), ""};
+    EXPECT_TRUE(e.is(identity_registry::kERC721NonexistentTokenError));
+    EXPECT_FALSE(e.is(identity_registry::kNotAuthorizedError));
+    e.kind = CallErrorKind::rpc_failure;  // the same bytes, but not a revert
+    EXPECT_FALSE(e.is(identity_registry::kERC721NonexistentTokenError));
+    const auto& sel = identity_registry::kERC721NonexistentTokenError;
+    EXPECT_TRUE(reverted_with(Bytes(sel.begin(), sel.end()), sel));
+    EXPECT_FALSE(reverted_with(Bytes(sel.begin(), sel.begin() + 3), sel));  // truncated
+    EXPECT_FALSE(reverted_with({}, sel));
+}
+
 TEST(chain_bindings, every_contract_is_listed_with_a_parsable_abi) {
     const auto contracts = all_contracts();
     // the 20 deployed contracts, 3 interfaces and the test-only ERC1271WalletMock

@@ -12,6 +12,7 @@
 
 #include <credence/chain/bindings/identity_registry.hpp>
 #include <credence/chain/bindings/reputation_registry.hpp>
+#include <credence/chain/contract_call.hpp>
 #include <credence/core/keccak.hpp>
 
 #include "support/anvil.hpp"
@@ -143,17 +144,11 @@ TEST(chain_devnet_deploy, deploys_everything_on_anvil_and_is_idempotent) {
     // The deployed registry answers through its bindings: ReputationRegistry knows the identity
     // registry it was constructed with.
     const auto identity = d.contracts.at("IdentityRegistry");
-    auto calldata = credence::chain::bindings::reputation_registry::get_identity_registry();
-    ASSERT_TRUE(calldata);
-    chain::CallRequest call;
-    call.to = d.contracts.at("ReputationRegistry");
-    call.data = *calldata;
-    auto ret = rpc.call(call);
-    ASSERT_TRUE(ret) << ret.error().to_string();
-    auto decoded =
-        credence::chain::bindings::reputation_registry::decode_get_identity_registry_result(*ret);
-    ASSERT_TRUE(decoded);
-    EXPECT_EQ(*decoded, identity);
+    chain::ContractCaller caller(rpc);
+    auto bound = credence::chain::bindings::reputation_registry::call::get_identity_registry(
+        caller, d.contracts.at("ReputationRegistry"));
+    ASSERT_TRUE(bound) << bound.error().message();
+    EXPECT_EQ(*bound, identity);
 
     // Second run: everything is already there; no transaction, no new block.
     auto block_before = rpc.block_number();

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
+#include <credence/chain/bindings/all.hpp>
 #include <credence/core/abi.hpp>
 #include <credence/core/abi_text.hpp>
 #include <credence/core/uint256.hpp>
@@ -188,5 +190,20 @@ DecodedRevert decode_revert(ByteView data, std::span<const core::AbiDocument> ab
 std::string describe_revert(ByteView data, std::span<const core::AbiDocument> abis) {
     return decode_revert(data, abis).text;
 }
+
+std::span<const core::AbiDocument> credence_abis() {
+    // The generator checked every ABI with core::parse_json_abi, so none is skipped here.
+    static const std::vector<core::AbiDocument> kAbis = [] {
+        std::vector<core::AbiDocument> abis;
+        for (const auto& contract : bindings::all_contracts())
+            if (auto doc = core::parse_json_abi(contract.abi_json)) abis.push_back(std::move(*doc));
+        return abis;
+    }();
+    return kAbis;
+}
+
+DecodedRevert decode_credence_revert(ByteView data) { return decode_revert(data, credence_abis()); }
+
+std::string describe_credence_revert(ByteView data) { return decode_credence_revert(data).text; }
 
 }  // namespace credence::chain

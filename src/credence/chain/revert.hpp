@@ -14,7 +14,12 @@
 //
 // Revert data comes from whoever deployed the contract: it is untrusted, and no input crashes,
 // throws or allocates more than a small multiple of its size.
-// Thread-safety: pure functions.
+//
+// describe_credence_revert() is the one describer of the reverts of Credence's own contracts
+// (every CLI command, worker and verifier uses it): the custom errors of every contract with
+// bindings (bindings/all.hpp), whichever contract raised the revert.
+// Thread-safety: pure functions; the Credence ABIs are parsed once, on first use, behind a
+// thread-safe static.
 #pragma once
 
 #include <cstdint>
@@ -54,5 +59,14 @@ inline constexpr std::array<uint8_t, 4> kPanicSelector{0x4e, 0x48, 0x7b, 0x71};
 /// decode_revert(...).text.
 [[nodiscard]] std::string describe_revert(core::ByteView data,
                                           std::span<const core::AbiDocument> abis = {});
+
+/// The ABIs of every Credence contract (bindings/all.hpp), parsed once.
+[[nodiscard]] std::span<const core::AbiDocument> credence_abis();
+
+/// decode_revert against every Credence contract's custom errors.
+[[nodiscard]] DecodedRevert decode_credence_revert(core::ByteView data);
+
+/// decode_credence_revert(...).text, e.g. "ERC721NonexistentToken(tokenId=7)".
+[[nodiscard]] std::string describe_credence_revert(core::ByteView data);
 
 }  // namespace credence::chain

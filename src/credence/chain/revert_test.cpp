@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <credence/chain/bindings/all.hpp>
 #include <credence/core/abi.hpp>
 #include <credence/core/abi_json.hpp>
 #include <credence/core/address.hpp>
@@ -188,6 +189,23 @@ TEST(chain_revert, custom_error_found_in_any_of_several_abis) {
     EXPECT_EQ(d.kind, RevertKind::unknown);
     EXPECT_EQ(d.text, "unknown error " + credence::core::to_hex(data).substr(0, 10) +
                           " (36 bytes of data)");
+}
+
+// The one describer of Credence reverts knows every contract's custom errors, whichever raised it.
+TEST(chain_revert, credence_describer_knows_every_contract) {
+    EXPECT_EQ(credence::chain::credence_abis().size(),
+              credence::chain::bindings::all_contracts().size());
+    EXPECT_EQ(
+        credence::chain::describe_credence_revert(custom(
+            "ERC721NonexistentToken(uint256)", {AbiType::make_uint(256)}, {AbiValue(Uint256(7))})),
+        "ERC721NonexistentToken(tokenId=7)");
+    EXPECT_EQ(
+        credence::chain::describe_credence_revert(custom(
+            "ToolIsDeregistered(uint256)", {AbiType::make_uint(256)}, {AbiValue(Uint256(7))})),
+        "ToolIsDeregistered(toolId=7)");
+    const auto builtin = credence::chain::decode_credence_revert(error_string("nope"));
+    EXPECT_EQ(builtin.kind, RevertKind::error_string);
+    EXPECT_EQ(builtin.text, "reason: \"nope\"");
 }
 
 TEST(chain_revert, empty_data) {

@@ -245,9 +245,7 @@ void run_set_metadata(const SetMetadataArgs& a) {
 
 core::Bytes read_metadata(ChainContext& ctx, const core::Address& registry,
                           const core::Uint256& agent_id, const std::string& key) {
-    const core::Bytes ret =
-        ctx.call(registry, must(idr::get_metadata(agent_id, key), "getMetadata"), "getMetadata");
-    return must(idr::decode_get_metadata_result(ret), "getMetadata result");
+    return ctx.call(idr::call::get_metadata, registry, agent_id, key);
 }
 
 struct GetMetadataArgs {
@@ -289,8 +287,7 @@ struct SetWalletArgs {
 
 core::Address owner_of(ChainContext& ctx, const core::Address& registry,
                        const core::Uint256& agent_id) {
-    const core::Bytes ret = ctx.call(registry, must(idr::owner_of(agent_id), "ownerOf"), "ownerOf");
-    return must(idr::decode_owner_of_result(ret), "ownerOf result");
+    return ctx.call(idr::call::owner_of, registry, agent_id);
 }
 
 void run_set_wallet(const SetWalletArgs& a) {
@@ -439,14 +436,8 @@ void run_show(const ShowArgs& a) {
     ChainContext ctx(a.common.chain);
     const core::Address registry = identity_address(ctx, a.common);
     const core::Address owner = owner_of(ctx, registry, agent_id);
-    const std::string uri =
-        must(idr::decode_token_uri_result(
-                 ctx.call(registry, must(idr::token_uri(agent_id), "tokenURI"), "tokenURI")),
-             "tokenURI result");
-    const core::Address wallet = must(
-        idr::decode_get_agent_wallet_result(ctx.call(
-            registry, must(idr::get_agent_wallet(agent_id), "getAgentWallet"), "getAgentWallet")),
-        "getAgentWallet result");
+    const std::string uri = ctx.call(idr::call::token_uri, registry, agent_id);
+    const core::Address wallet = ctx.call(idr::call::get_agent_wallet, registry, agent_id);
 
     Output out(a.common.chain.json, OutputStyle::labeled);
     out.add("agentId", agent_id.to_dec());

@@ -2,13 +2,10 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <vector>
 
 #include <fmt/core.h>
 
-#include <credence/chain/bindings/all.hpp>
 #include <credence/chain/revert.hpp>
-#include <credence/core/abi_json.hpp>
 
 namespace credence::cmd {
 
@@ -32,17 +29,10 @@ std::optional<chain::Deployment> running_devnet() {
 
 }  // namespace
 
-std::string describe_credence_revert(core::ByteView data) {
-    // Parsed only when a revert happens: the common path never pays for 23 ABIs.
-    std::vector<core::AbiDocument> abis;
-    for (const auto& contract : chain::bindings::all_contracts())
-        if (auto doc = core::parse_json_abi(contract.abi_json)) abis.push_back(std::move(*doc));
-    return chain::describe_revert(data, abis);
-}
-
 void throw_rpc_error(const chain::RpcError& error, std::string_view what) {
     if (chain::is_revert(error))
-        throw CliError(fmt::format("{} reverted: {}", what, describe_credence_revert(error.data)));
+        throw CliError(
+            fmt::format("{} reverted: {}", what, chain::describe_credence_revert(error.data)));
     throw CliError(fmt::format("{}: {}", what, error.to_string()));
 }
 
@@ -85,6 +75,7 @@ ChainContext::ChainContext(const ChainOptions& options) : options_(options) {
     chain::RetryPolicy retry;
     retry.max_attempts = 3;
     rpc_ = std::make_unique<chain::RpcClient>(chain::RpcClient::make_http(url, {}, retry));
+    caller_ = std::make_unique<chain::ContractCaller>(*rpc_);
 }
 
 ChainContext::~ChainContext() = default;
@@ -155,8 +146,8 @@ SentTxn ChainContext::send(const core::Address& to, core::Bytes calldata, std::s
     request.data = std::move(calldata);
     const auto fail = [what](const chain::SendFailure& f) -> CliError {
         if (f.code == chain::SendError::reverted)
-            return CliError(
-                fmt::format("{} reverted: {}", what, describe_credence_revert(f.revert_data)));
+            return CliError(fmt::format("{} reverted: {}", what,
+                                        chain::describe_credence_revert(f.revert_data)));
         return CliError(fmt::format("{} failed: {}", what, f.detail));
     };
     SentTxn sent;
@@ -169,14 +160,6 @@ SentTxn ChainContext::send(const core::Address& to, core::Bytes calldata, std::s
     if (!receipt) throw fail(receipt.error());
     sent.receipt = std::move(*receipt);
     return sent;
-}
-
-core::Bytes ChainContext::call(const core::Address& to, core::ByteView calldata,
-                               std::string_view what) {
-    chain::CallRequest req;
-    req.to = to;
-    req.data = core::Bytes(calldata.begin(), calldata.end());
-    return must_rpc(rpc_->call(req), what);
 }
 
 void ChainContext::report(Output& out, const SentTxn& sent) {

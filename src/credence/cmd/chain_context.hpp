@@ -14,7 +14,9 @@
 //
 // Errors: every failure throws CliError with one line, e.g.
 //   "giveFeedback reverted: SelfFeedbackNotAllowed(agentId=1, caller=0xf39F…)".
-// Reverts are decoded against the ABIs of every Credence contract (bindings/all.hpp).
+// Reverts are decoded by the one describer of Credence reverts (chain/revert.hpp
+// describe_credence_revert); reads go through the generated call helpers
+// (ctx.call(idr::call::owner_of, registry, agent_id), chain/contract_call.hpp).
 // Thread-safety: one context per command invocation. Ownership: owns the RpcClient and key.
 #pragma once
 
@@ -23,10 +25,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <credence/chain/contract_call.hpp>
 #include <credence/chain/deployment.hpp>
 #include <credence/chain/key_source.hpp>
 #include <credence/chain/rpc_client.hpp>
@@ -51,6 +55,14 @@ struct ChainOptions {
 
 /// Adds the shared flags to `cmd`. `signs`: also the key, --confirmations and --dry-run flags.
 void add_chain_options(CLI::App& cmd, ChainOptions& options, bool signs);
+
+/// Unwraps a call helper's result, or throws CliError with its one line
+/// ("getValidationStatus reverted: UnknownRequest(requestHash=0x…)").
+template <typename T>
+T must_call(chain::CallResult<T>&& r) {
+    if (!r) throw CliError(r.error().message());
+    return std::move(*r);
+}
 
 /// The outcome of ChainContext::send. With --dry-run only raw_txn and txn_hash are set.
 struct SentTxn {
@@ -85,9 +97,14 @@ public:
     /// Sends `calldata` to `to` and waits for the receipt; `what` names the call in errors
     /// ("giveFeedback"). With --dry-run, signs and returns without sending.
     SentTxn send(const core::Address& to, core::Bytes calldata, std::string_view what);
-    /// eth_call at latest; `what` names the call in errors.
-    [[nodiscard]] core::Bytes call(const core::Address& to, core::ByteView calldata,
-                                   std::string_view what);
+    /// The caller of the generated call helpers (eth_call at latest).
+    [[nodiscard]] chain::ContractCaller& caller() noexcept { return *caller_; }
+    /// A generated call helper run at latest, its failure thrown as must_call does:
+    /// `ctx.call(idr::call::owner_of, registry, agent_id)`.
+    template <typename Helper, typename... Args>
+    [[nodiscard]] auto call(Helper&& helper, const core::Address& to, Args&&... args) {
+        return must_call(std::forward<Helper>(helper)(*caller_, to, std::forward<Args>(args)...));
+    }
 
     /// Adds the standard transaction fields (hash, block, gas used; or the raw transaction for
     /// --dry-run) to `out`.
@@ -96,6 +113,7 @@ public:
 private:
     ChainOptions options_;
     std::unique_ptr<chain::RpcClient> rpc_;
+    std::unique_ptr<chain::ContractCaller> caller_;  // over *rpc_
     std::string rpc_url_;
     std::optional<uint64_t> chain_id_;
     std::optional<chain::Deployment> deployment_;
@@ -112,8 +130,5 @@ T must_rpc(chain::RpcResult<T>&& r, std::string_view what) {
     if (!r) throw_rpc_error(r.error(), what);
     return std::move(*r);
 }
-
-/// The one-line text of a revert, against every Credence contract's custom errors.
-[[nodiscard]] std::string describe_credence_revert(core::ByteView data);
 
 }  // namespace credence::cmd

@@ -140,11 +140,7 @@ void run_give(const GiveArgs& a) {
     std::optional<std::string> file_bytes;
     if (build_file) {
         // agentRegistry names the identity registry this reputation registry is bound to.
-        const core::Address identity =
-            must(rep::decode_get_identity_registry_result(
-                     ctx.call(registry, must(rep::get_identity_registry(), "getIdentityRegistry"),
-                              "getIdentityRegistry")),
-                 "getIdentityRegistry result");
+        const core::Address identity = ctx.call(rep::call::get_identity_registry, registry);
         core::FeedbackFile file;
         file.agent_registry = {ctx.chain_id(), identity.bytes};
         file.agent_id = agent_id;
@@ -308,11 +304,7 @@ void run_read(const ReadArgs& a) {
     const uint64_t index = parse_u64_arg("feedbackIndex", a.index);
     ChainContext ctx(a.common.chain);
     const core::Address registry = reputation_address(ctx, a.common);
-    const auto r =
-        must(rep::decode_read_feedback_result(ctx.call(
-                 registry, must(rep::read_feedback(agent_id, client, index), "readFeedback"),
-                 "readFeedback")),
-             "readFeedback result");
+    const auto r = ctx.call(rep::call::read_feedback, registry, agent_id, client, index);
     Output out(a.common.chain.json, OutputStyle::labeled);
     out.add("value", decimal_text(r.value, r.value_decimals));
     if (a.common.chain.json) {
@@ -347,13 +339,8 @@ void run_list(const ListArgs& a) {
     ChainContext ctx(a.common.chain);
     const core::Address registry = reputation_address(ctx, a.common);
     // ERC-8004 §Read Functions: readAllFeedback; an empty client list means every client.
-    const auto r =
-        must(rep::decode_read_all_feedback_result(ctx.call(
-                 registry,
-                 must(rep::read_all_feedback(agent_id, clients, a.tag1, a.tag2, a.include_revoked),
-                      "readAllFeedback"),
-                 "readAllFeedback")),
-             "readAllFeedback result");
+    const auto r = ctx.call(rep::call::read_all_feedback, registry, agent_id, clients, a.tag1,
+                            a.tag2, a.include_revoked);
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
     const size_t n = r.clients.size();
     if (r.feedback_indexes.size() != n || r.values.size() != n || r.value_decimals.size() != n ||
@@ -408,9 +395,7 @@ void run_summary(const SummaryArgs& a) {
     // and the output says so.
     const bool all_clients = clients.empty();
     if (all_clients) {
-        clients = must(rep::decode_get_clients_result(ctx.call(
-                           registry, must(rep::get_clients(agent_id), "getClients"), "getClients")),
-                       "getClients result");
+        clients = ctx.call(rep::call::get_clients, registry, agent_id);
     }
     Output out(a.common.chain.json, OutputStyle::labeled);
     if (clients.empty()) {
@@ -424,11 +409,7 @@ void run_summary(const SummaryArgs& a) {
         out.flush();
         return;
     }
-    const auto r =
-        must(rep::decode_get_summary_result(ctx.call(
-                 registry, must(rep::get_summary(agent_id, clients, a.tag1, a.tag2), "getSummary"),
-                 "getSummary")),
-             "getSummary result");
+    const auto r = ctx.call(rep::call::get_summary, registry, agent_id, clients, a.tag1, a.tag2);
     out.add("count", r.count);
     out.add("summary", decimal_text(r.summary_value, r.summary_value_decimals));
     if (a.common.chain.json) {

@@ -65,9 +65,7 @@ std::string metadata_uri(const ToolManifest& m, const std::string& flag) {
 
 tr::ToolConfig read_config(ChainContext& ctx, const core::Address& registry,
                            const core::Uint256& tool_id) {
-    const auto data = ctx.call(registry, must_abi(tr::get_tool_config(tool_id), "getToolConfig"),
-                               "getToolConfig");
-    return must_abi(tr::decode_get_tool_config_result(data), "getToolConfig");
+    return ctx.call(tr::call::get_tool_config, registry, tool_id);
 }
 
 struct ToolArgs {
@@ -213,10 +211,7 @@ void run_access(ChainOptions& o, const ToolArgs& a) {
         a.data.empty() ? core::Bytes{} : must(core::from_prefixed_hex(a.data), "invalid --data");
     ChainContext ctx(o);
     const auto registry = ctx.contract(kContract, a.registry);
-    const auto ret =
-        ctx.call(registry, must_abi(tr::try_has_access(tool_id, account, data), "tryHasAccess"),
-                 "tryHasAccess");
-    const auto r = must_abi(tr::decode_try_has_access_result(ret), "tryHasAccess");
+    const auto r = ctx.call(tr::call::try_has_access, registry, tool_id, account, data);
     // ERC-8257 IToolRegistry.tryHasAccess: (true, true) granted, (true, false) a clean denial,
     // (false, _) the predicate malfunctioned (revert, out of gas, non-canonical word, no code).
     const char* verdict = !r.ok ? "predicate broken" : r.granted ? "granted" : "denied";

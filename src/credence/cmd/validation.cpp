@@ -121,10 +121,7 @@ void run_status(ChainOptions& o, const ReadArgs& a) {
     const core::Hash32 request_hash = parse_hash_arg("request hash", a.request_hash);
     ChainContext ctx(o);
     const auto registry = ctx.contract(kContract, a.registry);
-    const auto data =
-        ctx.call(registry, must_abi(vr::get_validation_status(request_hash), "getValidationStatus"),
-                 "getValidationStatus");
-    const auto s = must_abi(vr::decode_get_validation_status_result(data), "getValidationStatus");
+    const auto s = ctx.call(vr::call::get_validation_status, registry, request_hash);
     Output out(o.json);
     if (o.json) out.add("requestHash", core::to_hex(request_hash));
     out.add("validator", s.validator_address.to_checksum_hex());
@@ -143,10 +140,7 @@ void run_summary(ChainOptions& o, const ReadArgs& a) {
     for (const auto& v : a.validators) validators.push_back(parse_address_arg("validator", v));
     ChainContext ctx(o);
     const auto registry = ctx.contract(kContract, a.registry);
-    const auto data =
-        ctx.call(registry, must_abi(vr::get_summary(agent_id, validators, a.tag), "getSummary"),
-                 "getSummary");
-    const auto s = must_abi(vr::decode_get_summary_result(data), "getSummary");
+    const auto s = ctx.call(vr::call::get_summary, registry, agent_id, validators, a.tag);
     Output out(o.json);
     out.add("count", s.count);
     out.add("averageResponse", s.average_response);
@@ -160,19 +154,11 @@ void run_list(ChainOptions& o, const ReadArgs& a) {
     const auto registry = ctx.contract(kContract, a.registry);
     std::vector<core::Hash32> hashes;
     if (a.agent) {
-        const auto data =
-            ctx.call(registry,
-                     must_abi(vr::get_agent_validations(parse_uint256_arg("agent id", *a.agent)),
-                              "getAgentValidations"),
-                     "getAgentValidations");
-        hashes = must_abi(vr::decode_get_agent_validations_result(data), "getAgentValidations");
+        hashes = ctx.call(vr::call::get_agent_validations, registry,
+                          parse_uint256_arg("agent id", *a.agent));
     } else {
-        const auto data = ctx.call(
-            registry,
-            must_abi(vr::get_validator_requests(parse_address_arg("validator", *a.validator)),
-                     "getValidatorRequests"),
-            "getValidatorRequests");
-        hashes = must_abi(vr::decode_get_validator_requests_result(data), "getValidatorRequests");
+        hashes = ctx.call(vr::call::get_validator_requests, registry,
+                          parse_address_arg("validator", *a.validator));
     }
     auto list = nlohmann::ordered_json::array();
     for (const auto& h : hashes) list.push_back(core::to_hex(h));

@@ -93,7 +93,9 @@ void run_verify_agent(const VerifyAgentArgs& a) {
     ChainContext ctx(a.chain);
     const core::Address registry = ctx.contract("IdentityRegistry", a.registry);
     auto agent = verify::read_onchain_agent(ctx.rpc(), ctx.chain_id(), registry, agent_id);
-    if (!agent) throw_rpc_error(agent.error(), "reading agent " + agent_id.to_dec());
+    if (!agent)
+        throw CliError(
+            fmt::format("reading agent {}: {}", agent_id.to_dec(), agent.error().message()));
     verify::AgentVerifyOptions options;
     options.check_domains = !a.no_domains;
     options.fetch_agent_cards = !a.no_card;

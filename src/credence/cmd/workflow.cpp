@@ -17,6 +17,7 @@
 #include <credence/chain/bindings/single_stage_workflow.hpp>
 #include <credence/chain/deployment.hpp>
 #include <credence/chain/operation_journal.hpp>
+#include <credence/chain/revert.hpp>
 #include <credence/chain/txn_sender.hpp>
 #include <credence/cmd/util.hpp>
 #include <credence/core/keccak.hpp>
@@ -79,16 +80,12 @@ chain::Block latest_block(ChainContext& ctx) {
 
 iw::GetAgentTaskResult get_task(ChainContext& ctx, const core::Address& wf,
                                 const core::Hash32& task_hash) {
-    const auto data =
-        ctx.call(wf, must(iw::get_agent_task(task_hash), "getAgentTask"), "getAgentTask");
-    return must(iw::decode_get_agent_task_result(data), "getAgentTask result");
+    return ctx.call(iw::call::get_agent_task, wf, task_hash);
 }
 
 iw::GetAgentReplyResult get_reply(ChainContext& ctx, const core::Address& wf,
                                   const core::Hash32& reply_hash) {
-    const auto data =
-        ctx.call(wf, must(iw::get_agent_reply(reply_hash), "getAgentReply"), "getAgentReply");
-    return must(iw::decode_get_agent_reply_result(data), "getAgentReply result");
+    return ctx.call(iw::call::get_agent_reply, wf, reply_hash);
 }
 
 /// Events of this workflow in a receipt, decoded.
@@ -200,10 +197,7 @@ void run_task(TaskArgs& a) {
     ChainContext ctx(a.common.chain);
     const core::Address wf = resolve_workflow(ctx, a.common.workflow);
     const auto t = get_task(ctx, wf, th);
-    const auto eligible =
-        must(sw::decode_is_task_eligible_result(
-                 ctx.call(wf, must(sw::is_task_eligible(th), "isTaskEligible"), "isTaskEligible")),
-             "isTaskEligible result");
+    const bool eligible = ctx.call(sw::call::is_task_eligible, wf, th);
     Output out(a.common.chain.json);
     out.add("taskHash", hex(th));
     out.add("runId", hex(t.task.workflow_run_id));
@@ -254,7 +248,7 @@ uint64_t reply_timestamp(ChainContext& ctx, uint64_t max_anchor) {
 /// The CLI line of a failed onAgentReply / onAgentProve send.
 std::string send_failure_line(const chain::SendFailure& f, std::string_view what) {
     if (f.code == chain::SendError::reverted) {
-        return fmt::format("{} reverted: {}", what, describe_credence_revert(f.revert_data));
+        return fmt::format("{} reverted: {}", what, chain::describe_credence_revert(f.revert_data));
     }
     if (f.code == chain::SendError::rpc && f.rpc) {
         try {
@@ -404,9 +398,7 @@ void run_prove(ProveArgs& a) {
         proofs.push_back(must(core::from_hex(a.proof), "--proof"));
     } else {
         // Attest with the workflow's own verifier (its proof policy), as the attester.
-        const auto policy = must(sw::decode_proof_policy_result(ctx.call(
-                                     wf, must(sw::proof_policy(), "proofPolicy"), "proofPolicy")),
-                                 "proofPolicy result");
+        const auto policy = ctx.call(sw::call::proof_policy, wf);
         if (policy.verifier.is_zero()) throw CliError("the workflow has no proof verifier");
         std::optional<core::SecretKey> own_key;
         if (!a.attester_key.empty()) own_key = load_private_key(a.attester_key);
@@ -458,9 +450,7 @@ void run_result(ResultArgs& a) {
     const core::Hash32 run_id = parse_hash_arg("run id", a.run_id);
     ChainContext ctx(a.common.chain);
     const core::Address wf = resolve_workflow(ctx, a.common.workflow);
-    const auto r =
-        must(iw::decode_result_result(ctx.call(wf, must(iw::result(run_id), "result"), "result")),
-             "result result");
+    const auto r = ctx.call(iw::call::result, wf, run_id);
     Output out(a.common.chain.json);
     out.add("runId", hex(run_id));
     out.add("status", run_status_name(r.status));

@@ -234,9 +234,7 @@ void run_trace(TraceArgs& a) {
                                          rec->verification_digest},
                                         reply_logs.at(rh)});
     }
-    const auto result =
-        must(iw::decode_result_result(ctx.call(wf, must(iw::result(run_id), "result"), "result")),
-             "result result");
+    const auto result = ctx.call(iw::call::result, wf, run_id);
 
     Json doc{{"runId", hex(run_id)},
              {"workflow", wf.to_checksum_hex()},

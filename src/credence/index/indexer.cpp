@@ -10,6 +10,7 @@
 
 #include <fmt/core.h>
 
+#include <credence/chain/contract_call.hpp>
 #include <credence/chain/rpc_codec.hpp>
 #include <credence/core/keccak.hpp>
 
@@ -184,12 +185,13 @@ std::expected<void, IndexError> Indexer::read_details(std::vector<IngestLog>& lo
             return rpc_fail(results.error(), "read task and reply details");
         }
         for (size_t k = 0; k < n; ++k) {
-            auto& result = (*results)[k];
-            auto data = result ? chain::read_data(*result)
-                               : chain::RpcResult<core::Bytes>(std::unexpected(result.error()));
+            // Stored raw: the projector decodes it (projector_workflow.cpp). A revert is
+            // described by the one describer of Credence reverts (chain/contract_call.hpp).
+            auto data = chain::call_answer((*results)[k]);
             if (!data) {
                 metrics_.rpc_errors_total++;
-                return rpc_fail(data.error(), "read a task or reply detail");
+                return fail(IndexErrorKind::rpc,
+                            "read a task or reply detail: " + data.error().message());
             }
             logs[which[at + k]].detail = std::move(*data);
         }

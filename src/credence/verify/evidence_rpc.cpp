@@ -11,6 +11,7 @@
 #include <fmt/core.h>
 
 #include <credence/chain/bindings/i_agent_verifier.hpp>
+#include <credence/chain/contract_call.hpp>
 #include <credence/chain/rpc_client.hpp>
 #include <credence/chain/rpc_codec.hpp>
 #include <credence/index/store.hpp>
@@ -27,6 +28,12 @@ SourceError rpc_error(const chain::RpcError& e, std::string_view what) {
     return {SourceErrorKind::rpc, fmt::format("{}: {}", what, e.to_string())};
 }
 
+SourceError call_failed(const chain::CallError& e) {
+    const bool decode =
+        e.kind == chain::CallErrorKind::bad_answer || e.kind == chain::CallErrorKind::encoding;
+    return {decode ? SourceErrorKind::decode : SourceErrorKind::rpc, e.message()};
+}
+
 class RpcSource final : public EvidenceSource {
 public:
     RpcSource(chain::RpcClient& rpc, core::Address workflow, uint64_t from_block)
@@ -37,10 +44,11 @@ public:
 
     SourceResult<RunResult> result(const core::Hash32& run_id) override {
         if (auto ok = load_anchors(run_id); !ok) return std::unexpected(ok.error());
-        auto data = call(*iw::result(run_id), "result()");
-        if (!data) return std::unexpected(data.error());
-        auto r = iw::decode_result_result(*data);
-        if (!r) return std::unexpected(SourceError{SourceErrorKind::decode, "result() return"});
+        auto head = pinned();
+        if (!head) return std::unexpected(head.error());
+        chain::ContractCaller caller(rpc_, chain::BlockId(*head));
+        auto r = iw::call::result(caller, workflow_, run_id);
+        if (!r) return std::unexpected(call_failed(r.error()));
         RunResult out;
         out.status = r->status;
         out.final_task_hash = r->final_task_hash;
@@ -54,21 +62,17 @@ public:
         std::vector<core::Bytes> calldata;
         calldata.reserve(task_hashes.size());
         for (const auto& h : task_hashes) calldata.push_back(*iw::get_agent_task(h));
-        auto results = batch_call(calldata, "getAgentTask");
-        if (!results) return std::unexpected(results.error());
+        auto answers = batch_call(calldata, "getAgentTask");
+        if (!answers) return std::unexpected(answers.error());
         std::vector<std::optional<TaskRecord>> out;
         out.reserve(task_hashes.size());
         for (size_t i = 0; i < task_hashes.size(); ++i) {
-            const auto& data = (*results)[i];
-            if (!data) {  // ERC-8301: getAgentTask MUST revert for an unknown hash
-                out.emplace_back();
+            auto d = iw::call::get_agent_task_answer(std::move((*answers)[i]));
+            if (!d && d.error().kind == chain::CallErrorKind::reverted) {
+                out.emplace_back();  // ERC-8301: getAgentTask MUST revert for an unknown hash
                 continue;
             }
-            auto d = iw::decode_get_agent_task_result(*data);
-            if (!d) {
-                return std::unexpected(
-                    SourceError{SourceErrorKind::decode, "getAgentTask return data"});
-            }
+            if (!d) return std::unexpected(call_failed(d.error()));
             TaskRecord rec{std::move(d->task), d->proven, std::nullopt};
             if (auto a = task_anchors_.find(task_hashes[i]); a != task_anchors_.end()) {
                 rec.anchor = a->second;
@@ -83,21 +87,17 @@ public:
         std::vector<core::Bytes> calldata;
         calldata.reserve(reply_hashes.size());
         for (const auto& h : reply_hashes) calldata.push_back(*iw::get_agent_reply(h));
-        auto results = batch_call(calldata, "getAgentReply");
-        if (!results) return std::unexpected(results.error());
+        auto answers = batch_call(calldata, "getAgentReply");
+        if (!answers) return std::unexpected(answers.error());
         std::vector<std::optional<ReplyRecord>> out;
         out.reserve(reply_hashes.size());
         for (size_t i = 0; i < reply_hashes.size(); ++i) {
-            const auto& data = (*results)[i];
-            if (!data) {
-                out.emplace_back();
+            auto d = iw::call::get_agent_reply_answer(std::move((*answers)[i]));
+            if (!d && d.error().kind == chain::CallErrorKind::reverted) {
+                out.emplace_back();  // an unknown reply hash
                 continue;
             }
-            auto d = iw::decode_get_agent_reply_result(*data);
-            if (!d) {
-                return std::unexpected(
-                    SourceError{SourceErrorKind::decode, "getAgentReply return data"});
-            }
+            if (!d) return std::unexpected(call_failed(d.error()));
             ReplyRecord rec{std::move(d->reply), d->verifier, d->proven, d->verification_digest,
                             std::nullopt};
             if (auto a = reply_anchors_.find(reply_hashes[i]); a != reply_anchors_.end()) {
@@ -229,23 +229,13 @@ private:
         return {};
     }
 
-    SourceResult<core::Bytes> call(core::Bytes data, std::string_view what) {
-        auto head = pinned();
-        if (!head) return std::unexpected(head.error());
-        chain::CallRequest req;
-        req.to = workflow_;
-        req.data = std::move(data);
-        auto r = rpc_.call(req, chain::BlockId(*head));
-        if (!r) return std::unexpected(rpc_error(r.error(), what));
-        return *r;
-    }
-
-    // eth_call of every calldata at the pinned block; element i is nullopt when call i reverted.
-    SourceResult<std::vector<std::optional<core::Bytes>>> batch_call(
+    // eth_call of every calldata at the pinned block; element i is the answer to call i, for the
+    // function's call::<f>_answer to decode. Fails only when a whole batch went unanswered.
+    SourceResult<std::vector<chain::CallResult<core::Bytes>>> batch_call(
         const std::vector<core::Bytes>& calldata, std::string_view what) {
         auto head = pinned();
         if (!head) return std::unexpected(head.error());
-        std::vector<std::optional<core::Bytes>> out;
+        std::vector<chain::CallResult<core::Bytes>> out;
         out.reserve(calldata.size());
         for (size_t at = 0; at < calldata.size(); at += kCallsPerRequest) {
             const size_t n = std::min(kCallsPerRequest, calldata.size() - at);
@@ -260,18 +250,7 @@ private:
             }
             auto results = rpc_.batch(calls);
             if (!results) return std::unexpected(rpc_error(results.error(), what));
-            for (auto& r : *results) {
-                if (!r) {
-                    if (chain::is_revert(r.error())) {
-                        out.emplace_back();
-                        continue;
-                    }
-                    return std::unexpected(rpc_error(r.error(), what));
-                }
-                auto data = chain::read_data(*r);
-                if (!data) return std::unexpected(rpc_error(data.error(), what));
-                out.emplace_back(std::move(*data));
-            }
+            for (const auto& r : *results) out.push_back(chain::call_answer(r));
         }
         return out;
     }

@@ -9,6 +9,7 @@
 #include <credence/chain/bindings/identity_registry.hpp>
 #include <credence/chain/bindings/reputation_registry.hpp>
 #include <credence/chain/bindings/validation_registry.hpp>
+#include <credence/chain/contract_call.hpp>
 #include <credence/core/caip.hpp>
 #include <credence/core/keccak.hpp>
 
@@ -108,26 +109,19 @@ core::Result<std::vector<chain::Log>, ReadError> logs_of(chain::RpcClient& rpc,
     return std::move(*logs);
 }
 
-template <typename T>
-core::Result<T, ReadError> call_decoded(chain::RpcClient& rpc, const core::Address& to,
-                                        core::Result<core::Bytes, core::AbiError> calldata,
-                                        auto decode, std::string_view what) {
-    if (!calldata) return core::fail(ReadError::bad_answer, fmt::format("{}: encoding", what));
-    chain::CallRequest req;
-    req.to = to;
-    req.data = std::move(*calldata);
-    auto out = rpc.call(req);
-    if (!out) {
-        // A revert is the contract's answer (an unknown agent), not a node failure.
-        const ReadError kind =
-            chain::is_revert(out.error()) ? ReadError::not_found : ReadError::rpc_failure;
-        return core::fail(kind, fmt::format("{}: {}", what, out.error().to_string()));
+/// A call helper's failure as a ReadError. A revert is the contract's answer (an unknown agent),
+/// not a node failure.
+core::Error<ReadError> read_error(const chain::CallError& e) {
+    switch (e.kind) {
+        case chain::CallErrorKind::reverted:
+            return {ReadError::not_found, e.message()};
+        case chain::CallErrorKind::rpc_failure:
+            return {ReadError::rpc_failure, e.message()};
+        case chain::CallErrorKind::bad_answer:
+        case chain::CallErrorKind::encoding:
+            break;
     }
-    auto decoded = decode(core::ByteView(*out));
-    if (!decoded)
-        return core::fail(ReadError::bad_answer,
-                          fmt::format("{}: {}", what, decoded.error().detail));
-    return std::move(*decoded);
+    return {ReadError::bad_answer, e.message()};
 }
 
 }  // namespace
@@ -457,31 +451,25 @@ core::Result<OnchainFeedbackRecord, ReadError> read_onchain_feedback(chain::RpcC
     auto chain_id = rpc.chain_id();
     if (!chain_id)
         return core::fail(ReadError::rpc_failure, "eth_chainId: " + chain_id.error().to_string());
-    auto identity = call_decoded<core::Address>(
-        rpc, registry, rep::get_identity_registry(),
-        [](core::ByteView d) { return rep::decode_get_identity_registry_result(d); },
-        "getIdentityRegistry");
-    if (!identity) return std::unexpected(identity.error());
+    chain::ContractCaller caller(rpc);
+    auto identity = rep::call::get_identity_registry(caller, registry);
+    if (!identity) return std::unexpected(read_error(identity.error()));
     rec.facts.agent_registry = {*chain_id, identity->bytes};
 
-    auto stored = call_decoded<rep::ReadFeedbackResult>(
-        rpc, registry, rep::read_feedback(agent_id, client, feedback_index),
-        [](core::ByteView d) { return rep::decode_read_feedback_result(d); }, "readFeedback");
-    if (!stored) return std::unexpected(stored.error());
+    auto stored = rep::call::read_feedback(caller, registry, agent_id, client, feedback_index);
+    if (!stored) return std::unexpected(read_error(stored.error()));
     rec.revoked = stored->is_revoked;
 
     // The payees of a proofOfPayment: the agent's wallet (ERC-8004 §agentWallet) and its owner.
-    auto owner = call_decoded<core::Address>(
-        rpc, *identity, idr::owner_of(agent_id),
-        [](core::ByteView d) { return idr::decode_owner_of_result(d); }, "ownerOf");
+    // A revert (the agent is gone) leaves the payee out.
+    auto owner = idr::call::owner_of(caller, *identity, agent_id);
     if (owner) rec.payees.push_back(*owner);
-    auto wallet = call_decoded<core::Address>(
-        rpc, *identity, idr::get_agent_wallet(agent_id),
-        [](core::ByteView d) { return idr::decode_get_agent_wallet_result(d); }, "getAgentWallet");
+    auto wallet = idr::call::get_agent_wallet(caller, *identity, agent_id);
     if (wallet && !wallet->is_zero() && std::ranges::find(rec.payees, *wallet) == rec.payees.end())
         rec.payees.push_back(*wallet);
     for (const auto* r : {&owner, &wallet})
-        if (!*r && r->error().code != ReadError::not_found) return std::unexpected(r->error());
+        if (!*r && r->error().kind != chain::CallErrorKind::reverted)
+            return std::unexpected(read_error(r->error()));
 
     // ERC-8004 §Appending Responses: ResponseAppended(agentId, clientAddress indexed, ...,
     // responder indexed); feedbackIndex is not indexed.

@@ -79,9 +79,9 @@ BatchCheck make_agent_check(Fetcher& fetcher, chain::RpcClient& rpc, uint64_t ch
             }
             auto agent = read_onchain_agent(rpc, chain_id, s.contract, *id);
             if (!agent) {
-                out[i] = unreachable(s, "rpc_failure", agent.error().message);
+                out[i] = unreachable(s, "rpc_failure", agent.error().message());
                 // A revert of ownerOf: the agent no longer exists (burned), nothing to verify.
-                if (agent.error().kind == chain::RpcErrorKind::rpc_error) {
+                if (agent.error().kind == chain::CallErrorKind::reverted) {
                     out[i].status = VerificationStatus::unverified;
                     out[i].reason = "no_such_agent";
                 }

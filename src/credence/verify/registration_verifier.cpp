@@ -414,48 +414,25 @@ std::vector<AgentVerification> verify_agents(const std::vector<OnChainAgent>& ag
     return out;
 }
 
-chain::RpcResult<OnChainAgent> read_onchain_agent(chain::RpcClient& rpc, uint64_t chain_id,
-                                                  const core::Address& registry,
-                                                  const core::Uint256& agent_id) {
+chain::CallResult<OnChainAgent> read_onchain_agent(chain::RpcClient& rpc, uint64_t chain_id,
+                                                   const core::Address& registry,
+                                                   const core::Uint256& agent_id) {
     namespace idr = chain::bindings::identity_registry;
-    const auto call = [&](core::Result<core::Bytes, core::AbiError> data,
-                          std::string_view what) -> chain::RpcResult<core::Bytes> {
-        if (!data)
-            return chain::rpc_fail(chain::RpcErrorKind::invalid_argument, data.error().detail);
-        chain::CallRequest req;
-        req.to = registry;
-        req.data = std::move(*data);
-        auto r = rpc.call(req);
-        if (!r) {
-            r.error().message = std::string(what) + ": " + r.error().message;
-            return std::unexpected(std::move(r.error()));
-        }
-        return r;
-    };
-    const auto bad = [](std::string_view what, const core::Error<core::AbiError>& e) {
-        return chain::rpc_fail(chain::RpcErrorKind::bad_response,
-                               std::string(what) + ": " + e.detail);
-    };
+    chain::ContractCaller caller(rpc);
     OnChainAgent a;
     a.chain_id = chain_id;
     a.identity_registry = registry;
     a.agent_id = agent_id;
-    auto owner = call(idr::owner_of(agent_id), "ownerOf");
+    auto owner = idr::call::owner_of(caller, registry, agent_id);
     if (!owner) return std::unexpected(std::move(owner.error()));
-    auto owner_addr = idr::decode_owner_of_result(*owner);
-    if (!owner_addr) return bad("ownerOf", owner_addr.error());
-    a.owner = *owner_addr;
-    auto uri = call(idr::token_uri(agent_id), "tokenURI");
+    a.owner = *owner;
+    auto uri = idr::call::token_uri(caller, registry, agent_id);
     if (!uri) return std::unexpected(std::move(uri.error()));
-    auto uri_text = idr::decode_token_uri_result(*uri);
-    if (!uri_text) return bad("tokenURI", uri_text.error());
-    a.agent_uri = std::move(*uri_text);
-    auto wallet = call(idr::get_agent_wallet(agent_id), "getAgentWallet");
+    a.agent_uri = std::move(*uri);
+    auto wallet = idr::call::get_agent_wallet(caller, registry, agent_id);
     if (!wallet) return std::unexpected(std::move(wallet.error()));
-    auto wallet_addr = idr::decode_get_agent_wallet_result(*wallet);
-    if (!wallet_addr) return bad("getAgentWallet", wallet_addr.error());
     // ERC-8004 §On-chain metadata: the zero address means the wallet is unset.
-    if (!wallet_addr->is_zero()) a.wallet = *wallet_addr;
+    if (!wallet->is_zero()) a.wallet = *wallet;
     return a;
 }
 

@@ -33,6 +33,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <credence/chain/contract_call.hpp>
 #include <credence/chain/rpc_client.hpp>
 #include <credence/core/address.hpp>
 #include <credence/core/registration_file.hpp>
@@ -140,11 +141,11 @@ struct AgentVerification {
 };
 
 /// Reads ownerOf, tokenURI and getAgentWallet of `agent_id` at the latest block. A nonexistent
-/// agent is the registry's revert (RpcErrorKind::rpc_error); undecodable answers are bad_response.
-[[nodiscard]] chain::RpcResult<OnChainAgent> read_onchain_agent(chain::RpcClient& rpc,
-                                                                uint64_t chain_id,
-                                                                const core::Address& registry,
-                                                                const core::Uint256& agent_id);
+/// agent is the registry's revert (CallErrorKind::reverted); undecodable answers are bad_answer.
+[[nodiscard]] chain::CallResult<OnChainAgent> read_onchain_agent(chain::RpcClient& rpc,
+                                                                 uint64_t chain_id,
+                                                                 const core::Address& registry,
+                                                                 const core::Uint256& agent_id);
 
 struct AgentVerifyOptions {
     bool check_domains = true;

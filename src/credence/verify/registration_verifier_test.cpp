@@ -65,7 +65,7 @@ protected:
             }
         }
         auto agent = read_onchain_agent(rpc, devnet().chain_id(), registry_, agent_id);
-        EXPECT_TRUE(agent) << (agent ? "" : agent.error().message);
+        EXPECT_TRUE(agent) << (agent ? "" : agent.error().message());
         EXPECT_EQ(agent->agent_uri, uri);
         EXPECT_EQ(agent->owner, devnet().dev_address(account));
         return *agent;
@@ -392,7 +392,8 @@ TEST_F(VerifyRegistration, read_onchain_agent_of_a_nonexistent_agent_fails) {
     auto rpc = devnet().rpc();
     auto r = read_onchain_agent(rpc, devnet().chain_id(), registry_, core::Uint256{1'000'000});
     ASSERT_FALSE(r);
-    EXPECT_EQ(r.error().kind, chain::RpcErrorKind::rpc_error);
+    EXPECT_EQ(r.error().kind, chain::CallErrorKind::reverted);
+    EXPECT_EQ(r.error().message(), "ownerOf reverted: ERC721NonexistentToken(tokenId=1000000)");
 }
 
 }  // namespace

@@ -112,20 +112,13 @@ ToolReason reason_of(core::ManifestBytesError e) noexcept {
 core::Result<ToolConfig, ToolReason> read_config(chain::RpcClient& rpc,
                                                  const core::Address& registry,
                                                  const core::Uint256& tool_id) {
-    auto data = tr::get_tool_config(tool_id);
-    if (!data) return core::fail(ToolReason::rpc_error, data.error().detail);
-    chain::CallRequest req;
-    req.to = registry;
-    req.data = std::move(*data);
-    auto out = rpc.call(req);
-    if (!out) {
-        const bool reverted = out.error().kind == chain::RpcErrorKind::rpc_error;
+    chain::ContractCaller caller(rpc);
+    auto config = tr::call::get_tool_config(caller, registry, tool_id);
+    if (!config) {
+        const bool reverted = config.error().kind == chain::CallErrorKind::reverted;
         return core::fail(reverted ? ToolReason::tool_not_found : ToolReason::rpc_error,
-                          "getToolConfig: " + out.error().message);
+                          config.error().message());
     }
-    auto config = tr::decode_get_tool_config_result(*out);
-    if (!config)
-        return core::fail(ToolReason::rpc_error, "getToolConfig: " + config.error().detail);
     return *config;
 }
 
@@ -438,6 +431,9 @@ PredicateReport assess_predicate(chain::RpcClient& rpc, const core::Address& pre
     }
     // §Predicate Validation at Registration: "surface 'predicate does not advertise
     // IAccessPredicate' as a warning". A revert or a non-bool answer counts as not advertising.
+    // Not through a call helper: ERC-165 caps the call at 30,000 gas, and any error the node
+    // answers with (a revert, or running out of that gas) means "not supported"; only a node that
+    // does not answer fails the probe, a distinction CallError's rpc_failure does not keep.
     auto supports = [&](const std::array<uint8_t, 4>& id) -> std::optional<bool> {
         auto data = tr::supports_interface(id);
         if (!data) return std::nullopt;

@@ -22,7 +22,76 @@ std::string_view find_function_signature(std::span<const FunctionInfo> functions
     return it == functions.end() ? std::string_view{} : it->signature;
 }
 
+std::string_view to_string(CallErrorKind kind) noexcept {
+    switch (kind) {
+        case CallErrorKind::rpc_failure:
+            return "rpc_failure";
+        case CallErrorKind::reverted:
+            return "reverted";
+        case CallErrorKind::bad_answer:
+            return "bad_answer";
+        case CallErrorKind::encoding:
+            return "encoding";
+    }
+    return "unknown";
+}
+
+std::string_view CallError::name() const noexcept {
+    if (function.empty()) return "eth_call";
+    return std::string_view(function).substr(0, function.find('('));
+}
+
+std::string CallError::message() const {
+    std::string out(name());
+    switch (kind) {
+        case CallErrorKind::reverted:
+            out += " reverted: ";
+            break;
+        case CallErrorKind::rpc_failure:
+            out += ": ";
+            break;
+        case CallErrorKind::bad_answer:
+            out += ": bad return data: ";
+            break;
+        case CallErrorKind::encoding:
+            out += ": cannot encode the arguments: ";
+            break;
+    }
+    return out + detail;
+}
+
+bool CallError::is(const core::Selector& error_selector) const noexcept {
+    return kind == CallErrorKind::reverted && reverted_with(revert_data, error_selector);
+}
+
+bool reverted_with(core::ByteView revert_data, const core::Selector& error_selector) noexcept {
+    return revert_data.size() >= error_selector.size() &&
+           std::equal(error_selector.begin(), error_selector.end(), revert_data.begin());
+}
+
 namespace detail {
+
+CallResult<core::Bytes> call_function(Caller& caller, const core::Address& to,
+                                      std::string_view function,
+                                      core::Result<core::Bytes, core::AbiError> calldata) {
+    if (!calldata) {
+        return std::unexpected(
+            CallError{CallErrorKind::encoding, std::string(function), {}, calldata.error().detail});
+    }
+    return name_answer(caller.call(to, std::move(*calldata)), function);
+}
+
+CallResult<core::Bytes> name_answer(CallResult<core::Bytes> answer, std::string_view function) {
+    if (!answer) answer.error().function = function;
+    return answer;
+}
+
+std::unexpected<CallError> bad_answer(std::string_view function,
+                                      const core::Error<core::AbiError>& error) {
+    return std::unexpected(
+        CallError{CallErrorKind::bad_answer, std::string(function), {}, error.detail});
+}
+
 namespace {
 
 [[noreturn]] void die(std::string_view what, std::string_view text) {

@@ -14,12 +14,23 @@
 // to_abi/from_abi below are the conversions; from_abi returns false when the value does not have
 // the shape the type promises, which the decoders of core never produce for the matching type.
 //
+// Call helpers: for every function with outputs the generator also writes
+//   <contract>::call::<function>(Caller& caller, const core::Address& contract, args...)
+// which encodes, runs the eth_call through `caller` and decodes: CallResult<T>, one CallError
+// for every way it can fail. Caller is an interface rather than chain::RpcClient because this
+// library depends on core only (chain links it, not the other way round): chain/contract_call.hpp
+// implements it over the RPC client, and tests can inject a caller that fails. An interface, not
+// a template over the client, keeps the generated helpers ordinary functions compiled once here.
+// <contract>::call::<function>_answer(CallResult<core::Bytes>) does the decoding half for an
+// eth_call sent elsewhere (a JSON-RPC batch).
+//
 // Thread-safety: everything here is pure. Ownership: the tables hold views of string literals.
 #pragma once
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <expected>
 #include <span>
 #include <string>
 #include <string_view>
@@ -56,7 +67,69 @@ struct ErrorInfo {
 [[nodiscard]] std::string_view find_function_signature(std::span<const FunctionInfo> functions,
                                                        const core::Selector& selector) noexcept;
 
+/// How an eth_call through a call helper failed.
+enum class CallErrorKind : uint8_t {
+    rpc_failure,  // no answer from the contract: transport, HTTP, a non-revert JSON-RPC error
+    reverted,     // the EVM reverted: revert_data is what the contract returned
+    bad_answer,   // the return data does not decode as the function's outputs
+    encoding,     // an argument is out of range of its Solidity type; nothing was sent
+};
+
+[[nodiscard]] std::string_view to_string(CallErrorKind kind) noexcept;
+
+/// One failed contract call.
+struct CallError {
+    CallErrorKind kind = CallErrorKind::rpc_failure;
+    /// Canonical signature of the function, "getAgentWallet(uint256)"; set by the call helper
+    /// (empty for a raw Caller::call).
+    std::string function;
+    /// reverted: the revert data (possibly empty). Empty for the other kinds.
+    core::Bytes revert_data;
+    /// rpc_failure: the node's error; reverted: the revert decoded into one line (the Caller
+    /// describes it, chain/revert.hpp); bad_answer, encoding: the ABI error.
+    std::string detail;
+
+    /// The function's name, "getAgentWallet" ("eth_call" when no function is set).
+    [[nodiscard]] std::string_view name() const noexcept;
+    /// One line, e.g. "getAgentWallet reverted: ERC721NonexistentToken(tokenId=7)" or
+    /// "getAgentWallet: transport: connection refused".
+    [[nodiscard]] std::string message() const;
+    /// Whether the call reverted with this custom error (a generated k<Error>Error selector).
+    [[nodiscard]] bool is(const core::Selector& error_selector) const noexcept;
+};
+
+template <typename T>
+using CallResult = std::expected<T, CallError>;
+
+/// Whether revert data is the custom error with this selector (its first four bytes).
+[[nodiscard]] bool reverted_with(core::ByteView revert_data,
+                                 const core::Selector& error_selector) noexcept;
+
+/// Where the call helpers send their eth_calls. Implementations: chain::ContractCaller (over the
+/// JSON-RPC client, at a chosen block).
+class Caller {
+public:
+    virtual ~Caller() = default;
+    /// eth_call of `data` to `to`: the return data, or a CallError of kind rpc_failure or
+    /// reverted (with revert_data and its description in detail). `function` is left empty.
+    [[nodiscard]] virtual CallResult<core::Bytes> call(const core::Address& to,
+                                                       core::Bytes data) = 0;
+};
+
 namespace detail {
+
+/// What every generated call helper does around its encoder and decoder: runs `calldata`
+/// through `caller` (an encoding failure becomes CallErrorKind::encoding) and names `function`
+/// in the error.
+[[nodiscard]] CallResult<core::Bytes> call_function(
+    Caller& caller, const core::Address& to, std::string_view function,
+    core::Result<core::Bytes, core::AbiError> calldata);
+/// Names `function` in a failed answer (a no-op on success).
+[[nodiscard]] CallResult<core::Bytes> name_answer(CallResult<core::Bytes> answer,
+                                                  std::string_view function);
+/// The error of return data that does not decode as `function`'s outputs.
+[[nodiscard]] std::unexpected<CallError> bad_answer(std::string_view function,
+                                                    const core::Error<core::AbiError>& error);
 
 /// Types of a parenthesized list the generator has already validated with core::parse_type_list;
 /// aborts on failure, which would be a generator bug.
