@@ -113,7 +113,7 @@ protected:
         });
     }
 };
-// Suites are snake_case (shared/STYLE.md); gtest takes the suite name from the fixture type.
+// Suites are snake_case (the style guide); gtest takes the suite name from the fixture type.
 using agent_log_wakeup = AgentLogWakeup;  // NOLINT(readability-identifier-naming)
 
 TEST_F(agent_log_wakeup, new_task_wakes_a_worker_with_a_30_s_poll_interval) {

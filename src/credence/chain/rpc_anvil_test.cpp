@@ -130,7 +130,7 @@ protected:
 };
 
 credence::testing::AnvilProcess* ChainRpcAnvil::anvil_ = nullptr;
-// Suites are snake_case (shared/STYLE.md); gtest takes the suite name from the fixture type.
+// Suites are snake_case (the style guide); gtest takes the suite name from the fixture type.
 using chain_rpc_anvil = ChainRpcAnvil;  // NOLINT(readability-identifier-naming)
 
 TEST_F(chain_rpc_anvil, chain_id_matches_anvil_flag) {
