@@ -47,6 +47,7 @@ target_include_directories(credence_bindings PUBLIC ${credence_bindings_dir}
                            ${PROJECT_SOURCE_DIR}/src)
 target_link_libraries(credence_bindings PUBLIC credence::core)
 target_compile_options(credence_bindings PRIVATE ${CREDENCE_WARNINGS})
+credence_precompile(credence_bindings)
 
 # chain/ code (devnet_deploy) encodes through the bindings; they depend on core only, so no cycle.
 if(TARGET credence_chain)

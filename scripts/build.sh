@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Configures and builds one CMake preset (release, debug, asan, fuzz), then the web explorer.
+# Configures and builds one CMake preset (release, run, debug, asan, fuzz), then the web explorer.
 # Usage: build.sh [preset] [cache settings...]
 #   CREDENCE_BUILD_TARGETS="credence"  builds only those targets (make run, make package);
 #                                      unset: every target of the preset (make test).
@@ -15,4 +15,5 @@ for t in ${CREDENCE_BUILD_TARGETS:-}; do targets+=(--target "$t"); done
 echo "build: compiling ${CREDENCE_BUILD_TARGETS:-every target} ($(nproc) jobs; ninja prints [done/total])"
 cmake --build --preset "$preset" -j "$(nproc)" "${targets[@]}"
 # The web explorer (web/dist, served by `credence node`): tsc + vite, a few seconds.
-bash scripts/build-web.sh
+# CREDENCE_BUILD_WEB=0 leaves it to the caller (make run builds it once npm ci has finished).
+[ "${CREDENCE_BUILD_WEB:-1}" = 0 ] || bash scripts/build-web.sh

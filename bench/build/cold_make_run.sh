@@ -18,7 +18,7 @@ pid=$!
 declare -A seen
 stamp() { printf '%.1f' "$(echo "$(date +%s.%N) - $start" | bc)"; }
 while kill -0 "$pid" 2>/dev/null; do
-    for marker in "setup: installing [0-9]* Debian" "setup: installing the npm" "build: configuring" "build: compiling" "build-web:" "run: devnet at" \
+    for marker in "setup: installing [0-9]* Debian" "run: npm ci" "build: configuring" "build: compiling" "build-web:" "run: devnet at" \
         "run: seeding the demo" "credence node: serving"; do
         if [ -z "${seen[$marker]:-}" ] && grep -q "^$marker" "$log"; then
             seen[$marker]=$(stamp)
