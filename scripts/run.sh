@@ -23,7 +23,7 @@ mkdir -p build
 echo "run: npm ci in the background while the C++ compiles (log: build/npm-ci.log)"
 bash scripts/setup.sh --npm >build/npm-ci.log 2>&1 &
 npm_pid=$!
-# Only what runs, in a tree of its own (the run preset: -O2, precompiled headers, no tests or
+# Only what runs, in a tree of its own (the run preset: -O1, precompiled headers, no tests or
 # benchmarks; `make test` builds everything in build/release).
 CREDENCE_BUILD_TARGETS=credence CREDENCE_BUILD_WEB=0 bash scripts/build.sh run
 wait "$npm_pid" || { cat build/npm-ci.log >&2; echo "run: npm ci failed" >&2; exit 1; }
