@@ -8,6 +8,7 @@ mapfile -t files < <(git ls-files 'src/*.cpp' 'src/*.hpp' 'tests/*.cpp' 'tests/*
     | grep -v 'detail/unicode_tables.cpp')
 echo "lint: clang-format on ${#files[@]} files"
 clang-format-19 --dry-run --Werror "${files[@]}"
+bash scripts/check-cmd-names.sh
 # clang-tidy on the library and CLI translation units. Tests are left out: gtest's macros trip
 # bugprone checks (unchecked optionals inside EXPECT_*) without finding real bugs.
 mapfile -t units < <(printf '%s\n' "${files[@]}" | grep -E '^src/.*\.cpp$' | grep -v '_test\.cpp$')

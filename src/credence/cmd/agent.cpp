@@ -162,14 +162,14 @@ void run_register(const RegisterArgs& a) {
 
 // ---- check ------------------------------------------------------------------------------------
 
-struct CheckArgs {
+struct AgentCheckArgs {
     std::string file;
     bool json = false;
 };
 
 /// `register`'s rules and report without a node or a key: every issue is listed, and an error
 /// ends the command with register's own line and exit code 1 (for CI and editors).
-void run_check(const CheckArgs& a) {
+void run_agent_check(const AgentCheckArgs& a) {
     const std::string text = read_input(a.file);
     auto report = core::validate_registration_file(text);
     if (!report) {
@@ -500,7 +500,7 @@ void add_agent_commands(CLI::App& app) {
         cmd->callback([a] { run_register(*a); });
     }
     {
-        auto a = std::make_shared<CheckArgs>();
+        auto a = std::make_shared<AgentCheckArgs>();
         auto* cmd = group->add_subcommand(
             "check",
             "Offline: check a registration file with register's rules (no node, no key; exit 1 "
@@ -508,7 +508,7 @@ void add_agent_commands(CLI::App& app) {
         cmd->add_option("file", a->file, "ERC-8004 registration file (JSON), '-' for stdin")
             ->required();
         cmd->add_flag("--json", a->json, "Print the report as JSON");
-        cmd->callback([a] { run_check(*a); });
+        cmd->callback([a] { run_agent_check(*a); });
     }
     {
         auto a = std::make_shared<SetUriArgs>();

@@ -200,7 +200,7 @@ void run_give(const GiveArgs& a) {
 
 // ---- check ------------------------------------------------------------------------------------
 
-struct CheckArgs {
+struct FeedbackCheckArgs {
     std::string file;
     bool json = false;
 };
@@ -208,7 +208,7 @@ struct CheckArgs {
 /// ERC-8004 §Off-Chain Feedback File Structure checked offline (core/feedback_file.hpp: MUST
 /// fields and their forms, optional fields' types), with the feedbackHash its bytes commit to
 /// (§Giving Feedback: keccak256 of the file). The on-chain comparison is `verify feedback`'s.
-void run_check(const CheckArgs& a) {
+void run_feedback_check(const FeedbackCheckArgs& a) {
     const std::string text = read_input(a.file);
     auto report = core::validate_feedback_file(text);
     if (!report) {
@@ -253,7 +253,7 @@ void run_revoke(const RevokeArgs& a) {
     out.flush();
 }
 
-struct RespondArgs {
+struct FeedbackRespondArgs {
     FeedbackCommon common;
     std::string agent_id;
     std::string client;
@@ -263,7 +263,7 @@ struct RespondArgs {
     std::optional<std::string> response_file;
 };
 
-void run_respond(const RespondArgs& a) {
+void run_respond(const FeedbackRespondArgs& a) {
     const core::Uint256 agent_id = parse_uint256_arg("agentId", a.agent_id);
     const core::Address client = parse_address_arg("client", a.client);
     const uint64_t index = parse_u64_arg("feedbackIndex", a.index);
@@ -291,14 +291,14 @@ void run_respond(const RespondArgs& a) {
 
 // ---- read / list / summary --------------------------------------------------------------------
 
-struct ReadArgs {
+struct FeedbackReadArgs {
     FeedbackCommon common;
     std::string agent_id;
     std::string client;
     std::string index;
 };
 
-void run_read(const ReadArgs& a) {
+void run_read(const FeedbackReadArgs& a) {
     const core::Uint256 agent_id = parse_uint256_arg("agentId", a.agent_id);
     const core::Address client = parse_address_arg("client", a.client);
     const uint64_t index = parse_u64_arg("feedbackIndex", a.index);
@@ -431,14 +431,14 @@ void add_feedback_commands(CLI::App& app) {
     group->require_subcommand(1);
 
     {
-        auto a = std::make_shared<CheckArgs>();
+        auto a = std::make_shared<FeedbackCheckArgs>();
         auto* cmd = group->add_subcommand(
             "check",
             "Offline: check a feedback file (ERC-8004 structure) and print its feedbackHash; exit "
             "1 on errors");
         cmd->add_option("file", a->file, "Feedback file (JSON), '-' for stdin")->required();
         cmd->add_flag("--json", a->json, "Print the report as JSON");
-        cmd->callback([a] { run_check(*a); });
+        cmd->callback([a] { run_feedback_check(*a); });
     }
     {
         auto a = std::make_shared<GiveArgs>();
@@ -471,7 +471,7 @@ void add_feedback_commands(CLI::App& app) {
         cmd->callback([a] { run_revoke(*a); });
     }
     {
-        auto a = std::make_shared<RespondArgs>();
+        auto a = std::make_shared<FeedbackRespondArgs>();
         auto* cmd = add_feedback_command(*group, "respond", "Append a response to a feedback",
                                          a->common, true);
         cmd->add_option("agentId", a->agent_id, "Agent id")->required();
@@ -484,7 +484,7 @@ void add_feedback_commands(CLI::App& app) {
         cmd->callback([a] { run_respond(*a); });
     }
     {
-        auto a = std::make_shared<ReadArgs>();
+        auto a = std::make_shared<FeedbackReadArgs>();
         auto* cmd = add_feedback_command(*group, "read", "Read one feedback", a->common, false);
         cmd->add_option("agentId", a->agent_id, "Agent id")->required();
         cmd->add_option("client", a->client, "Client address")->required();

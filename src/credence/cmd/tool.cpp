@@ -40,14 +40,9 @@ namespace credence::cmd {
 namespace {
 
 namespace tr = chain::bindings::tool_registry;
-constexpr std::string_view kContract = "ToolRegistry";
+constexpr std::string_view kToolRegistry = "ToolRegistry";
 /// ERC-8257 §Metadata URI Length Cap (ToolRegistry.MAX_METADATA_URI_LENGTH).
 constexpr size_t kMaxMetadataUriBytes = 2048;
-
-template <typename T>
-T must_abi(core::Result<T, core::AbiError>&& r, std::string_view what) {
-    return must(std::move(r), fmt::format("{}: ABI", what));
-}
 
 /// --uri, else the JCS bytes as a base64 data: URI (which must fit the 2,048-byte cap).
 std::string metadata_uri(const ToolManifest& m, const std::string& flag) {
@@ -86,7 +81,7 @@ void run_register(ChainOptions& o, const ToolArgs& a) {
             "{}: creatorAddress {} is not the signer {} (ERC-8257 §7: only the declared creator "
             "may register the tool)",
             m.source, m.creator.to_lower_hex(), signer.to_lower_hex()));
-    const auto registry = ctx.contract(kContract, a.registry);
+    const auto registry = ctx.contract(kToolRegistry, a.registry);
     auto sent = ctx.send(
         registry,
         must_abi(tr::register_tool(uri, m.canonical.manifest_hash, predicate), "registerTool"),
@@ -121,7 +116,7 @@ void run_update(ChainOptions& o, const ToolArgs& a) {
     const std::string uri = metadata_uri(m, a.uri);
 
     ChainContext ctx(o);
-    const auto registry = ctx.contract(kContract, a.registry);
+    const auto registry = ctx.contract(kToolRegistry, a.registry);
     // ToolNotFound / ToolIsDeregistered surface here, decoded, before anything is signed.
     const auto config = read_config(ctx, registry, tool_id);
     // ERC-8257 §7 Consumer Verification check 4 must keep holding after the update. Whether the
@@ -146,7 +141,7 @@ void run_set_predicate(ChainOptions& o, const ToolArgs& a) {
     const core::Uint256 tool_id = parse_uint256_arg("tool id", a.tool_id);
     const core::Address predicate = parse_address_arg("predicate", a.predicate);
     ChainContext ctx(o);
-    const auto registry = ctx.contract(kContract, a.registry);
+    const auto registry = ctx.contract(kToolRegistry, a.registry);
     auto sent = ctx.send(
         registry, must_abi(tr::set_access_predicate(tool_id, predicate), "setAccessPredicate"),
         "setAccessPredicate");
@@ -160,7 +155,7 @@ void run_set_predicate(ChainOptions& o, const ToolArgs& a) {
 void run_deregister(ChainOptions& o, const ToolArgs& a) {
     const core::Uint256 tool_id = parse_uint256_arg("tool id", a.tool_id);
     ChainContext ctx(o);
-    const auto registry = ctx.contract(kContract, a.registry);
+    const auto registry = ctx.contract(kToolRegistry, a.registry);
     auto sent = ctx.send(registry, must_abi(tr::deregister_tool(tool_id), "deregisterTool"),
                          "deregisterTool");
     Output out(o.json, OutputStyle::labeled);
@@ -192,7 +187,7 @@ std::string manifest_status(const tr::ToolConfig& config) {
 void run_show(ChainOptions& o, const ToolArgs& a) {
     const core::Uint256 tool_id = parse_uint256_arg("tool id", a.tool_id);
     ChainContext ctx(o);
-    const auto registry = ctx.contract(kContract, a.registry);
+    const auto registry = ctx.contract(kToolRegistry, a.registry);
     const auto config = read_config(ctx, registry, tool_id);
     Output out(o.json, OutputStyle::labeled);
     out.add("toolId", uint_json(tool_id));
@@ -210,7 +205,7 @@ void run_access(ChainOptions& o, const ToolArgs& a) {
     const core::Bytes data =
         a.data.empty() ? core::Bytes{} : must(core::from_prefixed_hex(a.data), "invalid --data");
     ChainContext ctx(o);
-    const auto registry = ctx.contract(kContract, a.registry);
+    const auto registry = ctx.contract(kToolRegistry, a.registry);
     const auto r = ctx.call(tr::call::try_has_access, registry, tool_id, account, data);
     // ERC-8257 IToolRegistry.tryHasAccess: (true, true) granted, (true, false) a clean denial,
     // (false, _) the predicate malfunctioned (revert, out of gas, non-canonical word, no code).
@@ -244,7 +239,7 @@ void run_hash(bool json, const ToolArgs& a, bool full) {
     out.flush();
 }
 
-void add_registry_option(CLI::App& cmd, std::string& registry) {
+void add_tool_registry_option(CLI::App& cmd, std::string& registry) {
     cmd.add_option("--registry", registry, "ToolRegistry address (default: from the deployment)");
 }
 
@@ -263,7 +258,7 @@ void add_tool_commands(CLI::App& app) {
     reg->add_option("--uri", args.uri,
                     "metadataURI (default: the JCS manifest as a data: URI, at most 2,048 bytes)");
     reg->add_option("--predicate", args.predicate, "Access predicate (default: open access)");
-    add_registry_option(*reg, args.registry);
+    add_tool_registry_option(*reg, args.registry);
     add_chain_options(*reg, opts, true);
     reg->callback([] { run_register(opts, args); });
 
@@ -272,7 +267,7 @@ void add_tool_commands(CLI::App& app) {
     update->add_option("toolId", args.tool_id, "Tool id")->required();
     update->add_option("manifest", args.manifest, "Manifest JSON file")->required();
     update->add_option("--uri", args.uri, "metadataURI (default: the JCS manifest as data: URI)");
-    add_registry_option(*update, args.registry);
+    add_tool_registry_option(*update, args.registry);
     add_chain_options(*update, opts, true);
     update->callback([] { run_update(opts, args); });
 
@@ -281,19 +276,19 @@ void add_tool_commands(CLI::App& app) {
     setp->add_option("toolId", args.tool_id, "Tool id")->required();
     setp->add_option("predicate", args.predicate, "Predicate address; 0x0…0 for open access")
         ->required();
-    add_registry_option(*setp, args.registry);
+    add_tool_registry_option(*setp, args.registry);
     add_chain_options(*setp, opts, true);
     setp->callback([] { run_set_predicate(opts, args); });
 
     auto* dereg = group->add_subcommand("deregister", "Deregister a tool, permanently");
     dereg->add_option("toolId", args.tool_id, "Tool id")->required();
-    add_registry_option(*dereg, args.registry);
+    add_tool_registry_option(*dereg, args.registry);
     add_chain_options(*dereg, opts, true);
     dereg->callback([] { run_deregister(opts, args); });
 
     auto* show = group->add_subcommand("show", "A tool's onchain configuration (getToolConfig)");
     show->add_option("toolId", args.tool_id, "Tool id")->required();
-    add_registry_option(*show, args.registry);
+    add_tool_registry_option(*show, args.registry);
     add_chain_options(*show, opts, false);
     show->callback([] { run_show(opts, args); });
 
@@ -302,7 +297,7 @@ void add_tool_commands(CLI::App& app) {
     access->add_option("toolId", args.tool_id, "Tool id")->required();
     access->add_option("account", args.account, "Account address")->required();
     access->add_option("--data", args.data, "0x-hex data passed to the predicate");
-    add_registry_option(*access, args.registry);
+    add_tool_registry_option(*access, args.registry);
     add_chain_options(*access, opts, false);
     access->callback([] { run_access(opts, args); });
 

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include <credence/cmd/commands.hpp>
+#include <credence/core/abi_type.hpp>
 #include <credence/core/error.hpp>
 #include <credence/core/secp256k1.hpp>
 
@@ -37,6 +38,12 @@ T must(core::Result<T, Code>&& r, std::string_view what) {
                            : fmt::format("{}: {}: {}", what, to_string(e.code), e.detail));
     }
     if constexpr (!std::is_void_v<T>) return std::move(*r);
+}
+
+/// must() for an ABI encoding or decoding: "<what>: ABI: <reason>".
+template <typename T>
+T must_abi(core::Result<T, core::AbiError>&& r, std::string_view what) {
+    return must(std::move(r), fmt::format("{}: ABI", what));
 }
 
 /// The signing key from --private-key, else $CREDENCE_PRIVATE_KEY, else $ETH_PRIVATE_KEY.

@@ -32,7 +32,7 @@ namespace credence::cmd {
 namespace {
 
 namespace vr = chain::bindings::validation_registry;
-constexpr std::string_view kContract = "ValidationRegistry";
+constexpr std::string_view kValidationRegistry = "ValidationRegistry";
 
 /// The file's bytes as a data: URI: application/json when they parse as JSON.
 std::string data_uri_of(const std::string& bytes) {
@@ -42,20 +42,15 @@ std::string data_uri_of(const std::string& bytes) {
                 "cannot build a data: URI");
 }
 
-template <typename T>
-T must_abi(core::Result<T, core::AbiError>&& r, std::string_view what) {
-    return must(std::move(r), fmt::format("{}: ABI", what));
-}
-
 struct RequestArgs {
     std::string validator, agent_id, file, uri, registry;
 };
-struct RespondArgs {
+struct ValidationRespondArgs {
     std::string request_hash, file, uri, tag, registry;
     unsigned response = 0;
     std::optional<std::string> response_hash;
 };
-struct ReadArgs {
+struct ValidationReadArgs {
     std::string request_hash, agent_id, tag, registry;
     std::vector<std::string> validators;
     std::optional<std::string> agent;
@@ -70,7 +65,7 @@ void run_request(ChainOptions& o, const RequestArgs& a) {
     const std::string uri = a.uri.empty() ? data_uri_of(bytes) : a.uri;
 
     ChainContext ctx(o);
-    const auto registry = ctx.contract(kContract, a.registry);
+    const auto registry = ctx.contract(kValidationRegistry, a.registry);
     auto sent = ctx.send(registry,
                          must_abi(vr::validation_request(validator, agent_id, uri, request_hash),
                                   "validationRequest"),
@@ -86,7 +81,7 @@ void run_request(ChainOptions& o, const RequestArgs& a) {
     out.flush();
 }
 
-void run_respond(ChainOptions& o, const RespondArgs& a) {
+void run_respond(ChainOptions& o, const ValidationRespondArgs& a) {
     const core::Hash32 request_hash = parse_hash_arg("request hash", a.request_hash);
     // ERC-8004 §Validation Response: "a value between 0 and 100".
     if (a.response > 100)
@@ -99,7 +94,7 @@ void run_respond(ChainOptions& o, const RespondArgs& a) {
         if (uri.empty()) uri = data_uri_of(bytes);
     }
     ChainContext ctx(o);
-    const auto registry = ctx.contract(kContract, a.registry);
+    const auto registry = ctx.contract(kValidationRegistry, a.registry);
     auto sent = ctx.send(
         registry,
         must_abi(vr::validation_response(request_hash, a.response, uri, response_hash, a.tag),
@@ -117,10 +112,10 @@ void run_respond(ChainOptions& o, const RespondArgs& a) {
     out.flush();
 }
 
-void run_status(ChainOptions& o, const ReadArgs& a) {
+void run_status(ChainOptions& o, const ValidationReadArgs& a) {
     const core::Hash32 request_hash = parse_hash_arg("request hash", a.request_hash);
     ChainContext ctx(o);
-    const auto registry = ctx.contract(kContract, a.registry);
+    const auto registry = ctx.contract(kValidationRegistry, a.registry);
     const auto s = ctx.call(vr::call::get_validation_status, registry, request_hash);
     Output out(o.json);
     if (o.json) out.add("requestHash", core::to_hex(request_hash));
@@ -133,13 +128,13 @@ void run_status(ChainOptions& o, const ReadArgs& a) {
     out.flush();
 }
 
-void run_summary(ChainOptions& o, const ReadArgs& a) {
+void run_summary(ChainOptions& o, const ValidationReadArgs& a) {
     const core::Uint256 agent_id = parse_uint256_arg("agent id", a.agent_id);
     std::vector<core::Address> validators;
     validators.reserve(a.validators.size());
     for (const auto& v : a.validators) validators.push_back(parse_address_arg("validator", v));
     ChainContext ctx(o);
-    const auto registry = ctx.contract(kContract, a.registry);
+    const auto registry = ctx.contract(kValidationRegistry, a.registry);
     const auto s = ctx.call(vr::call::get_summary, registry, agent_id, validators, a.tag);
     Output out(o.json);
     out.add("count", s.count);
@@ -147,11 +142,11 @@ void run_summary(ChainOptions& o, const ReadArgs& a) {
     out.flush();
 }
 
-void run_list(ChainOptions& o, const ReadArgs& a) {
+void run_list(ChainOptions& o, const ValidationReadArgs& a) {
     if (a.agent.has_value() == a.validator.has_value())
         throw CliError("list: pass exactly one of --agent or --validator");
     ChainContext ctx(o);
-    const auto registry = ctx.contract(kContract, a.registry);
+    const auto registry = ctx.contract(kValidationRegistry, a.registry);
     std::vector<core::Hash32> hashes;
     if (a.agent) {
         hashes = ctx.call(vr::call::get_agent_validations, registry,
@@ -167,7 +162,7 @@ void run_list(ChainOptions& o, const ReadArgs& a) {
     out.flush();
 }
 
-void add_registry_option(CLI::App& cmd, std::string& registry) {
+void add_validation_registry_option(CLI::App& cmd, std::string& registry) {
     cmd.add_option("--registry", registry,
                    "ValidationRegistry address (default: from the deployment file)");
 }
@@ -177,8 +172,8 @@ void add_registry_option(CLI::App& cmd, std::string& registry) {
 void add_validation_commands(CLI::App& app) {
     static ChainOptions opts;
     static RequestArgs req;
-    static RespondArgs resp;
-    static ReadArgs rd;
+    static ValidationRespondArgs resp;
+    static ValidationReadArgs rd;
 
     auto* group = app.add_subcommand("validation", "ERC-8004 Validation Registry");
     group->require_subcommand(1);
@@ -190,7 +185,7 @@ void add_validation_commands(CLI::App& app) {
     request->add_option("--file", req.file, "Request file; keccak256 of its bytes is requestHash")
         ->required();
     request->add_option("--uri", req.uri, "requestURI (default: a data: URI of the file)");
-    add_registry_option(*request, req.registry);
+    add_validation_registry_option(*request, req.registry);
     add_chain_options(*request, opts, true);
     request->callback([] { run_request(opts, req); });
 
@@ -203,13 +198,13 @@ void add_validation_commands(CLI::App& app) {
     respond->add_option("--uri", resp.uri,
                         "responseURI (default: a data: URI of --file, else empty)");
     respond->add_option("--tag", resp.tag, "Tag, e.g. soft-finality");
-    add_registry_option(*respond, resp.registry);
+    add_validation_registry_option(*respond, resp.registry);
     add_chain_options(*respond, opts, true);
     respond->callback([] { run_respond(opts, resp); });
 
     auto* status = group->add_subcommand("status", "A request's state (getValidationStatus)");
     status->add_option("requestHash", rd.request_hash, "The request's hash")->required();
-    add_registry_option(*status, rd.registry);
+    add_validation_registry_option(*status, rd.registry);
     add_chain_options(*status, opts, false);
     status->callback([] { run_status(opts, rd); });
 
@@ -218,7 +213,7 @@ void add_validation_commands(CLI::App& app) {
     summary->add_option("agentId", rd.agent_id, "Agent id")->required();
     summary->add_option("--validator", rd.validators, "Only these validators (repeatable)");
     summary->add_option("--tag", rd.tag, "Only responses with this tag");
-    add_registry_option(*summary, rd.registry);
+    add_validation_registry_option(*summary, rd.registry);
     add_chain_options(*summary, opts, false);
     summary->callback([] { run_summary(opts, rd); });
 
@@ -226,7 +221,7 @@ void add_validation_commands(CLI::App& app) {
         "list", "Request hashes of an agent (--agent) or of a validator (--validator)");
     list->add_option("--agent", rd.agent, "Agent id: getAgentValidations");
     list->add_option("--validator", rd.validator, "Validator address: getValidatorRequests");
-    add_registry_option(*list, rd.registry);
+    add_validation_registry_option(*list, rd.registry);
     add_chain_options(*list, opts, false);
     list->callback([] { run_list(opts, rd); });
 }

@@ -51,25 +51,25 @@ struct WorkerArgs {
     unsigned once_timeout_s = 60;
 };
 
-std::string hex(const core::Hash32& h) { return core::to_hex(h); }
-
 void print_report(const agent::TaskReport& r, bool json) {
     if (r.outcome == agent::TaskOutcome::deferred) return;
     if (json) {
-        nlohmann::ordered_json j{{"taskHash", hex(r.task_hash)},
-                                 {"runId", hex(r.run_id)},
+        nlohmann::ordered_json j{{"taskHash", core::to_hex(r.task_hash)},
+                                 {"runId", core::to_hex(r.run_id)},
                                  {"stage", r.stage},
                                  {"outcome", agent::to_string(r.outcome)}};
-        j["operationId"] = r.operation_id ? nlohmann::ordered_json(hex(*r.operation_id)) : nullptr;
-        j["replyHash"] = r.reply_hash ? nlohmann::ordered_json(hex(*r.reply_hash)) : nullptr;
+        j["operationId"] =
+            r.operation_id ? nlohmann::ordered_json(core::to_hex(*r.operation_id)) : nullptr;
+        j["replyHash"] =
+            r.reply_hash ? nlohmann::ordered_json(core::to_hex(*r.reply_hash)) : nullptr;
         j["proofSent"] = r.proof_sent;
         j["detail"] = r.detail;
         j["ms"] = std::chrono::duration_cast<std::chrono::milliseconds>(r.total_time).count();
         fmt::print("{}\n", j.dump());
     } else {
-        fmt::print("task {} stage {}: {}{}{}{}\n", hex(r.task_hash), r.stage,
+        fmt::print("task {} stage {}: {}{}{}{}\n", core::to_hex(r.task_hash), r.stage,
                    agent::to_string(r.outcome),
-                   r.reply_hash ? " reply " + hex(*r.reply_hash) : std::string(),
+                   r.reply_hash ? " reply " + core::to_hex(*r.reply_hash) : std::string(),
                    r.proof_sent ? " (proved)" : "", r.detail.empty() ? "" : " - " + r.detail);
     }
     std::fflush(stdout);

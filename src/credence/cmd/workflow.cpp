@@ -59,11 +59,9 @@ using namespace workflow_detail;  // NOLINT(google-build-using-namespace): this 
 namespace iw = chain::bindings::i_agent_workflow;
 namespace sw = chain::bindings::single_stage_workflow;
 
-std::string hex(const core::Hash32& h) { return core::to_hex(h); }
-
 nlohmann::ordered_json hex_list(const std::vector<core::Hash32>& hs) {
     auto a = nlohmann::ordered_json::array();
-    for (const auto& h : hs) a.push_back(hex(h));
+    for (const auto& h : hs) a.push_back(core::to_hex(h));
     return a;
 }
 
@@ -117,7 +115,7 @@ std::vector<iw::WorkflowCompletedEvent> completions(const std::optional<chain::R
 nlohmann::ordered_json tasks_json(const std::vector<iw::NewAgentTaskEvent>& events) {
     auto a = nlohmann::ordered_json::array();
     for (const auto& e : events) {
-        a.push_back({{"taskHash", hex(e.task_hash)}, {"stage", e.stage}});
+        a.push_back({{"taskHash", core::to_hex(e.task_hash)}, {"stage", e.stage}});
     }
     return a;
 }
@@ -125,9 +123,9 @@ nlohmann::ordered_json tasks_json(const std::vector<iw::NewAgentTaskEvent>& even
 nlohmann::ordered_json completions_json(const std::vector<iw::WorkflowCompletedEvent>& events) {
     auto a = nlohmann::ordered_json::array();
     for (const auto& e : events) {
-        a.push_back({{"runId", hex(e.workflow_run_id)},
+        a.push_back({{"runId", core::to_hex(e.workflow_run_id)},
                      {"status", run_status_name(e.status)},
-                     {"finalTaskHash", hex(e.final_task_hash)},
+                     {"finalTaskHash", core::to_hex(e.final_task_hash)},
                      {"timestamp", e.timestamp.to_dec()}});
     }
     return a;
@@ -174,10 +172,10 @@ void run_run(RunArgs& a) {
     const auto tasks = new_tasks(sent.receipt, wf);
     if (sent.receipt) {
         if (tasks.empty()) throw CliError("run: the receipt holds no NewAgentTask event");
-        out.add("runId", hex(tasks.front().workflow_run_id));
+        out.add("runId", core::to_hex(tasks.front().workflow_run_id));
     }
     out.add("workflow", wf.to_checksum_hex());
-    out.add("inputHash", hex(input_hash));
+    out.add("inputHash", core::to_hex(input_hash));
     out.add("expiresAt", expires_at);
     if (sent.receipt) out.add("tasks", tasks_json(tasks));
     ChainContext::report(out, sent);
@@ -199,11 +197,11 @@ void run_task(TaskArgs& a) {
     const auto t = get_task(ctx, wf, th);
     const bool eligible = ctx.call(sw::call::is_task_eligible, wf, th);
     Output out(a.common.chain.json);
-    out.add("taskHash", hex(th));
-    out.add("runId", hex(t.task.workflow_run_id));
+    out.add("taskHash", core::to_hex(th));
+    out.add("runId", core::to_hex(t.task.workflow_run_id));
     out.add("stage", t.task.stage);
     out.add("taskSeq", t.task.task_seq.to_dec());
-    out.add("inputHash", hex(t.task.input_hash));
+    out.add("inputHash", core::to_hex(t.task.input_hash));
     out.add("inputSize", t.task.input.size());
     if (a.show_input) out.add("input", core::to_hex(t.task.input));
     out.add("timestamp", t.task.timestamp.to_dec());
@@ -287,7 +285,8 @@ void run_reply(ReplyArgs& a) {
     for (size_t i = 1; i < task_hashes.size(); ++i) {
         const auto t = get_task(ctx, wf, task_hashes[i]);
         if (t.task.workflow_run_id != run_id)
-            throw CliError(fmt::format("task {} belongs to another run", hex(task_hashes[i])));
+            throw CliError(
+                fmt::format("task {} belongs to another run", core::to_hex(task_hashes[i])));
         max_anchor = std::max(max_anchor, to_u64(t.task.timestamp, "task timestamp"));
     }
 
@@ -307,7 +306,7 @@ void run_reply(ReplyArgs& a) {
         reply.timestamp = core::Uint256{a.timestamp.value_or(reply_timestamp(ctx, max_anchor))};
         const SentTxn sent =
             ctx.send(wf, must(iw::on_agent_reply(reply), "onAgentReply"), "onAgentReply");
-        out.add("operationId", hex(reply.operation_id));
+        out.add("operationId", core::to_hex(reply.operation_id));
         ChainContext::report(out, sent);
         out.flush();
         return;
@@ -331,12 +330,12 @@ void run_reply(ReplyArgs& a) {
     if (!begun) throw CliError(begun.error().detail);
     auto& begin_state = *begun;
     const chain::OperationEntry& entry = begin_state.entry;
-    out.add("operationId", hex(entry.operation_id));
-    out.add("runId", hex(run_id));
-    out.add("outputHash", hex(output_hash));
+    out.add("operationId", core::to_hex(entry.operation_id));
+    out.add("runId", core::to_hex(run_id));
+    out.add("outputHash", core::to_hex(output_hash));
     out.add("reused", begin_state.reused);
     if (begin_state.anchored) {
-        out.add("replyHash", hex(*begin_state.anchored));
+        out.add("replyHash", core::to_hex(*begin_state.anchored));
         out.add("outcome", "already-anchored");
         out.add("journal", submitter.journal_path().string());
         out.flush();
@@ -358,7 +357,7 @@ void run_reply(ReplyArgs& a) {
             break;
     }
     if (!sent_reply.reply_hash) throw CliError("onAgentReply: the transaction anchored no reply");
-    out.add("replyHash", hex(*sent_reply.reply_hash));
+    out.add("replyHash", core::to_hex(*sent_reply.reply_hash));
     out.add("outcome",
             sent_reply.outcome == agent::ReplyOutcome::anchored ? "anchored" : "retry-resolved");
     out.add("journal", submitter.journal_path().string());
@@ -408,16 +407,16 @@ void run_prove(ProveArgs& a) {
         for (const auto& rh : reply_hashes) {
             const auto r = get_reply(ctx, wf, rh);
             if (r.reply.prev_task_hashes.empty())
-                throw CliError(fmt::format("reply {} has no prevTaskHashes", hex(rh)));
+                throw CliError(fmt::format("reply {} has no prevTaskHashes", core::to_hex(rh)));
             // ERC-8301 §onAgentProve step 1: the inputHash of prevTaskHashes[0], from the chain.
             const auto t = get_task(ctx, wf, r.reply.prev_task_hashes.front());
             agent::ReplyProof p = agent::prove_reply(ctx.chain_id(), proof_policy, key, rh, r.reply,
                                                      t.task.input_hash);
             if (p.proof.empty()) throw CliError("sign attestation: the key cannot sign");
-            statements.push_back({{"replyHash", hex(rh)},
-                                  {"inputHash", hex(p.input_hash)},
-                                  {"outputHash", hex(p.output_hash)},
-                                  {"digest", hex(p.digest)}});
+            statements.push_back({{"replyHash", core::to_hex(rh)},
+                                  {"inputHash", core::to_hex(p.input_hash)},
+                                  {"outputHash", core::to_hex(p.output_hash)},
+                                  {"digest", core::to_hex(p.digest)}});
             proofs.push_back(std::move(p.proof));
         }
         out.add("verifier", policy.verifier.to_checksum_hex());
@@ -452,9 +451,9 @@ void run_result(ResultArgs& a) {
     const core::Address wf = resolve_workflow(ctx, a.common.workflow);
     const auto r = ctx.call(iw::call::result, wf, run_id);
     Output out(a.common.chain.json);
-    out.add("runId", hex(run_id));
+    out.add("runId", core::to_hex(run_id));
     out.add("status", run_status_name(r.status));
-    out.add("finalTaskHash", hex(r.final_task_hash));
+    out.add("finalTaskHash", core::to_hex(r.final_task_hash));
     out.add("completedAt", r.completed_at.to_dec());
     out.flush();
 }
@@ -474,7 +473,7 @@ void run_timeout(TimeoutArgs& a) {
     // workflow then retries (a new task) or aborts (WorkflowCompleted(Failed)).
     const SentTxn sent = ctx.send(wf, must(sw::reply_timeout(th), "replyTimeout"), "replyTimeout");
     Output out(a.common.chain.json);
-    out.add("taskHash", hex(th));
+    out.add("taskHash", core::to_hex(th));
     if (sent.receipt) {
         out.add("newTasks", tasks_json(new_tasks(sent.receipt, wf)));
         out.add("completed", completions_json(completions(sent.receipt, wf)));

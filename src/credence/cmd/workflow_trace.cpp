@@ -28,8 +28,6 @@ namespace {
 namespace iw = chain::bindings::i_agent_workflow;
 using Json = nlohmann::ordered_json;
 
-std::string hex(const core::Hash32& h) { return core::to_hex(h); }
-
 struct TraceArgs {
     CommonArgs common;
     std::string run_id;
@@ -73,22 +71,22 @@ public:
     }
 
     Json task_json(const core::Hash32& th) {
-        if (!printed_.insert(th).second) return Json{{"type", "task"}, {"ref", hex(th)}};
+        if (!printed_.insert(th).second) return Json{{"type", "task"}, {"ref", core::to_hex(th)}};
         const auto& n = tasks.at(th);
         const auto& t = n.stored.task;
         Json j{{"type", n.final_task ? "finalTask" : "task"},
-               {"taskHash", hex(th)},
+               {"taskHash", core::to_hex(th)},
                {"stage", t.stage},
                {"taskSeq", t.task_seq.to_dec()},
-               {"inputHash", hex(t.input_hash)},
+               {"inputHash", core::to_hex(t.input_hash)},
                {"timestamp", t.timestamp.to_dec()},
                {"expiresAt", t.expires_at.to_dec()},
                {"prevReplyHashes", Json::array()},
                {"proven", n.stored.proven}};
-        for (const auto& r : t.prev_reply_hashes) j["prevReplyHashes"].push_back(hex(r));
+        for (const auto& r : t.prev_reply_hashes) j["prevReplyHashes"].push_back(core::to_hex(r));
         if (n.log) {
             j["blockNum"] = n.log->block_num;
-            j["txnHash"] = hex(n.log->txn_hash);
+            j["txnHash"] = core::to_hex(n.log->txn_hash);
         }
         Json children = Json::array();
         for (const auto& rh : replies_of(th)) children.push_back(reply_json(rh));
@@ -97,22 +95,22 @@ public:
     }
 
     Json reply_json(const core::Hash32& rh) {
-        if (!printed_.insert(rh).second) return Json{{"type", "reply"}, {"ref", hex(rh)}};
+        if (!printed_.insert(rh).second) return Json{{"type", "reply"}, {"ref", core::to_hex(rh)}};
         const auto& n = replies.at(rh);
         const auto& r = n.stored.reply;
         Json j{{"type", "reply"},
-               {"replyHash", hex(rh)},
+               {"replyHash", core::to_hex(rh)},
                {"replier", r.replier.to_checksum_hex()},
-               {"operationId", hex(r.operation_id)},
-               {"outputHash", hex(r.output_hash)},
+               {"operationId", core::to_hex(r.operation_id)},
+               {"outputHash", core::to_hex(r.output_hash)},
                {"timestamp", r.timestamp.to_dec()},
                {"prevTaskHashes", Json::array()},
                {"proven", n.stored.proven},
                {"verifier", n.stored.verifier.to_checksum_hex()},
-               {"verificationDigest", hex(n.stored.verification_digest)},
+               {"verificationDigest", core::to_hex(n.stored.verification_digest)},
                {"blockNum", n.log.block_num},
-               {"txnHash", hex(n.log.txn_hash)}};
-        for (const auto& t : r.prev_task_hashes) j["prevTaskHashes"].push_back(hex(t));
+               {"txnHash", core::to_hex(n.log.txn_hash)}};
+        for (const auto& t : r.prev_task_hashes) j["prevTaskHashes"].push_back(core::to_hex(t));
         Json children = Json::array();
         for (const auto& th : tasks_of(rh)) children.push_back(task_json(th));
         j["tasks"] = std::move(children);
@@ -200,8 +198,8 @@ void run_trace(TraceArgs& a) {
         }
     }
     if (b.task_order.empty()) {
-        throw CliError(fmt::format("no NewAgentTask for run {} on {} since block {}", hex(run_id),
-                                   wf.to_checksum_hex(), a.from_block));
+        throw CliError(fmt::format("no NewAgentTask for run {} on {} since block {}",
+                                   core::to_hex(run_id), wf.to_checksum_hex(), a.from_block));
     }
     // ERC-8301 §Terminal stage: the final task is stored but announced only by WorkflowCompleted.
     std::optional<core::Hash32> final_hash;
@@ -220,7 +218,7 @@ void run_trace(TraceArgs& a) {
     for (size_t i = 0; i < b.task_order.size(); ++i) {
         const auto& th = b.task_order[i];
         auto& rec = (*tasks)[i];
-        if (!rec) throw CliError(fmt::format("getAgentTask({}) reverted", hex(th)));
+        if (!rec) throw CliError(fmt::format("getAgentTask({}) reverted", core::to_hex(th)));
         const bool is_final = final_hash && th == *final_hash;
         std::optional<chain::Log> log;
         if (!is_final) log = task_logs.at(th);
@@ -229,27 +227,27 @@ void run_trace(TraceArgs& a) {
     for (size_t i = 0; i < b.reply_order.size(); ++i) {
         const auto& rh = b.reply_order[i];
         auto& rec = (*replies)[i];
-        if (!rec) throw CliError(fmt::format("getAgentReply({}) reverted", hex(rh)));
+        if (!rec) throw CliError(fmt::format("getAgentReply({}) reverted", core::to_hex(rh)));
         b.replies.emplace(rh, ReplyNode{{std::move(rec->reply), rec->verifier, rec->proven,
                                          rec->verification_digest},
                                         reply_logs.at(rh)});
     }
     const auto result = ctx.call(iw::call::result, wf, run_id);
 
-    Json doc{{"runId", hex(run_id)},
+    Json doc{{"runId", core::to_hex(run_id)},
              {"workflow", wf.to_checksum_hex()},
              {"status", run_status_name(result.status)},
-             {"finalTaskHash", hex(result.final_task_hash)},
+             {"finalTaskHash", core::to_hex(result.final_task_hash)},
              {"completedAt", result.completed_at.to_dec()},
              {"taskCount", b.tasks.size()},
              {"replyCount", b.replies.size()}};
     if (completed) {
         const auto& [event, log] = *completed;
         doc["completed"] = Json{{"status", run_status_name(event.status)},
-                                {"finalTaskHash", hex(event.final_task_hash)},
+                                {"finalTaskHash", core::to_hex(event.final_task_hash)},
                                 {"timestamp", event.timestamp.to_dec()},
                                 {"blockNum", log.block_num},
-                                {"txnHash", hex(log.txn_hash)}};
+                                {"txnHash", core::to_hex(log.txn_hash)}};
     }
     doc["tree"] = b.roots();
 
@@ -257,14 +255,14 @@ void run_trace(TraceArgs& a) {
         fmt::print("{}\n", doc.dump(2));
         return;
     }
-    fmt::print("run {} on {} ({}): {}\n", hex(run_id), a.common.workflow, wf.to_checksum_hex(),
-               doc["status"].get<std::string>());
+    fmt::print("run {} on {} ({}): {}\n", core::to_hex(run_id), a.common.workflow,
+               wf.to_checksum_hex(), doc["status"].get<std::string>());
     const Json& tree = doc["tree"];
     for (size_t i = 0; i < tree.size(); ++i) print_tree(tree[i], "", i + 1 == tree.size());
     if (completed) {
         const auto& [event, log] = *completed;
         fmt::print("completed {} at {} (block {}), final task {}\n", run_status_name(event.status),
-                   event.timestamp.to_dec(), log.block_num, hex(event.final_task_hash));
+                   event.timestamp.to_dec(), log.block_num, core::to_hex(event.final_task_hash));
     }
 }
 
