@@ -79,8 +79,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         check(back.has_value() && *back == parts);
     }
 
-    const std::string pattern = like_pattern(first, size % 2 == 0);
+    // The substring pattern: wrapped in %, and every % _ \ of the input escaped.
+    const std::string pattern = like_substring(first);
     check(pattern.size() >= 2 && pattern.front() == '%' && pattern.back() == '%');
+    for (size_t i = 1; i + 1 < pattern.size(); ++i) {
+        if (pattern[i] != '\\') {
+            check(pattern[i] != '%' && pattern[i] != '_');
+            continue;
+        }
+        check(i + 2 < pattern.size());
+        ++i;  // the escaped character
+    }
     const Json list = comma_list(first);
     for (const auto& item : list) check(!item.get<std::string>().empty());
     return 0;
