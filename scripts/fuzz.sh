@@ -17,6 +17,11 @@ fi
 results=build/fuzz/results.txt
 run_one() {
     local t=$1 seconds=$2
+    # Every target has a committed seed corpus; without it libFuzzer would exit at once.
+    [ -d "fuzz/corpus/${t%_fuzz}" ] || {
+        echo "$t: no seed corpus fuzz/corpus/${t%_fuzz}/" | tee -a "$results"
+        return 1
+    }
     mkdir -p "fuzz/corpus-work/$t" "build/fuzz/crashes/$t"
     local start=$(date +%s)
     if build/fuzz/fuzz/"$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \

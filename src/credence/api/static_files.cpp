@@ -14,8 +14,12 @@ namespace credence::api {
 namespace {
 
 HttpResponse json_error(int status, std::string_view message, std::string_view code) {
-    return {
-        status, "application/json", nlohmann::json{{"error", message}, {"code", code}}.dump(), {}};
+    // The message may echo the client's bytes, which need not be UTF-8: replaced, never thrown.
+    const nlohmann::json body{{"error", message}, {"code", code}};
+    return {status,
+            "application/json",
+            body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+            {}};
 }
 
 std::string_view content_type_for(const std::filesystem::path& path) {
