@@ -1,4 +1,4 @@
-// The demo's HTTPS origin over real TLS: certificates from verify/certificate_issuer, served by
+// The demo's HTTPS origin over real TLS: certificates from demo_tls/certificate_issuer, served by
 // DemoHttpsServer on 127.0.0.1 and fetched by the verifier's own fetcher (verify/fetch) with
 // certificate checks on, reaching each demo name through --connect-to. The CA is kept across
 // restarts (a verifier's --ca-file keeps working); a fetcher that does not trust it refuses.

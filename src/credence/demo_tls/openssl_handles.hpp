@@ -1,8 +1,8 @@
 // Owning handles for the OpenSSL objects that cross file boundaries (keys, certificates, memory
-// BIOs, big numbers) and the two PEM readers that produce them. verify/certificate_issuer makes
-// certificates with them; agent/demo_https hands them to cpp-httplib's SSLServer, which takes
-// OpenSSL objects rather than PEM text. Nothing throws; a PEM that does not parse is a null handle.
-// Thread-safety: free functions over their arguments.
+// BIOs, big numbers) and the two PEM readers that produce them. demo_tls/certificate_issuer
+// makes certificates with them; agent/demo_https hands them to cpp-httplib's SSLServer, which
+// takes OpenSSL objects rather than PEM text. Nothing throws; a PEM that does not parse is a null
+// handle. Thread-safety: free functions over their arguments.
 #pragma once
 
 #include <memory>
@@ -10,7 +10,7 @@
 
 #include <openssl/types.h>
 
-namespace credence::verify {
+namespace credence::demo_tls {
 
 struct OpenSslFree {
     void operator()(EVP_PKEY* key) const noexcept;
@@ -28,4 +28,4 @@ using BnPtr = std::unique_ptr<BIGNUM, OpenSslFree>;
 /// The (first) certificate in `pem`, or null.
 [[nodiscard]] CertPtr cert_from_pem(std::string_view pem);
 
-}  // namespace credence::verify
+}  // namespace credence::demo_tls

@@ -1,5 +1,5 @@
-#include <credence/verify/certificate_issuer.hpp>
-#include <credence/verify/openssl_handles.hpp>
+#include <credence/demo_tls/certificate_issuer.hpp>
+#include <credence/demo_tls/openssl_handles.hpp>
 
 #include <array>
 #include <memory>
@@ -13,7 +13,7 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 
-namespace credence::verify {
+namespace credence::demo_tls {
 
 std::string_view to_string(CertificateError e) noexcept {
     switch (e) {
@@ -146,4 +146,4 @@ bool pem_certificate_parses(const PemCertificate& pem) {
     return key_from_pem(pem.key_pem) != nullptr && cert_from_pem(pem.cert_pem) != nullptr;
 }
 
-}  // namespace credence::verify
+}  // namespace credence::demo_tls

@@ -3,7 +3,8 @@
 // against a CA of their own. This is the one place that makes those keys and certificates: EC
 // P-256 keys, a self-signed CA (CA:TRUE, keyCertSign), and server certificates naming every
 // served host (subjectAltName, plus localhost and 127.0.0.1) signed by that CA. PEM in and out,
-// so no OpenSSL type crosses the interface. Nothing throws.
+// so no OpenSSL type crosses the interface. Nothing throws. Only the demo and the tests serve TLS,
+// so this library stays out of the verifier (credence_verify only ever checks certificates).
 // Thread-safety: free functions over their arguments (OpenSSL's RNG is thread-safe).
 #pragma once
 
@@ -13,7 +14,7 @@
 
 #include <credence/core/error.hpp>
 
-namespace credence::verify {
+namespace credence::demo_tls {
 
 enum class CertificateError {
     key,          ///< a key could not be made or its PEM does not parse
@@ -41,4 +42,4 @@ struct PemCertificate {
 /// Whether the certificate and key PEM texts both parse (e.g. a CA kept on disk).
 [[nodiscard]] bool pem_certificate_parses(const PemCertificate& pem);
 
-}  // namespace credence::verify
+}  // namespace credence::demo_tls

@@ -1,4 +1,4 @@
-#include <credence/verify/openssl_handles.hpp>
+#include <credence/demo_tls/openssl_handles.hpp>
 
 #include <openssl/bio.h>
 #include <openssl/bn.h>
@@ -6,7 +6,7 @@
 #include <openssl/pem.h>
 #include <openssl/x509.h>
 
-namespace credence::verify {
+namespace credence::demo_tls {
 
 void OpenSslFree::operator()(EVP_PKEY* key) const noexcept { EVP_PKEY_free(key); }
 void OpenSslFree::operator()(X509* cert) const noexcept { X509_free(cert); }
@@ -23,4 +23,4 @@ CertPtr cert_from_pem(std::string_view pem) {
     return CertPtr(bio ? PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr) : nullptr);
 }
 
-}  // namespace credence::verify
+}  // namespace credence::demo_tls
