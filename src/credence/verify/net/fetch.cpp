@@ -14,7 +14,6 @@
 #include <sys/socket.h>
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <cstring>
 #include <mutex>
 #include <optional>
@@ -27,6 +26,7 @@
 #include <credence/core/data_uri.hpp>
 #include <credence/verify/net/cid.hpp>
 #include <credence/verify/net/ssrf_guard.hpp>
+#include <credence/verify/net/url.hpp>
 
 namespace credence::verify {
 
@@ -95,16 +95,6 @@ FetchPolicy feedback_policy() {
 }
 
 namespace {
-
-std::string lowercase(std::string_view s) {
-    std::string out(s);
-    for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
-bool starts_with_ci(std::string_view s, std::string_view prefix) {
-    return s.size() >= prefix.size() && lowercase(s.substr(0, prefix.size())) == prefix;
-}
 
 // ---------------------------------------------------------------------------------------------
 // The curl engine
@@ -443,9 +433,9 @@ private:
             t.policy = policy;
             t.url = urls[i];
             t.max_body = policy.max_bytes;
-            if (starts_with_ci(urls[i], "data:")) {
+            if (has_scheme(urls[i], "data")) {
                 t.result = fetch_data(urls[i], policy);
-            } else if (starts_with_ci(urls[i], "ipfs:")) {
+            } else if (has_scheme(urls[i], "ipfs")) {
                 ipfs.push_back(i);
             } else if (auto parts = parse_fetch_url(urls[i], shared_.config.allow_http); !parts) {
                 t.result = std::unexpected(parts.error());
@@ -486,12 +476,13 @@ private:
     // ipfs://<cid>: a trustless gateway's raw block (application/vnd.ipld.raw), checked against
     // the CID (docs/architecture.md §verify/).
     FetchResult fetch_ipfs(const std::string& url, const FetchPolicy& policy) {
-        std::string_view rest = std::string_view(url).substr(5);
-        if (!rest.starts_with("//")) return fail(FetchError::bad_url, "ipfs URL without //");
-        rest.remove_prefix(2);
-        const size_t slash = rest.find_first_of("/?#");
-        const std::string_view cid_text = rest.substr(0, slash);
-        if (slash != std::string_view::npos && rest.substr(slash) != "/")
+        const auto ipfs_url = split_url(url);
+        if (!ipfs_url) return fail(FetchError::bad_url, "ipfs URL without //");
+        // The whole authority is the CID text: userinfo or a port mean nothing in an ipfs:// URL,
+        // and parse_cid() refuses their characters.
+        const std::string_view cid_text = ipfs_url->authority;
+        if ((!ipfs_url->path.empty() && ipfs_url->path != "/") || ipfs_url->query ||
+            ipfs_url->fragment)
             return fail(FetchError::bad_cid, "paths inside an IPFS CID are not supported");
         const auto cid = parse_cid(cid_text);
         if (!cid)

@@ -1,6 +1,8 @@
 // The fetcher's SSRF guard (ssrf_guard.hpp): IP literals, the refused address ranges, the allow
-// list, and the URL check every hop passes. fetch.cpp runs them on each connection and hop.
+// list, and the URL check every hop passes (over url.hpp's parts). fetch.cpp runs them on each
+// connection and hop.
 #include <credence/verify/net/ssrf_guard.hpp>
+#include <credence/verify/net/url.hpp>
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -260,42 +262,33 @@ core::Result<FetchUrl, FetchError> parse_fetch_url(std::string_view url, bool al
         if (u <= 0x20 || u >= 0x7f)
             return fail(FetchError::bad_url, "URL has a space, control or non-ASCII character");
     }
-    const size_t colon = url.find(':');
-    if (colon == std::string_view::npos || colon == 0)
-        return fail(FetchError::bad_url, "no scheme");
+    const auto scheme = url_scheme(url);
+    if (!scheme) return fail(FetchError::bad_url, "no scheme");
     FetchUrl parts;
-    parts.scheme = lowercase(url.substr(0, colon));
+    parts.scheme = lowercase(*scheme);
     if (parts.scheme != "https" && parts.scheme != "http")
         return fail(FetchError::scheme_not_allowed, "scheme " + parts.scheme);
     if (parts.scheme == "http" && !allow_http)
         return fail(FetchError::scheme_not_allowed, "plain http is not allowed");
-    if (url.substr(colon + 1, 2) != "//") return fail(FetchError::bad_url, "no authority");
-    const std::string_view rest = url.substr(colon + 3);
-    const std::string_view authority = rest.substr(0, rest.find_first_of("/?#"));
-    if (authority.find('@') != std::string_view::npos)
-        return fail(FetchError::bad_url, "userinfo in URL");
-    std::string_view host = authority;
-    std::string_view port;
-    if (!host.empty() && host.front() == '[') {
+    const auto split = split_url(url);
+    if (!split) return fail(FetchError::bad_url, "no authority");
+    if (split->userinfo) return fail(FetchError::bad_url, "userinfo in URL");
+    const std::string_view host = split->host;
+    if (host.starts_with('[')) {
         const size_t close = host.find(']');
         if (close == std::string_view::npos) return fail(FetchError::bad_url, "unclosed '['");
         const auto ip = parse_ip_address(host.substr(0, close + 1));
         if (!ip || !ip->v6) return fail(FetchError::bad_url, "bad IPv6 literal");
-        const std::string_view after = host.substr(close + 1);
-        if (!after.empty() && after.front() != ':') return fail(FetchError::bad_url, "bad port");
-        if (!after.empty()) port = after.substr(1);
+        // Whatever follows the literal must be the port, which split_url() took already.
+        if (close + 1 != host.size()) return fail(FetchError::bad_url, "bad port");
         parts.host = lowercase(host.substr(1, close - 1));
     } else {
-        const size_t pc = host.find(':');
-        if (pc != std::string_view::npos) {
-            port = host.substr(pc + 1);
-            host = host.substr(0, pc);
-        }
         parts.host = lowercase(host);
         if (!valid_hostname(parts.host))
             return fail(FetchError::bad_url, "bad host '" + std::string(host) + "'");
     }
-    if (authority.find(':') != std::string_view::npos && authority.back() != ']') {
+    if (split->port) {
+        const std::string_view port = *split->port;
         if (port.empty() || port.size() > 5 ||
             !std::all_of(port.begin(), port.end(), [](char c) { return c >= '0' && c <= '9'; }))
             return fail(FetchError::bad_url, "bad port");

@@ -58,10 +58,10 @@ struct FetchUrl {
     std::string host;    ///< lowercase; an IPv6 literal without brackets
 };
 
-/// The URL check every hop passes before curl sees it: printable ASCII only (no spaces, controls
-/// or non-ASCII), at most 8 KiB, scheme https (http only when `allow_http`, else
-/// scheme_not_allowed), an authority without userinfo, a valid DNS name or strict IP literal as
-/// host (a numeric last label must be a dotted quad, so curl never reads "2130706433" as an
+/// The URL check every hop passes before curl sees it, over url.hpp's parts: printable ASCII only
+/// (no spaces, controls or non-ASCII), at most 8 KiB, scheme https (http only when `allow_http`,
+/// else scheme_not_allowed), an authority without userinfo, a valid DNS name or strict IP literal
+/// as host (a numeric last label must be a dotted quad, so curl never reads "2130706433" as an
 /// address), and a port 1..65535. Failures are bad_url or scheme_not_allowed.
 [[nodiscard]] core::Result<FetchUrl, FetchError> parse_fetch_url(std::string_view url,
                                                                  bool allow_http);

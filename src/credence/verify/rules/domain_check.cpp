@@ -5,6 +5,7 @@
 
 #include <credence/core/json.hpp>
 #include <credence/core/registration_file.hpp>
+#include <credence/verify/net/url.hpp>
 
 namespace credence::verify {
 namespace {
@@ -82,44 +83,33 @@ std::string_view to_string(DomainFileError e) noexcept {
 }
 
 core::Result<EndpointUrl, EndpointError> parse_endpoint_url(std::string_view url) {
-    const size_t sep = url.find("://");
-    if (sep == std::string_view::npos || sep == 0) {
-        return core::fail(EndpointError::not_a_url, "no scheme://authority");
-    }
+    const auto parts = split_url(url);
+    if (!parts) return core::fail(EndpointError::not_a_url, "no scheme://authority");
     // RFC 3986 §3.1: schemes are case-insensitive.
-    if (!iequals(url.substr(0, sep), "https")) {
+    if (!iequals(parts->scheme, "https")) {
         return core::fail(EndpointError::not_https,
-                          "scheme \"" + std::string(url.substr(0, sep)) + "\" is not https");
+                          "scheme \"" + std::string(parts->scheme) + "\" is not https");
     }
-    std::string_view rest = url.substr(sep + 3);
-    const size_t end = rest.find_first_of("/?#");
-    std::string_view authority = rest.substr(0, end);
-    std::string_view path_part = end == std::string_view::npos ? "" : rest.substr(end);
-    path_part = path_part.substr(0, path_part.find_first_of("?#"));
-    // RFC 3986 §3.2: [userinfo "@"] host [":" port]. The domain is the host alone.
-    if (const size_t at = authority.rfind('@'); at != std::string_view::npos) {
-        authority = authority.substr(at + 1);
-    }
-    if (!authority.empty() && authority.front() == '[') {
+    // RFC 3986 §3.2: [userinfo "@"] host [":" port]. The domain is the host alone, so userinfo
+    // is skipped rather than refused.
+    const std::string_view host_text = parts->host;
+    if (!host_text.empty() && host_text.front() == '[') {
         return core::fail(EndpointError::ip_literal, "an IPv6 literal is not a domain");
     }
-    if (const size_t colon = authority.find(':'); colon != std::string_view::npos) {
-        const std::string_view port = authority.substr(colon + 1);
-        if (!std::all_of(port.begin(), port.end(), is_digit)) {
-            return core::fail(EndpointError::bad_host, "bad port");
-        }
-        authority = authority.substr(0, colon);
+    if (parts->port && !std::all_of(parts->port->begin(), parts->port->end(), is_digit)) {
+        return core::fail(EndpointError::bad_host, "bad port");
     }
+    const std::string_view path_part = parts->path;
     std::string host;
-    host.reserve(authority.size());
-    for (const char c : authority) host.push_back(lower(c));
+    host.reserve(host_text.size());
+    for (const char c : host_text) host.push_back(lower(c));
     if (!host.empty() && host.back() == '.') host.pop_back();  // the root label
     if (is_ipv4_literal(host)) {
         return core::fail(EndpointError::ip_literal, "an IP address is not a domain");
     }
     if (!is_dns_name(host)) {
         return core::fail(EndpointError::bad_host,
-                          "\"" + std::string(authority) + "\" is not a DNS name");
+                          "\"" + std::string(host_text) + "\" is not a DNS name");
     }
     return EndpointUrl{std::move(host), path_part.empty() ? "/" : std::string(path_part)};
 }

@@ -8,8 +8,9 @@
 // `agentRegistry` and `agentId` match the on-chain agent". The same paragraph's shortcut (an
 // endpoint-domain equal to the domain serving the agentURI) is applied by registration_verifier.
 //
-// Everything here is pure (no I/O): endpoint_domain() parses a URL, check_domain_file() judges the
-// bytes a fetch returned. Thread-safe.
+// Everything here is pure (no I/O): endpoint_domain() judges a URL split by net/url.hpp (the
+// splitter tool_uri.hpp and the fetcher use too, with their own rules), check_domain_file()
+// judges the bytes a fetch returned. Thread-safe.
 #pragma once
 
 #include <cstdint>

@@ -4,6 +4,8 @@
 
 #include <fmt/core.h>
 
+#include <credence/verify/net/url.hpp>
+
 namespace credence::verify {
 namespace {
 
@@ -116,42 +118,25 @@ std::string HttpsUrl::origin() const {
 }
 
 core::Result<HttpsUrl, UriError> normalize_https_url(std::string_view text) {
-    const size_t colon = text.find(':');
-    if (colon == std::string_view::npos || colon == 0)
-        return fail(UriError::malformed, "no scheme");
-    std::string scheme(text.substr(0, colon));
+    const auto raw_scheme = url_scheme(text);
+    if (!raw_scheme) return fail(UriError::malformed, "no scheme");
+    std::string scheme(*raw_scheme);
     std::transform(scheme.begin(), scheme.end(), scheme.begin(), ascii_lower);  // G1
     if (scheme != "https")
         return fail(UriError::not_https, fmt::format("scheme \"{}\" is not https", scheme));
-    std::string_view rest = text.substr(colon + 1);
-    if (!rest.starts_with("//")) return fail(UriError::malformed, "no //authority");
-    rest.remove_prefix(2);
-
-    const size_t auth_end = rest.find_first_of("/?#");
-    const std::string_view authority = rest.substr(0, auth_end);
-    std::string_view tail = auth_end == std::string_view::npos ? "" : rest.substr(auth_end);
-    if (authority.find('@') != std::string_view::npos)
-        return fail(UriError::userinfo, "userinfo in the authority");
-    if (std::any_of(authority.begin(), authority.end(),
+    const auto parts = split_url(text);
+    if (!parts) return fail(UriError::malformed, "no //authority");
+    if (parts->userinfo) return fail(UriError::userinfo, "userinfo in the authority");
+    if (std::any_of(parts->authority.begin(), parts->authority.end(),
                     [](char c) { return static_cast<unsigned char>(c) >= 0x80; }))
         return fail(UriError::non_ace_host, "host is not in ASCII-compatible encoding (G3)");
 
-    // host[:port]; an IPv6 literal carries its own colons inside brackets.
-    std::string_view host_text = authority;
-    std::optional<std::string_view> port_text;
-    const size_t bracket = authority.rfind(']');
-    const size_t port_colon = authority.rfind(':');
-    if (port_colon != std::string_view::npos &&
-        (bracket == std::string_view::npos || port_colon > bracket)) {
-        host_text = authority.substr(0, port_colon);
-        port_text = authority.substr(port_colon + 1);
-    }
     HttpsUrl url;
-    url.host.assign(host_text);
+    url.host.assign(parts->host);
     std::transform(url.host.begin(), url.host.end(), url.host.begin(), ascii_lower);  // G1
     if (auto ok = check_host(url.host); !ok) return std::unexpected(ok.error());
-    if (port_text) {
-        const auto p = *port_text;
+    if (parts->port) {
+        const auto p = *parts->port;
         if (p.empty() || p.size() > 5 ||
             !std::all_of(p.begin(), p.end(), [](char c) { return c >= '0' && c <= '9'; }))
             return fail(UriError::bad_port, fmt::format("bad port \"{}\"", p));
@@ -163,17 +148,9 @@ core::Result<HttpsUrl, UriError> normalize_https_url(std::string_view text) {
     }
 
     // path, query, fragment: kept byte for byte (W3 leaves percent-encoding as it is).
-    const size_t hash = tail.find('#');
-    if (hash != std::string_view::npos) {
-        url.fragment.emplace(tail.substr(hash + 1));
-        tail = tail.substr(0, hash);
-    }
-    const size_t question = tail.find('?');
-    if (question != std::string_view::npos) {
-        url.query.emplace(tail.substr(question + 1));
-        tail = tail.substr(0, question);
-    }
-    url.path.assign(tail);
+    url.path.assign(parts->path);
+    if (parts->query) url.query.emplace(*parts->query);
+    if (parts->fragment) url.fragment.emplace(*parts->fragment);
     if (!valid_url_tail(url.path, false) || (url.query && !valid_url_tail(*url.query, true)) ||
         (url.fragment && !valid_url_tail(*url.fragment, true)))
         return fail(UriError::malformed, "path, query or fragment holds a character a URL cannot");

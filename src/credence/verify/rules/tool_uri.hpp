@@ -9,7 +9,9 @@
 // and is a classic way to disguise one. parse_metadata_uri() adds W1-W3 for `metadataURI`: no
 // query or fragment, the path exactly /.well-known/ai-tool/<slug>.json, the slug grammar, and the
 // 2,048-byte cap (§Metadata URI Length Cap). check_origin_binding() is the pseudocode of §7 check
-// 2: after normalization, scheme, host and port must be byte-equal (RFC 6454 origin).
+// 2: after normalization, scheme, host and port must be byte-equal (RFC 6454 origin). The URL is
+// cut into its parts by net/url.hpp, the splitter the fetcher and domain_check.hpp use too; what
+// this file adds is ERC-8257's rules over those parts.
 //
 // Pure functions over strings: thread-safe, no I/O, nothing throws.
 #pragma once

@@ -12,6 +12,7 @@
 #include <credence/chain/contract_call.hpp>
 #include <credence/core/caip.hpp>
 #include <credence/core/keccak.hpp>
+#include <credence/verify/net/url.hpp>
 
 namespace credence::verify {
 namespace {
@@ -19,16 +20,6 @@ namespace {
 namespace rep = chain::bindings::reputation_registry;
 namespace idr = chain::bindings::identity_registry;
 namespace val = chain::bindings::validation_registry;
-
-bool has_scheme(std::string_view uri, std::string_view scheme) {
-    if (uri.size() <= scheme.size() || uri[scheme.size()] != ':') return false;
-    for (size_t i = 0; i < scheme.size(); ++i) {
-        const char c = uri[i];
-        const char lower = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-        if (lower != scheme[i]) return false;
-    }
-    return true;
-}
 
 bool is_zero(const core::Hash32& h) {
     return std::ranges::all_of(h, [](uint8_t b) { return b == 0; });
