@@ -1,6 +1,6 @@
 // Reason codes in words. The codes are the verifiers' enums (src/credence/verify/verifiers/*.hpp)
 // as the API reports them; people read the sentence, the code stays visible next to it.
-// tests/web/reasons_test.mjs checks that every ToolReason of verify/verifiers/tool_verifier.hpp
+// tests/web/explorer_units_test.mjs checks that every ToolReason of verify/verifiers/tool_verifier.hpp
 // and every EvidenceReason of verify/verifiers/evidence.hpp has a sentence here.
 
 /** ERC-8257 §7 Consumer Verification and §Handling Verification Failure: why a tool is unverified. */

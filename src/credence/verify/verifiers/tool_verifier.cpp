@@ -6,6 +6,7 @@
 #include <fmt/core.h>
 
 #include <credence/chain/bindings/i_access_predicate.hpp>
+#include <credence/chain/contract_call.hpp>
 #include <credence/core/jcs.hpp>
 #include <credence/core/json.hpp>
 #include <credence/core/keccak.hpp>
