@@ -3,9 +3,9 @@
 //
 // Setup (not timed): a synthetic sequential run of N steps (task -> reply -> task ... -> final
 // task, every reply proven by a valid ERC-8274 record) written with the index schema into a SQLite
-// file in the per-process scratch directory (verify/evidence_synthetic.hpp), with correct hashes.
-// Timed: opening the offline source and verify_run() from result() back to the initial task —
-// every row read by its hash index, every hash recomputed, every link, time and proof checked.
+// file in the per-process scratch directory (verify/verifiers/evidence_synthetic.hpp), with correct
+// hashes. Timed: opening the offline source and verify_run() from result() back to the initial task
+// — every row read by its hash index, every hash recomputed, every link, time and proof checked.
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -13,9 +13,9 @@
 #include <string>
 
 #include <credence/index/database.hpp>
-#include <credence/verify/evidence.hpp>
-#include <credence/verify/evidence_source.hpp>
-#include <credence/verify/evidence_synthetic.hpp>
+#include <credence/verify/verifiers/evidence.hpp>
+#include <credence/verify/verifiers/evidence_source.hpp>
+#include <credence/verify/verifiers/evidence_synthetic.hpp>
 #include <support/scratch.hpp>
 
 namespace {

@@ -8,7 +8,7 @@
 
 #include <benchmark/benchmark.h>
 
-#include <credence/verify/fetch.hpp>
+#include <credence/verify/net/fetch.hpp>
 
 #include "support/https_server.hpp"
 

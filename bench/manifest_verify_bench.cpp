@@ -14,8 +14,8 @@
 #include <credence/core/json.hpp>
 #include <credence/core/keccak.hpp>
 #include <credence/core/manifest_checks.hpp>
-#include <credence/verify/manifest_schema.hpp>
-#include <credence/verify/tool_verifier.hpp>
+#include <credence/verify/rules/manifest_schema.hpp>
+#include <credence/verify/verifiers/tool_verifier.hpp>
 
 namespace {
 

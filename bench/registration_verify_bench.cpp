@@ -13,7 +13,7 @@
 #include <benchmark/benchmark.h>
 #include <nlohmann/json.hpp>
 
-#include <credence/verify/registration_verifier.hpp>
+#include <credence/verify/verifiers/registration_verifier.hpp>
 
 #include "support/https_server.hpp"
 

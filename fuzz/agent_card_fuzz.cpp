@@ -11,8 +11,8 @@
 #include <string_view>
 
 #include <credence/core/caip.hpp>
-#include <credence/verify/agent_card.hpp>
-#include <credence/verify/domain_check.hpp>
+#include <credence/verify/rules/agent_card.hpp>
+#include <credence/verify/rules/domain_check.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace credence;

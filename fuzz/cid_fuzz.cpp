@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include <credence/verify/cid.hpp>
+#include <credence/verify/net/cid.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace credence::verify;

@@ -1,4 +1,4 @@
-// Arbitrary bytes as a URL for the fetcher's pre-flight check (verify/ssrf_guard.hpp): it must
+// Arbitrary bytes as a URL for the fetcher's pre-flight check (verify/net/ssrf_guard.hpp): it must
 // never crash; what it accepts is printable ASCII with an http(s) scheme and a lowercase host
 // that is either an IP literal or a name with no numeric last label; and IP-literal parsing of
 // the same bytes never crashes and round-trips through to_string.
@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include <credence/verify/ssrf_guard.hpp>
+#include <credence/verify/net/ssrf_guard.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace credence::verify;

@@ -8,8 +8,8 @@
 #include <string_view>
 
 #include <credence/core/json.hpp>
-#include <credence/verify/manifest_schema.hpp>
-#include <credence/verify/tool_verifier.hpp>
+#include <credence/verify/rules/manifest_schema.hpp>
+#include <credence/verify/verifiers/tool_verifier.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace credence;

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include <credence/verify/tool_uri.hpp>
+#include <credence/verify/rules/tool_uri.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     using namespace credence::verify;

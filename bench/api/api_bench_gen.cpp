@@ -15,7 +15,7 @@
 
 #include <credence/index/database.hpp>
 #include <credence/index/store.hpp>
-#include <credence/verify/profile_store.hpp>
+#include <credence/verify/store/profile_store.hpp>
 
 #include "api_bench_common.hpp"
 
@@ -96,8 +96,8 @@ int main(int argc, char** argv) {
             !r) {
             return fail(r.error());
         }
-        // The profile goes through verify/profile_store, as the verifier writes it: the row and
-        // its terms (the API's whole-entry filters). The rng() calls keep their order, so the
+        // The profile goes through verify/store/profile_store, as the verifier writes it: the row
+        // and its terms (the API's whole-entry filters). The rng() calls keep their order, so the
         // same arguments still produce the same agents.
         credence::verify::AgentProfile profile;
         std::string service_json = "[";

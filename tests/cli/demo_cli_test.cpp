@@ -23,7 +23,7 @@
 
 #include <credence/core/bytes.hpp>
 #include <credence/index/database.hpp>
-#include <credence/verify/verification_store.hpp>
+#include <credence/verify/store/verification_store.hpp>
 
 #include "support/devnet.hpp"
 #include "support/scratch.hpp"
@@ -144,7 +144,7 @@ TEST_F(DemoCli, demo_seeds_a_world_the_verifiers_and_trust_engine_see) {
     ASSERT_EQ(verified.exit_code, 0) << verified.err << verified.out;
 
     // The flags lift the SSRF guard for the demo's own names on its own server only
-    // (verify/ssrf_guard.hpp, pinned entries): a URL on chain naming 127.0.0.1 or localhost, or
+    // (verify/net/ssrf_guard.hpp, pinned entries): a URL on chain naming 127.0.0.1 or localhost, or
     // a demo name on another local port (here the devnet's JSON-RPC), stays refused.
     const std::string https_port = std::to_string(summary["https"]["port"].get<int>());
     const std::string rpc_port = devnet().rpc_url().substr(devnet().rpc_url().rfind(':') + 1);

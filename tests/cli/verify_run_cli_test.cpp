@@ -17,8 +17,8 @@
 #include <credence/core/bytes.hpp>
 #include <credence/core/keccak.hpp>
 #include <credence/index/database.hpp>
-#include <credence/verify/evidence.hpp>
-#include <credence/verify/evidence_source.hpp>
+#include <credence/verify/verifiers/evidence.hpp>
+#include <credence/verify/verifiers/evidence_source.hpp>
 
 #include "support/devnet.hpp"
 

@@ -13,7 +13,7 @@
 #include <utility>
 
 #include <httplib.h>
-#include <credence/verify/certificate_issuer.hpp>
+#include <credence/demo_tls/certificate_issuer.hpp>
 
 #include "support/scratch.hpp"
 
@@ -24,16 +24,16 @@ void check(bool ok, const std::string& what) {
     if (!ok) throw std::runtime_error("https_server: " + what + " failed");
 }
 
-// The per-process test CA (verify/certificate_issuer, the code the demo's origin uses too): made
+// The per-process test CA (demo_tls/certificate_issuer, the code the demo's origin uses too): made
 // on first use, its certificate written under scratch_dir().
 struct TestCa {
-    verify::PemCertificate pem;
+    demo_tls::PemCertificate pem;
     std::string pem_path;
 };
 
 const TestCa& test_ca() {
     static const TestCa ca = [] {
-        auto made = verify::make_ca("Credence Test CA", 2);
+        auto made = demo_tls::make_ca("Credence Test CA", 2);
         check(made.has_value(), made ? "" : "test CA: " + made.error().detail);
         TestCa c{std::move(*made), {}};
         c.pem_path = write_scratch_file("https_server/test-ca.pem", c.pem.cert_pem).string();
@@ -107,7 +107,7 @@ HttpsServer::HttpsServer(std::vector<std::string> hostnames) : impl_(std::make_u
     const TestCa& ca = test_ca();
     for (auto& h : hostnames) h = lowercase(h);
     impl_->hostnames = hostnames;
-    auto leaf = verify::make_server_certificate(ca.pem, hostnames, 2);
+    auto leaf = demo_tls::make_server_certificate(ca.pem, hostnames, 2);
     check(leaf.has_value(), leaf ? "" : "leaf certificate: " + leaf.error().detail);
     // cpp-httplib loads the leaf from files; a name per server.
     static std::atomic<int> servers{0};

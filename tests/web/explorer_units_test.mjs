@@ -6,9 +6,9 @@
 // from geometry, never from our own output.
 //
 // The reason tables are checked against the C++ enums they describe: every ToolReason
-// (verify/tool_verifier.hpp, ERC-8257 §7), EvidenceReason (verify/evidence.hpp, ERC-8301) and
-// Discount (trust/score.hpp) must have a sentence, so a new code cannot reach the page as a bare
-// identifier.
+// (verify/verifiers/tool_verifier.hpp, ERC-8257 §7), EvidenceReason
+// (verify/verifiers/evidence.hpp, ERC-8301) and Discount (trust/score.hpp) must have a sentence,
+// so a new code cannot reach the page as a bare identifier.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
@@ -158,7 +158,7 @@ function enumValues(file, name) {
 }
 
 test("every ERC-8257 tool reason code has a sentence", () => {
-    const codes = enumValues("src/credence/verify/tool_verifier.hpp", "ToolReason");
+    const codes = enumValues("src/credence/verify/verifiers/tool_verifier.hpp", "ToolReason");
     assert.ok(codes.length >= 25, `found ${codes.length} codes`);
     for (const c of codes) {
         assert.ok(web.toolReasons[c], `toolReasons lacks ${c}`);
@@ -167,7 +167,7 @@ test("every ERC-8257 tool reason code has a sentence", () => {
 });
 
 test("every ERC-8301 evidence reason and trust discount has words", () => {
-    for (const c of enumValues("src/credence/verify/evidence.hpp", "EvidenceReason")) {
+    for (const c of enumValues("src/credence/verify/verifiers/evidence.hpp", "EvidenceReason")) {
         assert.ok(web.evidenceReasons[c], `evidenceReasons lacks ${c}`);
     }
     for (const c of enumValues("src/credence/trust/score.hpp", "Discount")) {

@@ -1,7 +1,7 @@
-// Reason codes in words. The codes are the verifiers' enums (src/credence/verify/*.hpp) as the
-// API reports them; people read the sentence, the code stays visible next to it.
-// tests/web/reasons_test.mjs checks that every ToolReason of verify/tool_verifier.hpp and every
-// EvidenceReason of verify/evidence.hpp has a sentence here.
+// Reason codes in words. The codes are the verifiers' enums (src/credence/verify/verifiers/*.hpp)
+// as the API reports them; people read the sentence, the code stays visible next to it.
+// tests/web/explorer_units_test.mjs checks that every ToolReason of verify/verifiers/tool_verifier.hpp
+// and every EvidenceReason of verify/verifiers/evidence.hpp has a sentence here.
 
 /** ERC-8257 §7 Consumer Verification and §Handling Verification Failure: why a tool is unverified. */
 export const toolReasons: Record<string, string> = {
@@ -38,7 +38,7 @@ export const toolReasons: Record<string, string> = {
     schema_violation: "The manifest breaks a field rule of the schema (§2 Tool Manifest).",
 };
 
-/** ERC-8301 evidence-chain verification (verify/evidence.hpp), one sentence per failure. */
+/** ERC-8301 evidence-chain verification (verify/verifiers/evidence.hpp), one sentence per failure. */
 export const evidenceReasons: Record<string, string> = {
     run_not_completed: "The run has not completed, so its evidence chain has no final task yet.",
     missing_task: "A task the chain refers to is not on chain.",
@@ -55,7 +55,7 @@ export const evidenceReasons: Record<string, string> = {
     too_large: "The evidence chain is larger than the verifier's limit.",
 };
 
-/** ERC-8004 registration verification (verify/registration_verifier.hpp). */
+/** ERC-8004 registration verification (verify/verifiers/registration_verifier.hpp). */
 export const agentReasons: Record<string, string> = {
     verified: "The registration file was fetched, is valid and names this agent.",
     same_domain: "The domain served the registration file itself, which names this agent.",

@@ -12,8 +12,8 @@
 #include <fmt/core.h>
 #include <httplib.h>
 
-#include <credence/verify/certificate_issuer.hpp>
-#include <credence/verify/openssl_handles.hpp>
+#include <credence/demo_tls/certificate_issuer.hpp>
+#include <credence/demo_tls/openssl_handles.hpp>
 
 namespace credence::agent {
 
@@ -31,10 +31,10 @@ std::string_view to_string(DemoHttpsError e) noexcept {
 
 namespace {
 
-using verify::cert_from_pem;
-using verify::CertPtr;
-using verify::key_from_pem;
-using verify::KeyPtr;
+using demo_tls::cert_from_pem;
+using demo_tls::CertPtr;
+using demo_tls::key_from_pem;
+using demo_tls::KeyPtr;
 
 std::optional<std::string> read_text(const std::filesystem::path& path) {
     std::ifstream f(path, std::ios::binary);
@@ -63,17 +63,17 @@ core::Result<DemoCertificates, DemoHttpsError> make_demo_certificates(
     const auto ca_cert_path = state_dir / "demo-ca.pem";
     const auto ca_key_path = state_dir / "demo-ca.key";
 
-    verify::PemCertificate ca;
+    demo_tls::PemCertificate ca;
     const auto cert_text = read_text(ca_cert_path);
     const auto key_text = read_text(ca_key_path);
     if (cert_text && key_text) {
-        ca = verify::PemCertificate{*cert_text, *key_text};
-        if (!verify::pem_certificate_parses(ca))
+        ca = demo_tls::PemCertificate{*cert_text, *key_text};
+        if (!demo_tls::pem_certificate_parses(ca))
             return core::fail(DemoHttpsError::ca,
                               fmt::format("{} or {} does not parse (remove both to make a new CA)",
                                           ca_cert_path.string(), ca_key_path.string()));
     } else {
-        auto made = verify::make_ca("Credence demo CA", 3650);
+        auto made = demo_tls::make_ca("Credence demo CA", 3650);
         if (!made) return core::fail(DemoHttpsError::certificate, made.error().detail);
         ca = std::move(*made);
         // The key first, owner-only: it signs certificates that the demo's verifiers trust.
@@ -85,7 +85,7 @@ core::Result<DemoCertificates, DemoHttpsError> make_demo_certificates(
         if (!write_text(ca_cert_path, ca.cert_pem))
             return core::fail(DemoHttpsError::ca, "cannot write " + ca_cert_path.string());
     }
-    auto leaf = verify::make_server_certificate(ca, hostnames, 30);
+    auto leaf = demo_tls::make_server_certificate(ca, hostnames, 30);
     if (!leaf) return core::fail(DemoHttpsError::certificate, leaf.error().detail);
     return DemoCertificates{ca_cert_path, std::move(leaf->cert_pem), std::move(leaf->key_pem)};
 }

@@ -7,7 +7,7 @@
 // keeps working when the demo restarts; each start issues a fresh leaf certificate for the
 // served names. Reaching the names: the URLs carry no port (ERC-8004 §Endpoint Domain
 // Verification fetches `https://{domain}/.well-known/...`, port 443), so verifiers map each name
-// to the server with curl's CONNECT_TO (verify/fetch.hpp FetcherConfig::connect_to; the
+// to the server with curl's CONNECT_TO (verify/net/fetch.hpp FetcherConfig::connect_to; the
 // `--connect-to` flag), which keeps TLS verifying the name, and lift the SSRF guard for each name
 // pinned to this server's address and port (`--allow-host name=127.0.0.1:<port>`), so a URL on
 // chain naming 127.0.0.1, localhost or any other local port is still refused.
@@ -64,7 +64,7 @@ public:
     [[nodiscard]] std::vector<std::string> connect_to(const std::vector<std::string>& hosts) const;
     /// "host=127.0.0.1:<port>" for each host: FetcherConfig::allow_hosts / --allow-host. Lifts the
     /// SSRF guard for these names reaching this server only, never for loopback as a whole
-    /// (verify/ssrf_guard.hpp, pinned entries).
+    /// (verify/net/ssrf_guard.hpp, pinned entries).
     [[nodiscard]] std::vector<std::string> allow_hosts(const std::vector<std::string>& hosts) const;
 
 private:

@@ -1,5 +1,5 @@
-// The demo's HTTPS origin over real TLS: certificates from verify/certificate_issuer, served by
-// DemoHttpsServer on 127.0.0.1 and fetched by the verifier's own fetcher (verify/fetch) with
+// The demo's HTTPS origin over real TLS: certificates from demo_tls/certificate_issuer, served by
+// DemoHttpsServer on 127.0.0.1 and fetched by the verifier's own fetcher (verify/net/fetch) with
 // certificate checks on, reaching each demo name through --connect-to. The CA is kept across
 // restarts (a verifier's --ca-file keeps working); a fetcher that does not trust it refuses.
 #include <credence/agent/demo_https.hpp>
@@ -13,7 +13,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include <credence/verify/fetch.hpp>
+#include <credence/verify/net/fetch.hpp>
 #include <support/scratch.hpp>
 
 namespace {
@@ -84,7 +84,7 @@ TEST(agent_demo_https, serves_every_name_over_tls_that_the_fetcher_verifies) {
 // The allow list the demo hands out pins each demo name to the demo's server: a URL naming
 // 127.0.0.1 or localhost (which the demo's certificate also covers, and for which the server here
 // has routes) or a demo name on another local port is refused by the SSRF guard, as any loopback
-// URL written on chain must be (verify/ssrf_guard.hpp).
+// URL written on chain must be (verify/net/ssrf_guard.hpp).
 TEST(agent_demo_https, lifts_the_ssrf_guard_for_the_demo_names_only) {
     const auto dir = credence::testing::scratch_dir() / "demo-https-pinned";
     std::filesystem::remove_all(dir);

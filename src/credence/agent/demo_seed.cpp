@@ -26,8 +26,8 @@
 #include <credence/core/feedback_file.hpp>
 #include <credence/core/keccak.hpp>
 #include <credence/core/manifest_checks.hpp>
-#include <credence/verify/evidence.hpp>
-#include <credence/verify/evidence_source.hpp>
+#include <credence/verify/verifiers/evidence.hpp>
+#include <credence/verify/verifiers/evidence_source.hpp>
 
 namespace credence::agent {
 

@@ -81,8 +81,9 @@ struct DemoOptions {
     std::function<void(std::string_view)> progress;
 };
 
-/// An agent as seeded, and what verifying its endpoint domain must give (verify/domain_check.hpp
-/// DomainReason names), or "fetch_failed" for the agent whose registration file is missing.
+/// An agent as seeded, and what verifying its endpoint domain must give
+/// (verify/rules/domain_check.hpp DomainReason names), or "fetch_failed" for the agent whose
+/// registration file is missing.
 struct DemoAgent {
     uint64_t agent_id = 0;
     std::string name;
@@ -103,7 +104,7 @@ struct DemoRun {
     std::string workflow;  ///< the contract's name in the deployment
     std::string run_id;    ///< 0x-hex
     bool completed = false;
-    bool evidence_valid = false;  ///< verify/evidence.hpp verify_run() on the live chain
+    bool evidence_valid = false;  ///< verify/verifiers/evidence.hpp verify_run() on the live chain
 };
 
 struct DemoSummary {

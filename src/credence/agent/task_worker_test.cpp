@@ -1,7 +1,7 @@
 // The agent runtime on a real devnet: every ERC-8301 scenario run to completion by real workers
-// (real transactions, real attestation proofs), evidence chains verified with verify/evidence;
-// restart idempotency; expiry; ERC-8004 validation requests answered and refused; the external
-// command handler's limits.
+// (real transactions, real attestation proofs), evidence chains verified with
+// verify/verifiers/evidence; restart idempotency; expiry; ERC-8004 validation requests answered and
+// refused; the external command handler's limits.
 #include <credence/agent/handler.hpp>
 #include <credence/agent/task_worker.hpp>
 #include <credence/agent/validator.hpp>
@@ -21,8 +21,8 @@
 #include <credence/chain/txn_sender.hpp>
 #include <credence/core/data_uri.hpp>
 #include <credence/core/keccak.hpp>
-#include <credence/verify/evidence.hpp>
-#include <credence/verify/evidence_source.hpp>
+#include <credence/verify/verifiers/evidence.hpp>
+#include <credence/verify/verifiers/evidence_source.hpp>
 #include <support/devnet.hpp>
 #include <support/scratch.hpp>
 

@@ -2,7 +2,7 @@
 //
 // Loop (step()): read ValidationRequest logs of the ValidationRegistry addressed to this
 // validator (topic1 = its address) from a persisted cursor; for each request not yet answered:
-//   1. fetch requestURI through the safe fetcher (verify/fetch.hpp: SSRF guard, size and time
+//   1. fetch requestURI through the safe fetcher (verify/net/fetch.hpp: SSRF guard, size and time
 //      limits; data:, https:, ipfs:);
 //   2. check keccak256(content) == requestHash, and refuse the request otherwise (ERC-8004
 //      §Validation Request: "requestHash is a commitment to the data"), with a reason;
@@ -42,7 +42,7 @@
 #include <credence/core/bytes.hpp>
 #include <credence/core/secp256k1.hpp>
 #include <credence/core/uint256.hpp>
-#include <credence/verify/fetch.hpp>
+#include <credence/verify/net/fetch.hpp>
 
 namespace credence::agent {
 

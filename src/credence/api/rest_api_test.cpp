@@ -31,9 +31,9 @@
 #include <credence/index/sources.hpp>
 #include <credence/index/store.hpp>
 #include <credence/trust/score_store.hpp>
-#include <credence/verify/fetch.hpp>
-#include <credence/verify/index_checks.hpp>
-#include <credence/verify/reverifier.hpp>
+#include <credence/verify/net/fetch.hpp>
+#include <credence/verify/store/index_checks.hpp>
+#include <credence/verify/store/reverifier.hpp>
 
 #include "support/devnet.hpp"
 #include "support/https_server.hpp"

@@ -14,9 +14,9 @@
 #include <credence/index/feedback_table.hpp>
 #include <credence/index/sources.hpp>
 #include <credence/index/verification_table.hpp>
-#include <credence/verify/evidence.hpp>
-#include <credence/verify/evidence_source.hpp>
-#include <credence/verify/resolver.hpp>
+#include <credence/verify/verifiers/evidence.hpp>
+#include <credence/verify/verifiers/evidence_source.hpp>
+#include <credence/verify/verifiers/resolver.hpp>
 
 namespace credence::api::detail {
 
@@ -287,7 +287,7 @@ ApiResult<Json> get_run(Ctx& ctx) {
     if (!workflow) return std::unexpected(not_found("no such run"));
     core::Hash32 run_hash{};
     std::ranges::copy(*run_id, run_hash.begin());
-    // ERC-8301 evidence chain, verified offline from the index (verify/evidence.hpp).
+    // ERC-8301 evidence chain, verified offline from the index (verify/verifiers/evidence.hpp).
     auto source =
         verify::make_index_evidence_source(ctx.db, run_hash, ctx.scope.chain_id, *workflow);
     if (!source) {
@@ -315,7 +315,7 @@ ApiResult<Json> resolve_address(Ctx& ctx) {
     if (auto ok = check_params(ctx.request, {}); !ok) return std::unexpected(ok.error());
     auto address = parse_address(ctx.captures.at(0), "address");
     if (!address) return std::unexpected(address.error());
-    // Erc-8004 first draft §Public Resolvers, ResolveByAddress (verify/resolver.hpp).
+    // Erc-8004 first draft §Public Resolvers, ResolveByAddress (verify/verifiers/resolver.hpp).
     verify::IndexFilter filter{ctx.scope.chain_id, ctx.scope.identity_registry};
     auto found = verify::resolve_by_address(ctx.db, *address, filter);
     if (!found) return std::unexpected(unavailable(found.error()));

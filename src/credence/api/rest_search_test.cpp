@@ -1,7 +1,7 @@
 // The whole-entry search filters (docs/api.md §Agents, §Tools; index/schema.cpp migration 6) on
-// SQLite and PostgreSQL: over profiles written by verify/profile_store, every filter value and
-// paging order returns exactly the subjects that LIKE '%,value,%' over the comma-wrapped profile
-// column returned before the term tables existed; a profile rewrite replaces its terms.
+// SQLite and PostgreSQL: over profiles written by verify/store/profile_store, every filter value
+// and paging order returns exactly the subjects that LIKE '%,value,%' over the comma-wrapped
+// profile column returned before the term tables existed; a profile rewrite replaces its terms.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,7 +17,7 @@
 #include <credence/api/rest_api.hpp>
 #include <credence/core/uint256.hpp>
 #include <credence/index/store.hpp>
-#include <credence/verify/profile_store.hpp>
+#include <credence/verify/store/profile_store.hpp>
 
 #include "support/postgres.hpp"
 #include "support/scratch.hpp"

@@ -5,11 +5,11 @@
 #include <credence/cmd/commands.hpp>
 #include <credence/cmd/util.hpp>
 #include <credence/core/bytes.hpp>
-#include <credence/verify/manifest_schema.hpp>
+#include <credence/verify/rules/manifest_schema.hpp>
 
 namespace credence::cmd {
 
-// The field grammar lives once, in verify/manifest_schema (the consumer's validator); the
+// The field grammar lives once, in verify/rules/manifest_schema (the consumer's validator); the
 // producer refuses the first error it reports and lets warnings through.
 void check_manifest_fields(const core::JsonValue& manifest, const std::string& source) {
     const verify::ManifestReport report = verify::validate_manifest(manifest);

@@ -1,9 +1,9 @@
 // The producer side of an ERC-8257 tool manifest, for `credence tool register` / `update`:
 // reads a manifest file, applies the pre-JCS byte rules (core/manifest_checks.hpp: 1 MiB cap, no
 // BOM, strict JSON, NFC strings, lowercase hex fields), then the field grammar of ERC-8257 §2-§5
-// and the §Manifest Parser Hardening caps (verify/manifest_schema.hpp, shared with the consumer),
-// and returns the JCS bytes with their keccak256 (the `manifestHash` the registry commits to,
-// ERC-8257 §8).
+// and the §Manifest Parser Hardening caps (verify/rules/manifest_schema.hpp, shared with the
+// consumer), and returns the JCS bytes with their keccak256 (the `manifestHash` the registry
+// commits to, ERC-8257 §8).
 //
 // Rules are applied by rejecting, never by repairing (ERC-8257 §Canonical Manifest Bytes): the
 // hash must commit to what the user wrote, so a non-NFC name or an uppercase hex digit is an
@@ -17,7 +17,7 @@
 
 #include <credence/core/address.hpp>
 #include <credence/core/manifest_checks.hpp>
-#include <credence/verify/manifest_schema.hpp>
+#include <credence/verify/rules/manifest_schema.hpp>
 
 namespace credence::cmd {
 

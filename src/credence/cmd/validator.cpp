@@ -29,7 +29,7 @@
 #include <credence/cmd/commands.hpp>
 #include <credence/cmd/util.hpp>
 #include <credence/cmd/verify.hpp>
-#include <credence/verify/fetch.hpp>
+#include <credence/verify/net/fetch.hpp>
 
 namespace credence::cmd {
 namespace {

@@ -14,7 +14,7 @@
 #include <credence/cmd/commands.hpp>
 #include <credence/core/bytes.hpp>
 #include <credence/core/keccak.hpp>
-#include <credence/verify/ssrf_guard.hpp>
+#include <credence/verify/net/ssrf_guard.hpp>
 
 namespace credence::cmd {
 namespace {

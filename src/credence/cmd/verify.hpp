@@ -15,7 +15,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include <credence/verify/fetch.hpp>
+#include <credence/verify/net/fetch.hpp>
 
 namespace credence::cmd {
 

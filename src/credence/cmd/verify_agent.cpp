@@ -4,7 +4,8 @@
 //       reads ownerOf, tokenURI and getAgentWallet from the IdentityRegistry, fetches the agentURI,
 //       validates the registration file, matches its registrations[] against the on-chain
 //       agentRegistry and agentId, verifies every HTTPS endpoint-domain (well-known file or the
-//       same-domain shortcut) and fetches each A2A agent card (verify/registration_verifier.hpp).
+//       same-domain shortcut) and fetches each A2A agent card
+//       (verify/verifiers/registration_verifier.hpp).
 //   verify resolve address <address> [--database PATH|URL] [--chain-id N] [--registry ADDR]
 //       first draft ResolveByAddress, from the index: agents whose owner or agentWallet it is.
 //   verify resolve domain <domain> [--database PATH|URL] [--chain-id N] [--registry ADDR]
@@ -32,8 +33,8 @@
 #include <credence/cmd/commands.hpp>
 #include <credence/cmd/index_database.hpp>
 #include <credence/cmd/verify.hpp>
-#include <credence/verify/registration_verifier.hpp>
-#include <credence/verify/resolver.hpp>
+#include <credence/verify/verifiers/registration_verifier.hpp>
+#include <credence/verify/verifiers/resolver.hpp>
 
 namespace credence::cmd {
 namespace {

@@ -26,7 +26,7 @@
 #include <credence/cmd/chain_context.hpp>
 #include <credence/cmd/commands.hpp>
 #include <credence/cmd/verify.hpp>
-#include <credence/verify/feedback_verifier.hpp>
+#include <credence/verify/verifiers/feedback_verifier.hpp>
 
 namespace credence::cmd {
 namespace {

@@ -23,10 +23,10 @@
 #include <credence/cmd/util.hpp>
 #include <credence/cmd/verify.hpp>
 #include <credence/index/store.hpp>
-#include <credence/verify/feedback_verifier.hpp>
-#include <credence/verify/index_checks.hpp>
-#include <credence/verify/reverifier.hpp>
-#include <credence/verify/tool_verifier.hpp>
+#include <credence/verify/store/index_checks.hpp>
+#include <credence/verify/store/reverifier.hpp>
+#include <credence/verify/verifiers/feedback_verifier.hpp>
+#include <credence/verify/verifiers/tool_verifier.hpp>
 
 namespace credence::cmd {
 namespace {

@@ -1,6 +1,6 @@
 // `credence verify run <runId>`: verify an ERC-8301 evidence chain (docs/architecture.md §verify/;
-// verify/evidence.hpp) from result(runId).finalTaskHash back to the initial task, and print the
-// verdict and the trace.
+// verify/verifiers/evidence.hpp) from result(runId).finalTaskHash back to the initial task, and
+// print the verdict and the trace.
 //
 //   credence verify run <runId> [--workflow NAME|ADDRESS] [--from-block N] [--json]
 //                               [--rpc URL ...]                      live, over JSON-RPC (default)
@@ -31,8 +31,8 @@
 #include <credence/cmd/verify.hpp>
 #include <credence/cmd/workflow.hpp>
 #include <credence/index/database.hpp>
-#include <credence/verify/evidence.hpp>
-#include <credence/verify/evidence_source.hpp>
+#include <credence/verify/verifiers/evidence.hpp>
+#include <credence/verify/verifiers/evidence_source.hpp>
 
 namespace credence::cmd {
 namespace {

@@ -5,7 +5,7 @@
 //       reads getToolConfig, checks the metadataURI grammar, fetches the manifest without
 //       redirects, runs the four checks in the text's order (re-reading getToolConfig once on a
 //       hash mismatch), the full manifest schema, and the access predicate's risk flags
-//       (verify/tool_verifier.hpp).
+//       (verify/verifiers/tool_verifier.hpp).
 //
 // Output: the report (plain: verdict, reason in words, the four checks, the hashes, one line per
 // schema issue and per predicate risk; --json: the whole report). Exit status: 0 when the tool is
@@ -24,7 +24,7 @@
 #include <credence/cmd/chain_context.hpp>
 #include <credence/cmd/commands.hpp>
 #include <credence/cmd/verify.hpp>
-#include <credence/verify/tool_verifier.hpp>
+#include <credence/verify/verifiers/tool_verifier.hpp>
 
 namespace credence::cmd {
 namespace {

@@ -1,6 +1,6 @@
 // `credence workflow run|task|reply|prove|result|timeout` (trace: workflow_trace.cpp).
 #include <credence/cmd/workflow.hpp>
-#include <credence/verify/evidence.hpp>
+#include <credence/verify/verifiers/evidence.hpp>
 
 #include <algorithm>
 #include <chrono>

@@ -5,9 +5,10 @@
 // prevReplyHashes -> ... -> the final task of WorkflowCompleted (which has no NewAgentTask).
 // The chain is a DAG (a Qualify task follows three audit replies); each node is printed in full
 // under its first parent and as a reference ("see above") under the others.
-// The structs are read through verify/evidence_source.hpp's live source (batched eth_calls), the
-// same reader `credence verify run` uses; this command shows every anchored node (including
-// replies a gate discarded), while `verify run` walks back from result() and checks the chain.
+// The structs are read through verify/verifiers/evidence_source.hpp's live source (batched
+// eth_calls), the same reader `credence verify run` uses; this command shows every anchored node
+// (including replies a gate discarded), while `verify run` walks back from result() and checks the
+// chain.
 #include <credence/cmd/workflow.hpp>
 
 #include <map>
@@ -20,7 +21,7 @@
 
 #include <credence/chain/bindings/i_agent_workflow.hpp>
 #include <credence/cmd/util.hpp>
-#include <credence/verify/evidence_source.hpp>
+#include <credence/verify/verifiers/evidence_source.hpp>
 
 namespace credence::cmd::workflow_detail {
 namespace {
@@ -208,8 +209,8 @@ void run_trace(TraceArgs& a) {
         final_hash = completed->event.final_task_hash;
         b.task_order.push_back(*final_hash);
     }
-    // The stored structs, read through the evidence source (verify/evidence_source.hpp): one
-    // batched request of getAgentTask calls and one of getAgentReply calls.
+    // The stored structs, read through the evidence source (verify/verifiers/evidence_source.hpp):
+    // one batched request of getAgentTask calls and one of getAgentReply calls.
     auto source = verify::make_rpc_evidence_source(ctx.rpc(), wf, a.from_block);
     auto tasks = source->tasks(b.task_order);
     if (!tasks) throw CliError(fmt::format("getAgentTask: {}", tasks.error().message));

@@ -164,7 +164,7 @@ RuleResult on_completed(const LogInput& in) {
     // ERC-8301 §Gate Logic (terminal): the final task is stored but has no NewAgentTask; its
     // struct (getAgentTask(finalTaskHash) at this block) becomes a workflow_tasks row at the
     // WorkflowCompleted position, so the evidence chain can be verified from the index alone
-    // (verify/evidence.hpp).
+    // (verify/verifiers/evidence.hpp).
     if (!in.detail.empty()) {
         auto d = wf::decode_get_agent_task_result(in.detail);
         if (!d) return std::unexpected(decode_failure("getAgentTask", d.error()));

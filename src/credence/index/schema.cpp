@@ -545,7 +545,7 @@ constexpr std::string_view kV6Sql = R"sql(
 -- Exact-entry search (docs/benchmarks.md, search p99 < 50 ms): the entries of the profiles'
 -- comma-wrapped lists, one row each, so that an API filter such as ?skill=code/review is an index
 -- lookup instead of LIKE '%,code/review,%' over every profile (a sequential scan on PostgreSQL).
--- Written by verify/profile_store next to the profile row, in the same transaction (the subject's
+-- Written by verify/store/profile_store next to the profile row, in the same transaction (the subject's
 -- old entries deleted, its new ones inserted); derived off-chain like the profiles, so not part of
 -- the canonical dump. The free-text filter (q) stays a LIKE on search_text.
 --

@@ -81,7 +81,7 @@ struct VerificationRecord {
 [[nodiscard]] DbResult<void> forget_verifications_after(Database& db, uint64_t chain_id,
                                                         uint64_t block_num);
 
-// ---- due subjects (the verifier's schedule: verify/reverifier.hpp) ----
+// ---- due subjects (the verifier's schedule: verify/store/reverifier.hpp) ----
 
 /// A subject that needs a check, with what the index knows about it.
 struct DueSubject {

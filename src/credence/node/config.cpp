@@ -12,7 +12,7 @@
 #include <toml++/toml.h>
 
 #include <credence/core/address.hpp>
-#include <credence/verify/ssrf_guard.hpp>
+#include <credence/verify/net/ssrf_guard.hpp>
 
 namespace credence::node {
 namespace {

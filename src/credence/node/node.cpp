@@ -25,11 +25,11 @@
 #include <credence/index/store.hpp>
 #include <credence/node/explorer_files.hpp>
 #include <credence/trust/score_store.hpp>
-#include <credence/verify/feedback_verifier.hpp>
-#include <credence/verify/fetch.hpp>
-#include <credence/verify/index_checks.hpp>
-#include <credence/verify/reverifier.hpp>
-#include <credence/verify/tool_verifier.hpp>
+#include <credence/verify/net/fetch.hpp>
+#include <credence/verify/store/index_checks.hpp>
+#include <credence/verify/store/reverifier.hpp>
+#include <credence/verify/verifiers/feedback_verifier.hpp>
+#include <credence/verify/verifiers/tool_verifier.hpp>
 
 namespace credence::node {
 namespace {

@@ -1,5 +1,5 @@
 // Workflow runs: the list, and a run's evidence chain (ERC-8301) drawn as a graph
-// with the verdict of the evidence check (verify/evidence.hpp, the same document as
+// with the verdict of the evidence check (verify/verifiers/evidence.hpp, the same document as
 // `credence verify run --json`).
 import { arr, get, num, obj, pick, type J } from "../api";
 import { h, link } from "../dom";

@@ -47,7 +47,7 @@ ApiResult<void> add_list_filters(const HttpRequest& request, std::span<const Lis
         }
         // A whole entry: one row of the term table, found through its (list, term) index
         // instead of LIKE '%,entry,%' over every profile. Entries are stored lowercase without
-        // commas (verify/profile_store.hpp), so a value with a comma matches nothing.
+        // commas (verify/store/profile_store.hpp), so a value with a comma matches nothing.
         const std::string alias = fmt::format("lf{}", ++aliases);
         const size_t term_n = where.bind(ascii_lower(*text));
         where.add(
