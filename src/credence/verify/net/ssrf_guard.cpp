@@ -287,8 +287,8 @@ core::Result<FetchUrl, FetchError> parse_fetch_url(std::string_view url, bool al
         if (!valid_hostname(parts.host))
             return fail(FetchError::bad_url, "bad host '" + std::string(host) + "'");
     }
-    if (split->port) {
-        const std::string_view port = *split->port;
+    if (const auto& split_port = split->port; split_port) {
+        const std::string_view port = *split_port;
         if (port.empty() || port.size() > 5 ||
             !std::all_of(port.begin(), port.end(), [](char c) { return c >= '0' && c <= '9'; }))
             return fail(FetchError::bad_url, "bad port");

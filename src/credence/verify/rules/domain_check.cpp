@@ -96,7 +96,8 @@ core::Result<EndpointUrl, EndpointError> parse_endpoint_url(std::string_view url
     if (!host_text.empty() && host_text.front() == '[') {
         return core::fail(EndpointError::ip_literal, "an IPv6 literal is not a domain");
     }
-    if (parts->port && !std::all_of(parts->port->begin(), parts->port->end(), is_digit)) {
+    if (const auto& port = parts->port;
+        port && !std::all_of(port->begin(), port->end(), is_digit)) {
         return core::fail(EndpointError::bad_host, "bad port");
     }
     const std::string_view path_part = parts->path;

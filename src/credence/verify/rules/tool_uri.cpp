@@ -135,8 +135,8 @@ core::Result<HttpsUrl, UriError> normalize_https_url(std::string_view text) {
     url.host.assign(parts->host);
     std::transform(url.host.begin(), url.host.end(), url.host.begin(), ascii_lower);  // G1
     if (auto ok = check_host(url.host); !ok) return std::unexpected(ok.error());
-    if (parts->port) {
-        const auto p = *parts->port;
+    if (const auto& port = parts->port; port) {
+        const auto p = *port;
         if (p.empty() || p.size() > 5 ||
             !std::all_of(p.begin(), p.end(), [](char c) { return c >= '0' && c <= '9'; }))
             return fail(UriError::bad_port, fmt::format("bad port \"{}\"", p));
@@ -149,8 +149,8 @@ core::Result<HttpsUrl, UriError> normalize_https_url(std::string_view text) {
 
     // path, query, fragment: kept byte for byte (W3 leaves percent-encoding as it is).
     url.path.assign(parts->path);
-    if (parts->query) url.query.emplace(*parts->query);
-    if (parts->fragment) url.fragment.emplace(*parts->fragment);
+    url.query = parts->query;  // std::optional<std::string_view> into std::optional<std::string>
+    url.fragment = parts->fragment;
     if (!valid_url_tail(url.path, false) || (url.query && !valid_url_tail(*url.query, true)) ||
         (url.fragment && !valid_url_tail(*url.fragment, true)))
         return fail(UriError::malformed, "path, query or fragment holds a character a URL cannot");
