@@ -11,6 +11,9 @@ seconds=${1:-60}
 shift || true
 jobs=${JOBS:-$(nproc)}
 bash scripts/build.sh fuzz
+# The commit the binaries were built from, taken now: HEAD may move while the targets run.
+commit=$(git rev-parse --short HEAD)
+[ -z "$(git status --porcelain --untracked-files=no)" ] || commit+="+dirty"
 if [ $# -gt 0 ]; then targets=("$@"); else
     mapfile -t targets < <(ls fuzz/*_fuzz.cpp | xargs -n1 basename | sed 's/\.cpp$//')
 fi
@@ -28,12 +31,12 @@ run_one() {
         -artifact_prefix="build/fuzz/crashes/$t/" -print_final_stats=1 \
         "fuzz/corpus-work/$t" "fuzz/corpus/${t%_fuzz}" >"build/fuzz/$t.log" 2>&1; then
         local runs=$(grep -m1 -oE 'stat::number_of_executed_units: *[0-9]+' "build/fuzz/$t.log" | grep -oE '[0-9]+$')
-        echo "$(date -u +%FT%TZ) $t ok $(( $(date +%s) - start ))s runs=${runs:-?} commit=$(git rev-parse --short HEAD)" | tee -a "$results"
+        echo "$(date -u +%FT%TZ) $t ok $(( $(date +%s) - start ))s runs=${runs:-?} commit=$commit" | tee -a "$results"
     else
         echo "$(date -u +%FT%TZ) $t CRASH after $(( $(date +%s) - start ))s: see build/fuzz/$t.log and build/fuzz/crashes/$t/" | tee -a "$results"
         return 1
     fi
 }
 export -f run_one
-export results
+export results commit
 printf '%s\n' "${targets[@]}" | xargs -P "$jobs" -I{} bash -c "run_one {} $seconds"
