@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <credence/core/json_lenient.hpp>
 #include <credence/core/keccak.hpp>
 
 namespace credence::chain {
@@ -93,9 +94,7 @@ std::expected<OperationEntry, std::string> parse_record(std::string_view json_te
     const auto doc = nlohmann::json::parse(json_text, nullptr, false);
     if (doc.is_discarded() || !doc.is_object()) return std::unexpected("not a JSON object");
     auto field = [&](const char* name) -> const nlohmann::json& {
-        static const nlohmann::json kNull;
-        auto it = doc.find(name);
-        return it == doc.end() ? kNull : *it;
+        return core::lenient::member(doc, name);
     };
     if (field("v") != 1) return std::unexpected("unsupported record version");
     OperationEntry e;

@@ -4,30 +4,16 @@
 #include <string_view>
 #include <vector>
 
+#include <credence/core/json_lenient.hpp>
+
 namespace credence::verify {
 namespace {
 
 using Json = nlohmann::json;
 
-std::string string_at(const Json& j, std::string_view key) {
-    if (!j.is_object()) return {};
-    auto it = j.find(key);
-    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string{};
-}
-
-const Json& member(const Json& j, std::string_view key) {
-    static const Json kNull;
-    if (!j.is_object()) return kNull;
-    auto it = j.find(key);
-    return it == j.end() ? kNull : *it;
-}
-
-void add_strings(const Json& array, std::vector<std::string>& out) {
-    if (!array.is_array()) return;
-    for (const auto& item : array) {
-        if (item.is_string()) out.push_back(item.get<std::string>());
-    }
-}
+using core::lenient::append_strings;
+using core::lenient::member;
+using core::lenient::string_at;
 
 }  // namespace
 
@@ -39,7 +25,7 @@ std::optional<Json> tool_manifest_summary(const Json& manifest) {
         out["description"] = string_at(manifest, "description");
         out["version"] = string_at(manifest, "version");
         std::vector<std::string> tags;
-        add_strings(member(manifest, "tags"), tags);
+        append_strings(member(manifest, "tags"), tags);
         out["tags"] = tags;
         // ERC-8257 §3 Pricing: entries of {amount, asset, recipient, protocol}.
         std::vector<std::string> protocols;

@@ -11,13 +11,6 @@
 namespace credence::verify {
 namespace {
 
-PaymentVerification unverified(PaymentReason reason, std::string detail) {
-    PaymentVerification v;
-    v.reason = reason;
-    v.detail = std::move(detail);
-    return v;
-}
-
 std::optional<uint64_t> parse_decimal_u64(std::string_view s) {
     if (s.empty() || (s.size() > 1 && s.front() == '0')) return std::nullopt;
     // Decimal digits only; at most 19 so that the value fits 64 bits without overflow checks.
@@ -126,6 +119,13 @@ const core::Hash32& erc20_transfer_topic() noexcept {
     return kTopic;
 }
 
+PaymentVerification PaymentVerification::unverified(PaymentReason reason, std::string detail) {
+    PaymentVerification v;
+    v.reason = reason;
+    v.detail = std::move(detail);
+    return v;
+}
+
 nlohmann::json PaymentVerification::to_json() const {
     nlohmann::json j = nlohmann::json::object();
     j["verified"] = verified;
@@ -147,13 +147,13 @@ std::expected<PaymentClaim, PaymentVerification> parse_payment_claim(
     PaymentClaim claim;
     auto chain = parse_claim_chain(proof.chain_id);
     if (!chain)
-        return std::unexpected(unverified(
+        return std::unexpected(PaymentVerification::unverified(
             PaymentReason::bad_proof,
             fmt::format("proofOfPayment.chainId '{}' is not a chain id", proof.chain_id)));
     claim.chain_id = *chain;
     auto hash = core::from_hex_fixed<32>(proof.tx_hash);
     if (!hash)
-        return std::unexpected(unverified(
+        return std::unexpected(PaymentVerification::unverified(
             PaymentReason::bad_proof,
             fmt::format("proofOfPayment.txHash '{}' is not 0x + 64 hex digits", proof.tx_hash)));
     claim.txn_hash = *hash;
@@ -163,9 +163,9 @@ std::expected<PaymentClaim, PaymentVerification> parse_payment_claim(
         if (text->empty()) continue;
         *out = parse_claim_address(*text);
         if (!*out)
-            return std::unexpected(
-                unverified(PaymentReason::bad_proof,
-                           fmt::format("proofOfPayment address '{}' is not an address", *text)));
+            return std::unexpected(PaymentVerification::unverified(
+                PaymentReason::bad_proof,
+                fmt::format("proofOfPayment address '{}' is not an address", *text)));
     }
     return claim;
 }

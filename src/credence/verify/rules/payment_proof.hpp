@@ -84,6 +84,8 @@ struct PaymentVerification {
     std::optional<uint64_t> chain_id;
     std::optional<uint64_t> block_num;
     [[nodiscard]] nlohmann::json to_json() const;
+    /// Not verified, for `reason`, with one line for humans.
+    [[nodiscard]] static PaymentVerification unverified(PaymentReason reason, std::string detail);
 };
 
 /// The parsed proofOfPayment. chainId may be decimal ("1") or CAIP-2 ("eip155:1").

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include <credence/core/json_lenient.hpp>
+
 namespace credence::verify {
 
 namespace {
@@ -22,32 +24,10 @@ std::string lower(std::string_view text) {
     return out;
 }
 
-std::string string_at(const Json& j, std::string_view key) {
-    if (!j.is_object()) return {};
-    auto it = j.find(key);
-    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string{};
-}
-
-std::optional<bool> bool_at(const Json& j, std::string_view key) {
-    if (!j.is_object()) return std::nullopt;
-    auto it = j.find(key);
-    if (it == j.end() || !it->is_boolean()) return std::nullopt;
-    return it->get<bool>();
-}
-
-const Json& member(const Json& j, std::string_view key) {
-    static const Json kNull;
-    if (!j.is_object()) return kNull;
-    auto it = j.find(key);
-    return it == j.end() ? kNull : *it;
-}
-
-void add_strings(const Json& array, std::vector<std::string>& out) {
-    if (!array.is_array()) return;
-    for (const auto& item : array) {
-        if (item.is_string()) out.push_back(item.get<std::string>());
-    }
-}
+using core::lenient::append_strings;
+using core::lenient::bool_at;
+using core::lenient::member;
+using core::lenient::string_at;
 
 DbValue blob(const core::Address& address) {
     return core::Bytes(address.bytes.begin(), address.bytes.end());
@@ -121,12 +101,12 @@ AgentProfile agent_profile_from_report(const Json& report) {
                 for (const auto& s : services) {
                     const std::string name = string_at(s, "name");
                     if (!name.empty()) p.service_names.push_back(name);
-                    add_strings(member(s, "skills"), p.skills);  // OASF skills
+                    append_strings(member(s, "skills"), p.skills);  // OASF skills
                 }
             }
-            add_strings(member(file, "supportedTrust"), p.trust_models);
+            append_strings(member(file, "supportedTrust"), p.trust_models);
         }
-        add_strings(member(report, "verifiedDomains"), p.domains);
+        append_strings(member(report, "verifiedDomains"), p.domains);
         const Json& cards = member(report, "agentCards");
         if (cards.is_array()) {
             for (const auto& card : cards) {
@@ -174,10 +154,10 @@ ToolProfile tool_profile_from_report(const Json& report) {
             p.name = string_at(summary, "name");
             p.description = string_at(summary, "description");
             p.version = string_at(summary, "version");
-            add_strings(member(summary, "tags"), p.tags);
-            add_strings(member(summary, "pricingProtocols"), p.pricing_protocols);
-            add_strings(member(summary, "assets"), p.assets);
-            add_strings(member(summary, "accessKinds"), p.access_kinds);
+            append_strings(member(summary, "tags"), p.tags);
+            append_strings(member(summary, "pricingProtocols"), p.pricing_protocols);
+            append_strings(member(summary, "assets"), p.assets);
+            append_strings(member(summary, "accessKinds"), p.access_kinds);
         }
     } catch (const Json::exception&) {
         // A report of an unexpected shape: keep the stored contents, record only the check.

@@ -7,19 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include <credence/chain/rpc_codec.hpp>
+#include <credence/core/json_lenient.hpp>
 
 namespace credence::verify {
-namespace {
-
-PaymentVerification unverified(PaymentReason reason, std::string detail) {
-    PaymentVerification v;
-    v.reason = reason;
-    v.detail = std::move(detail);
-    return v;
-}
-
-}  // namespace
-
 chain::RpcResult<std::optional<PaymentTxn>> read_payment_txn(chain::RpcClient& rpc,
                                                              const core::Hash32& txn_hash) {
     auto j =
@@ -32,9 +22,7 @@ chain::RpcResult<std::optional<PaymentTxn>> read_payment_txn(chain::RpcClient& r
     PaymentTxn txn;
     txn.txn_hash = txn_hash;
     const auto field = [&](const char* name) -> const nlohmann::json& {
-        static const nlohmann::json kNull;
-        auto it = j->find(name);
-        return it == j->end() ? kNull : *it;
+        return core::lenient::member(*j, name);
     };
     auto from = chain::read_address(field("from"));
     if (!from) return std::unexpected(from.error());
@@ -61,26 +49,27 @@ PaymentVerification verify_payment(const core::ProofOfPayment& proof, const Paym
     };
     chain::RpcClient* rpc = rpc_for_chain ? rpc_for_chain(claim->chain_id) : nullptr;
     if (!rpc)
-        return with_ids(unverified(
+        return with_ids(PaymentVerification::unverified(
             PaymentReason::chain_unavailable,
             fmt::format("no RPC endpoint for chain {}: payment not checked", claim->chain_id)));
     auto txn = read_payment_txn(*rpc, claim->txn_hash);
     if (!txn)
-        return with_ids(unverified(PaymentReason::rpc_failure,
-                                   "eth_getTransactionByHash: " + txn.error().to_string()));
+        return with_ids(PaymentVerification::unverified(
+            PaymentReason::rpc_failure, "eth_getTransactionByHash: " + txn.error().to_string()));
     if (!*txn)
-        return with_ids(unverified(PaymentReason::not_found,
-                                   fmt::format("no transaction {} on chain {}",
-                                               core::to_hex(claim->txn_hash), claim->chain_id)));
+        return with_ids(PaymentVerification::unverified(
+            PaymentReason::not_found, fmt::format("no transaction {} on chain {}",
+                                                  core::to_hex(claim->txn_hash), claim->chain_id)));
     auto receipt = rpc->get_transaction_receipt(claim->txn_hash);
     if (!receipt)
-        return with_ids(unverified(PaymentReason::rpc_failure,
-                                   "eth_getTransactionReceipt: " + receipt.error().to_string()));
+        return with_ids(PaymentVerification::unverified(
+            PaymentReason::rpc_failure,
+            "eth_getTransactionReceipt: " + receipt.error().to_string()));
     const std::optional<chain::Receipt>& mined = *receipt;
     const std::optional<PaymentTxn>& found = *txn;
     if (!mined || !found)
-        return with_ids(unverified(PaymentReason::not_found,
-                                   "the payment transaction has no receipt (still pending)"));
+        return with_ids(PaymentVerification::unverified(
+            PaymentReason::not_found, "the payment transaction has no receipt (still pending)"));
     return evaluate_payment(*claim, *found, *mined, parties);
 }
 

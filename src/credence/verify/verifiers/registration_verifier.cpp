@@ -155,6 +155,16 @@ std::string OnChainAgent::agent_registry() const {
     return core::to_string(core::AgentRegistry{chain_id, identity_registry.bytes});
 }
 
+nlohmann::ordered_json OnChainAgent::to_json() const {
+    Json j;
+    j["agentId"] = agent_id.to_dec();
+    j["agentRegistry"] = agent_registry();
+    j["owner"] = owner.to_checksum_hex();
+    j["agentWallet"] = wallet ? Json(wallet->to_checksum_hex()) : Json(nullptr);
+    j["agentURI"] = agent_uri;
+    return j;
+}
+
 std::string_view to_string(AgentStatus s) noexcept {
     switch (s) {
         case AgentStatus::verified:
@@ -454,12 +464,7 @@ std::vector<std::string> AgentVerification::verified_domains() const {
 }
 
 nlohmann::ordered_json AgentVerification::to_json() const {
-    Json j;
-    j["agentId"] = agent.agent_id.to_dec();
-    j["agentRegistry"] = agent.agent_registry();
-    j["owner"] = agent.owner.to_checksum_hex();
-    j["agentWallet"] = agent.wallet ? Json(agent.wallet->to_checksum_hex()) : Json(nullptr);
-    j["agentURI"] = agent.agent_uri;
+    Json j = agent.to_json();
     j["status"] = std::string(to_string(status));
     j["reason"] = std::string(to_string(reason));
     j["detail"] = detail;

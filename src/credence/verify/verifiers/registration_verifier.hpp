@@ -54,6 +54,9 @@ struct OnChainAgent {
     std::string agent_uri;
     /// "eip155:<chainId>:<identityRegistry>" (ERC-8004 §Identity Registry, core/caip.hpp).
     [[nodiscard]] std::string agent_registry() const;
+    /// agentId, agentRegistry, owner, agentWallet (null when unset) and agentURI: the fields every
+    /// report about an agent starts with.
+    [[nodiscard]] nlohmann::ordered_json to_json() const;
 };
 
 enum class AgentStatus { verified, unverified, unreachable };

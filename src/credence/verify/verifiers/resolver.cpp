@@ -82,12 +82,7 @@ std::string_view to_string(ResolveMatch m) noexcept {
 }
 
 nlohmann::ordered_json ResolvedAgent::to_json() const {
-    Json j;
-    j["agentId"] = agent.agent_id.to_dec();
-    j["agentRegistry"] = agent.agent_registry();
-    j["owner"] = agent.owner.to_checksum_hex();
-    j["agentWallet"] = agent.wallet ? Json(agent.wallet->to_checksum_hex()) : Json(nullptr);
-    j["agentURI"] = agent.agent_uri;
+    Json j = agent.to_json();
     j["domains"] = domains;
     Json by = Json::array();
     for (const auto m : matched_by) by.push_back(std::string(to_string(m)));
