@@ -9,11 +9,16 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <memory>
+#include <source_location>
 #include <string>
 #include <string_view>
 
@@ -27,8 +32,15 @@ namespace {
 
 using namespace credence;
 
-void check(bool condition) {
-    if (!condition) std::abort();
+// A failed property names itself and what the server answered, since a finding that depends on
+// the server's state may not reproduce from its input alone.
+void check(bool condition, std::string_view answer = {},
+           std::source_location where = std::source_location::current()) {
+    if (condition) return;
+    std::fprintf(stderr, "api_http_fuzz: property at line %u failed; answer (%zu bytes): %.*s\n",
+                 static_cast<unsigned>(where.line()), answer.size(),
+                 static_cast<int>(std::min<size_t>(answer.size(), 200)), answer.data());
+    std::abort();
 }
 
 struct Node {
@@ -65,20 +77,40 @@ Node& node() {
     return n;
 }
 
-}  // namespace
-
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    const uint16_t port = node().server->port();
-    const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    check(fd >= 0);
+// A connection to the server. libFuzzer's timeout timer (SIGALRM) interrupts blocking calls, so
+// EINTR means try again. A long run opens about 600 loopback connections a second; when the kernel
+// has no local port free for one (EADDRNOTAVAIL), that is this harness's limit, not the server's,
+// so it waits for ports to come free rather than report a finding.
+int connect_to(uint16_t port) {
     sockaddr_in server{};
     server.sin_family = AF_INET;
     server.sin_port = htons(port);
     server.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    check(::connect(fd, reinterpret_cast<const sockaddr*>(&server), sizeof server) == 0);
+    for (int attempt = 0;; ++attempt) {
+        const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        check(fd >= 0);
+        if (::connect(fd, reinterpret_cast<const sockaddr*>(&server), sizeof server) == 0)
+            return fd;
+        const int error = errno;
+        ::close(fd);
+        if ((error != EINTR && error != EADDRNOTAVAIL) || attempt == 600) {
+            std::fprintf(stderr, "api_http_fuzz: connect: %s (attempt %d)\n", std::strerror(error),
+                         attempt);
+            std::abort();
+        }
+        if (error == EADDRNOTAVAIL) ::usleep(50'000);
+    }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    const uint16_t port = node().server->port();
+    const int fd = connect_to(port);
     size_t sent = 0;
     while (sent < size) {
         const ssize_t n = ::send(fd, data + sent, size - sent, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR) continue;
         if (n <= 0) break;  // the server refused and closed: fine
         sent += static_cast<size_t>(n);
     }
@@ -90,19 +122,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
                               deadline - std::chrono::steady_clock::now())
                               .count();
-        check(left > 0);  // the server must close within its deadlines
+        check(left > 0, answer);  // the server must close within its deadlines
         pollfd p{fd, POLLIN, 0};
         if (::poll(&p, 1, static_cast<int>(left)) <= 0) continue;
         const ssize_t n = ::recv(fd, chunk, sizeof chunk, 0);
+        if (n < 0 && errno == EINTR) continue;
         if (n <= 0) break;
         answer.append(chunk, static_cast<size_t>(n));
     }
+    // Closed with a reset: shutdown() made this side the first to close, and the TIME_WAIT it
+    // would keep for a minute holds a local port.
+    const linger reset{1, 0};
+    ::setsockopt(fd, SOL_SOCKET, SO_LINGER, &reset, sizeof reset);
     ::close(fd);
     // The first answer is an HTTP/1.1 status line and not a 5xx (later pipelined answers are
     // not parsed: a HEAD's has no body, so they cannot be split without the requests).
     if (!answer.empty()) {
-        check(answer.size() >= 12 && std::string_view(answer).starts_with("HTTP/1.1 "));
-        check(answer[9] >= '1' && answer[9] <= '4');
+        check(answer.size() >= 12 && std::string_view(answer).starts_with("HTTP/1.1 "), answer);
+        check(answer[9] >= '1' && answer[9] <= '4', answer);
     }
     return 0;
 }
