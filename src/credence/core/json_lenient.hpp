@@ -13,8 +13,7 @@
 namespace credence::core::lenient {
 
 /// `j[key]` when `j` is an object holding it; otherwise a null value.
-[[nodiscard]] inline const nlohmann::json& member(const nlohmann::json& j,
-                                                  std::string_view key) noexcept {
+[[nodiscard]] inline const nlohmann::json& member(const nlohmann::json& j, std::string_view key) {
     static const nlohmann::json kNull;
     if (!j.is_object()) return kNull;
     auto it = j.find(key);
@@ -28,8 +27,7 @@ namespace credence::core::lenient {
 }
 
 /// `j[key]` when it is a boolean; otherwise nullopt.
-[[nodiscard]] inline std::optional<bool> bool_at(const nlohmann::json& j,
-                                                 std::string_view key) noexcept {
+[[nodiscard]] inline std::optional<bool> bool_at(const nlohmann::json& j, std::string_view key) {
     const auto& v = member(j, key);
     if (!v.is_boolean()) return std::nullopt;
     return v.get<bool>();
