@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The run preset compiles the command layer in unity batches (CREDENCE_UNITY_CLI), where the
-# files of a batch share one translation unit: a file-local type, function, constant or alias
-# defined in two files of src/credence/cmd/ would then be defined twice. Only the run preset
-# builds those batches, so this check (part of scripts/lint.sh) keeps it compiling: it lists every
-# namespace-scope name (column 0, our layout) defined in more than one file of the folder.
+# The run and release presets compile the command layer in unity batches (CREDENCE_UNITY_CLI),
+# where the files of a batch share one translation unit: a file-local type, function, constant or
+# alias defined in two files of src/credence/cmd/ would then be defined twice. Which files share a
+# batch depends on the file list, so this check (part of scripts/lint.sh) keeps every grouping
+# compiling: it lists every namespace-scope name (column 0, our layout) defined in more than one
+# file of the folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 clashes=$(awk '
