@@ -18,14 +18,17 @@ mapfile -t units < <(printf '%s\n' "${files[@]}" | grep -E '^src/.*\.cpp$' | gre
 mapfile -t listed < <(grep -oE '"file": "[^"]+"' "$build/compile_commands.json" | cut -d'"' -f4 |
     sed "s|^$PWD/||" | sort -u)
 mapfile -t batches < <(printf '%s\n' "${listed[@]}" | grep -E '/Unity/unity_[0-9]+_cxx\.cxx$' || true)
-batched=""
+# Sets, not `printf | grep -q`: under pipefail, grep -q's early exit fails the pipeline (SIGPIPE).
+declare -A has_command in_batch
+for file in "${listed[@]}"; do has_command[$file]=1; done
 if [ ${#batches[@]} -gt 0 ]; then
-    batched=$(grep -ohE '#include "[^"]+"' "${batches[@]}" | cut -d'"' -f2 | sed "s|^$PWD/||")
+    while IFS= read -r file; do in_batch[$file]=1; done < <(grep -ohE '#include "[^"]+"' "${batches[@]}" |
+        cut -d'"' -f2 | sed "s|^$PWD/||")
 fi
 own=()
 for unit in "${units[@]}"; do
-    if printf '%s\n' "${listed[@]}" | grep -qxF "$unit"; then own+=("$unit")
-    elif ! grep -qxF "$unit" <<<"$batched"; then
+    if [ -n "${has_command[$unit]+set}" ]; then own+=("$unit")
+    elif [ -z "${in_batch[$unit]+set}" ]; then
         echo "lint: $unit has no compile command in $build (configure it first)" >&2; exit 1
     fi
 done
