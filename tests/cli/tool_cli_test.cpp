@@ -23,24 +23,18 @@
 
 namespace {
 
+using credence::testing::run_cast;
+using credence::testing::trimmed;
+
 using credence::testing::CommandResult;
 using credence::testing::labeled_value;
 using credence::testing::run_command;
 
 using credence::testing::cast_binary;
 
-CommandResult run_cli(const std::vector<std::string>& args,
-                      const std::map<std::string, std::string>& env = {}) {
+CommandResult run_tool_cli(const std::vector<std::string>& args,
+                           const std::map<std::string, std::string>& env = {}) {
     return run_command(CREDENCE_BIN, args, env);
-}
-
-CommandResult cast(const std::vector<std::string>& args) {
-    return run_command(cast_binary(), args);
-}
-
-std::string trim(std::string s) {
-    while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
-    return s;
 }
 
 /// A file in a per-test temporary directory.
@@ -79,9 +73,9 @@ nlohmann::json example_manifest(const std::string& creator,
 /// keccak256 of the manifest's JCS form, computed by cast. For ASCII-only manifests without
 /// numbers, nlohmann's compact dump (keys sorted bytewise) is exactly RFC 8785's output.
 std::string cast_keccak_of_jcs(const nlohmann::json& manifest) {
-    const CommandResult r = cast({"keccak", manifest.dump()});
+    const CommandResult r = run_cast({"keccak", manifest.dump()});
     EXPECT_EQ(r.exit_code, 0) << r.err;
-    return trim(r.out);
+    return trimmed(r.out);
 }
 
 nlohmann::json parse_json_out(const CommandResult& r) {
@@ -103,11 +97,11 @@ TEST(cli_tool, hash_matches_erc8257_nfc_vector) {
     const auto v = credence::testing::read_vector_json("erc8257/manifest-vectors.json");
     const auto& nfc = v["erc_NFC"];
     for (const std::string& text : {nfc["jcs"].get<std::string>(), nfc["manifest"].dump(2)}) {
-        const CommandResult r = run_cli({"tool", "hash", vectors_file("nfc.json", text)});
+        const CommandResult r = run_tool_cli({"tool", "hash", vectors_file("nfc.json", text)});
         ASSERT_EQ(r.exit_code, 0) << r.err;
-        EXPECT_EQ(trim(r.out), nfc["keccak"].get<std::string>());
+        EXPECT_EQ(trimmed(r.out), nfc["keccak"].get<std::string>());
     }
-    const CommandResult j = run_cli(
+    const CommandResult j = run_tool_cli(
         {"tool", "hash", "--json", vectors_file("nfc.json", nfc["jcs"].get<std::string>())});
     const auto doc = parse_json_out(j);
     EXPECT_EQ(doc["jcs"], nfc["jcs"]);
@@ -117,8 +111,8 @@ TEST(cli_tool, hash_matches_erc8257_nfc_vector) {
 // ERC-8257 §Canonical Manifest Bytes: consumers MUST reject non-NFC strings (the NFD vector).
 TEST(cli_tool, hash_rejects_erc8257_nfd_vector) {
     const auto v = credence::testing::read_vector_json("erc8257/manifest-vectors.json");
-    const CommandResult r =
-        run_cli({"tool", "hash", vectors_file("nfd.json", v["erc_NFD"]["jcs"].get<std::string>())});
+    const CommandResult r = run_tool_cli(
+        {"tool", "hash", vectors_file("nfd.json", v["erc_NFD"]["jcs"].get<std::string>())});
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_TRUE(r.out.empty());
     EXPECT_NE(r.err.find("not_nfc"), std::string::npos) << r.err;
@@ -130,11 +124,11 @@ TEST(cli_tool, hash_rejects_bom_and_matches_without) {
     const auto v = credence::testing::read_vector_json("erc8257/manifest-vectors.json");
     const auto& bom = v["erc_BOM"];
     const std::string jcs = bom["jcs"].get<std::string>();
-    const CommandResult ok = run_cli({"tool", "hash", vectors_file("nobom.json", jcs)});
+    const CommandResult ok = run_tool_cli({"tool", "hash", vectors_file("nobom.json", jcs)});
     ASSERT_EQ(ok.exit_code, 0) << ok.err;
-    EXPECT_EQ(trim(ok.out), bom["keccak"].get<std::string>());
+    EXPECT_EQ(trimmed(ok.out), bom["keccak"].get<std::string>());
     const CommandResult bad =
-        run_cli({"tool", "hash", vectors_file("bom.json", "\xEF\xBB\xBF" + jcs)});
+        run_tool_cli({"tool", "hash", vectors_file("bom.json", "\xEF\xBB\xBF" + jcs)});
     EXPECT_EQ(bad.exit_code, 1);
     EXPECT_NE(bad.err.find("bom"), std::string::npos) << bad.err;
 }
@@ -142,7 +136,8 @@ TEST(cli_tool, hash_rejects_bom_and_matches_without) {
 TEST(cli_tool, check_accepts_the_spec_example_and_names_the_creator) {
     const std::string creator = "0xabcdefabcdef1234567890abcdefabcdef123456";
     const auto m = example_manifest(creator);
-    const CommandResult r = run_cli({"tool", "check", "--json", write_file("m.json", m.dump(2))});
+    const CommandResult r =
+        run_tool_cli({"tool", "check", "--json", write_file("m.json", m.dump(2))});
     const auto doc = parse_json_out(r);
     EXPECT_EQ(doc["creator"], creator);
     EXPECT_EQ(doc["manifestHash"], cast_keccak_of_jcs(m));
@@ -196,7 +191,7 @@ TEST(cli_tool, check_rejects_field_violations_with_the_pointer) {
     for (const auto& c : cases) {
         auto m = example_manifest(creator);
         c.mutate(m);
-        const CommandResult r = run_cli({"tool", "check", write_file("bad.json", m.dump(2))});
+        const CommandResult r = run_tool_cli({"tool", "check", write_file("bad.json", m.dump(2))});
         EXPECT_EQ(r.exit_code, 1) << c.what;
         EXPECT_NE(r.err.find(c.expect), std::string::npos) << c.what << ": " << r.err;
         EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << c.what << ": " << r.err;
@@ -206,7 +201,7 @@ TEST(cli_tool, check_rejects_field_violations_with_the_pointer) {
 // §Canonical Manifest Bytes, hex-field casing: rejected, not lowercased.
 TEST(cli_tool, check_rejects_uppercase_hex_creator) {
     const auto m = example_manifest("0xABCDEFabcdef1234567890abcdefabcdef123456");
-    const CommandResult r = run_cli({"tool", "check", write_file("upper.json", m.dump(2))});
+    const CommandResult r = run_tool_cli({"tool", "check", write_file("upper.json", m.dump(2))});
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_NE(r.err.find("uppercase_hex"), std::string::npos) << r.err;
 }
@@ -221,19 +216,20 @@ protected:
     std::string addr_lower(size_t i) { return lower(addr(i)); }
 
     CommandResult run(const std::vector<std::string>& args) {
-        return run_cli(args, devnet().env());
+        return run_tool_cli(args, devnet().env());
     }
 
     /// getToolConfig(toolId) through cast: "(creator, uri, hash, predicate)" on one line.
     CommandResult cast_config(const std::string& tool_id) {
-        return cast({"call", registry(), "getToolConfig(uint256)((address,string,bytes32,address))",
-                     tool_id, "--rpc-url", devnet().rpc_url()});
+        return run_cast({"call", registry(),
+                         "getToolConfig(uint256)((address,string,bytes32,address))", tool_id,
+                         "--rpc-url", devnet().rpc_url()});
     }
     std::string cast_tool_count() {
         const CommandResult r =
-            cast({"call", registry(), "toolCount()(uint256)", "--rpc-url", devnet().rpc_url()});
+            run_cast({"call", registry(), "toolCount()(uint256)", "--rpc-url", devnet().rpc_url()});
         EXPECT_EQ(r.exit_code, 0) << r.err;
-        return trim(r.out);
+        return trimmed(r.out);
     }
 };
 
@@ -273,7 +269,7 @@ TEST_F(ToolCli, register_show_update_access_deregister) {
     // access: open access is granted for anyone.
     CommandResult acc = run({"tool", "access", "1", addr(3)});
     ASSERT_EQ(acc.exit_code, 0) << acc.err;
-    EXPECT_EQ(trim(acc.out), "granted");
+    EXPECT_EQ(trimmed(acc.out), "granted");
 
     // update: a new manifest; the chain holds its hash.
     const auto manifest2 = example_manifest(addr_lower(0), "Floor prices, now with history.");
@@ -294,19 +290,20 @@ TEST_F(ToolCli, register_show_update_access_deregister) {
     EXPECT_NE(chain_cfg.out.find(allowlist), std::string::npos) << chain_cfg.out;
     acc = run({"tool", "access", "1", addr(3)});
     ASSERT_EQ(acc.exit_code, 0) << acc.err;
-    EXPECT_EQ(trim(acc.out), "denied");
+    EXPECT_EQ(trimmed(acc.out), "denied");
     const CommandResult allow =
-        cast({"send", allowlist, "setAllowed(address[],bool)", "[" + addr(3) + "]", "true",
-              "--private-key", key(0), "--rpc-url", devnet().rpc_url()});
+        run_cast({"send", allowlist, "setAllowed(address[],bool)", "[" + addr(3) + "]", "true",
+                  "--private-key", key(0), "--rpc-url", devnet().rpc_url()});
     ASSERT_EQ(allow.exit_code, 0) << allow.err;
     const auto granted = parse_json_out(run({"tool", "access", "1", addr(3), "--json"}));
     EXPECT_EQ(granted["access"], "granted");
     EXPECT_EQ(granted["ok"], true);
     EXPECT_EQ(granted["granted"], true);
     // Cross-check the verdict with the registry's own hasAccess through cast.
-    const CommandResult has = cast({"call", registry(), "hasAccess(uint256,address,bytes)(bool)",
-                                    "1", addr(3), "0x", "--rpc-url", devnet().rpc_url()});
-    EXPECT_EQ(trim(has.out), "true") << has.err;
+    const CommandResult has =
+        run_cast({"call", registry(), "hasAccess(uint256,address,bytes)(bool)", "1", addr(3), "0x",
+                  "--rpc-url", devnet().rpc_url()});
+    EXPECT_EQ(trimmed(has.out), "true") << has.err;
 
     // A zero-code predicate is accepted at registration but is a malfunction when asked (§Zero-Code
     // Access Predicates): tryHasAccess says (false, false).
@@ -431,7 +428,7 @@ TEST(cli_tool, register_refuses_a_data_uri_over_the_cap_before_sending) {
     for (int i = 0; i < 20; ++i)
         m["outputs"]["properties"]["field" + std::to_string(i)] = {{"type", "string"},
                                                                    {"description", "a field"}};
-    const CommandResult r = run_cli(
+    const CommandResult r = run_tool_cli(
         {"tool", "register", write_file("big.json", m.dump(2)), "--rpc", "http://127.0.0.1:1",
          "--private-key", "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"});
     EXPECT_EQ(r.exit_code, 1);

@@ -28,7 +28,7 @@ CliRun run_util(std::vector<std::string> args, bool merge_stderr = false) {
     return {r.exit_code, merge_stderr ? r.out + r.err : r.out};
 }
 
-std::string trim(std::string s) {
+std::string trim_newlines(std::string s) {
     while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
     return s;
 }
@@ -53,7 +53,7 @@ TEST(cli_util, sig_matches_every_erc8004_selector) {
     for (const auto& [signature, selector] : v["selectors"].items()) {
         const CliRun r = run_util({"sig", signature});
         ASSERT_EQ(r.status, 0) << signature;
-        EXPECT_EQ(trim(r.out), selector.get<std::string>()) << signature;
+        EXPECT_EQ(trim_newlines(r.out), selector.get<std::string>()) << signature;
     }
 }
 
@@ -62,7 +62,7 @@ TEST(cli_util, sig_event_matches_every_erc8004_topic) {
     for (const auto& [signature, topic] : v["eventTopics"].items()) {
         const CliRun r = run_util({"sig-event", signature});
         ASSERT_EQ(r.status, 0) << signature;
-        EXPECT_EQ(trim(r.out), topic.get<std::string>()) << signature;
+        EXPECT_EQ(trim_newlines(r.out), topic.get<std::string>()) << signature;
     }
 }
 
@@ -70,7 +70,7 @@ TEST(cli_util, keccak_hex_and_text) {
     const auto cases = credence::testing::read_vector_json("ethers/hashes.json");
     for (size_t i = 0; i < 20; ++i) {
         const auto& c = cases[i];
-        EXPECT_EQ(trim(run_util({"keccak", c["data"].get<std::string>()}).out),
+        EXPECT_EQ(trim_newlines(run_util({"keccak", c["data"].get<std::string>()}).out),
                   c["keccak256"].get<std::string>());
     }
 }
@@ -84,11 +84,11 @@ TEST(cli_util, to_checksum_matches_ethers_accounts) {
         std::string lower = checksummed;
         for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
         lower[1] = 'x';
-        EXPECT_EQ(trim(run_util({"to-checksum", lower}).out), checksummed);
-        EXPECT_EQ(
-            trim(run_util({"wallet-address", "--private-key", a["privateKey"].get<std::string>()})
-                     .out),
-            checksummed);
+        EXPECT_EQ(trim_newlines(run_util({"to-checksum", lower}).out), checksummed);
+        EXPECT_EQ(trim_newlines(run_util({"wallet-address", "--private-key",
+                                          a["privateKey"].get<std::string>()})
+                                    .out),
+                  checksummed);
     }
 }
 
@@ -97,7 +97,8 @@ TEST(cli_util, mail_example_digest_signature_and_recovery) {
     const auto& expected = mail["expected"];
     const std::string file = vector_path("eip712-mail.json");
 
-    EXPECT_EQ(trim(run_util({"typed-data-hash", file}).out), expected["digest"].get<std::string>());
+    EXPECT_EQ(trim_newlines(run_util({"typed-data-hash", file}).out),
+              expected["digest"].get<std::string>());
 
     const CliRun signed_run = run_util({"sign-typed-data", "--json", "--private-key",
                                         expected["privateKey"].get<std::string>(), file});
@@ -110,7 +111,7 @@ TEST(cli_util, mail_example_digest_signature_and_recovery) {
     EXPECT_EQ(doc["signature"], want);
     EXPECT_EQ(doc["signer"], expected["signer"]);
 
-    EXPECT_EQ(trim(run_util({"recover", expected["digest"].get<std::string>(), want}).out),
+    EXPECT_EQ(trim_newlines(run_util({"recover", expected["digest"].get<std::string>(), want}).out),
               expected["signer"].get<std::string>());
 }
 
@@ -127,7 +128,7 @@ TEST(cli_util, jcs_reproduces_rfc8785_outputs) {
 TEST(cli_util, jcs_hash_matches_erc8257_manifest_vector) {
     const auto v = credence::testing::read_vector_json("erc8257/manifest-vectors.json");
     const auto file = write_temp("nfc_manifest.json", v["erc_NFC"]["manifest"].dump());
-    EXPECT_EQ(trim(run_util({"jcs", "--hash", file}).out),
+    EXPECT_EQ(trim_newlines(run_util({"jcs", "--hash", file}).out),
               v["erc_NFC"]["keccak"].get<std::string>());
 }
 
@@ -139,7 +140,7 @@ TEST(cli_util, nfc_check_accepts_nfc_and_rejects_nfd) {
     const CliRun bad =
         run_util({"nfc-check", write_temp("nfd.json", v["erc_NFD"]["manifest"].dump())}, true);
     EXPECT_EQ(bad.status, 1);
-    EXPECT_EQ(trim(bad.out), "error: not in NFC: /name");
+    EXPECT_EQ(trim_newlines(bad.out), "error: not in NFC: /name");
 }
 
 TEST(cli_util, errors_are_one_line_with_nonzero_exit) {
@@ -199,7 +200,7 @@ TEST(cli_util, abi_encode_matches_ethereum_tests) {
         }
         const CliRun r = run_util(args);
         ASSERT_EQ(r.status, 0) << name;
-        EXPECT_EQ(trim(r.out), "0x" + c["result"].get<std::string>()) << name;
+        EXPECT_EQ(trim_newlines(r.out), "0x" + c["result"].get<std::string>()) << name;
     }
 }
 
@@ -214,7 +215,8 @@ TEST(cli_util, decode_tx_recovers_ethers_senders) {
             const CliRun r = run_util({"decode-tx", c[kind].get<std::string>()});
             ASSERT_EQ(r.status, 0) << c["name"] << " " << kind;
             const auto doc = nlohmann::json::parse(r.out);
-            EXPECT_EQ(doc["from"].get<std::string>(), trim(key.out)) << c["name"] << " " << kind;
+            EXPECT_EQ(doc["from"].get<std::string>(), trim_newlines(key.out))
+                << c["name"] << " " << kind;
             EXPECT_EQ(doc["nonce"].get<uint64_t>(), c["transaction"]["nonce"].get<uint64_t>());
         }
     }

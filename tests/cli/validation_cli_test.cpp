@@ -19,19 +19,13 @@
 
 namespace {
 
+using credence::testing::run_cast;
+using credence::testing::trimmed;
+
 using credence::testing::CommandResult;
 using credence::testing::run_command;
 
 using credence::testing::cast_binary;
-
-CommandResult cast(const std::vector<std::string>& args) {
-    return run_command(cast_binary(), args);
-}
-
-std::string trim(std::string s) {
-    while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
-    return s;
-}
 
 std::string to_hex(const std::string& bytes) {
     static constexpr char kDigits[] = "0123456789abcdef";
@@ -44,7 +38,7 @@ std::string to_hex(const std::string& bytes) {
     return h;
 }
 
-size_t lines(const std::string& s) {
+size_t line_count(const std::string& s) {
     return static_cast<size_t>(std::count(s.begin(), s.end(), '\n'));
 }
 
@@ -73,22 +67,22 @@ protected:
 
     /// keccak256 of the exact bytes, by cast (hex input, so nothing is re-encoded).
     std::string cast_keccak(const std::string& bytes) {
-        const CommandResult r = cast({"keccak", to_hex(bytes)});
+        const CommandResult r = run_cast({"keccak", to_hex(bytes)});
         EXPECT_EQ(r.exit_code, 0) << r.err;
-        return trim(r.out);
+        return trimmed(r.out);
     }
 
     /// Registers an agent owned by dev account `owner` with the real cast; returns its id.
     std::string cast_register_agent(size_t owner) {
         const std::string identity = devnet().address("IdentityRegistry").to_checksum_hex();
         const CommandResult r =
-            cast({"send", identity, "register(string)", "https://agent.example/a.json",
-                  "--private-key", key(owner), "--rpc-url", devnet().rpc_url()});
+            run_cast({"send", identity, "register(string)", "https://agent.example/a.json",
+                      "--private-key", key(owner), "--rpc-url", devnet().rpc_url()});
         EXPECT_EQ(r.exit_code, 0) << r.err;
         const std::string id = std::to_string(next_agent_);
-        const CommandResult o = cast(
+        const CommandResult o = run_cast(
             {"call", identity, "ownerOf(uint256)(address)", id, "--rpc-url", devnet().rpc_url()});
-        EXPECT_EQ(trim(o.out), addr(owner)) << o.err;
+        EXPECT_EQ(trimmed(o.out), addr(owner)) << o.err;
         ++next_agent_;
         return id;
     }
@@ -98,7 +92,7 @@ protected:
         full.insert(full.end(), args.begin(), args.end());
         full.emplace_back("--rpc-url");
         full.push_back(devnet().rpc_url());
-        return cast(full);
+        return run_cast(full);
     }
 
 private:
@@ -196,14 +190,14 @@ TEST_F(ValidationCli, request_respond_status_summary_list) {
         const CommandResult cs = cast_call(
             {"getSummary(uint256,address[],string)(uint64,uint8)", agent, k.validators, k.tag});
         ASSERT_EQ(cs.exit_code, 0) << cs.err;
-        EXPECT_EQ(trim(cs.out), std::to_string(k.count) + "\n" + std::to_string(k.average));
+        EXPECT_EQ(trimmed(cs.out), std::to_string(k.count) + "\n" + std::to_string(k.average));
     }
 
     // list: the agent's requests and each validator's.
     const auto by_agent = run_json({"validation", "list", "--agent", agent});
     EXPECT_EQ(by_agent["requestHashes"], nlohmann::json::array({request_hash, request2_hash}));
     c = cast_call({"getAgentValidations(uint256)(bytes32[])", agent});
-    EXPECT_EQ(trim(c.out), "[" + request_hash + ", " + request2_hash + "]") << c.err;
+    EXPECT_EQ(trimmed(c.out), "[" + request_hash + ", " + request2_hash + "]") << c.err;
     const auto by_validator = run_json({"validation", "list", "--validator", addr(2)});
     EXPECT_EQ(by_validator["requestHashes"], nlohmann::json::array({request2_hash}));
     const CommandResult plain_list = run({"validation", "list", "--agent", agent});
@@ -224,7 +218,7 @@ TEST_F(ValidationCli, failures_are_one_line_with_the_decoded_revert) {
         EXPECT_EQ(r.exit_code, 1) << args[1];
         EXPECT_TRUE(r.out.empty()) << r.out;
         EXPECT_NE(r.err.find(text), std::string::npos) << r.err;
-        EXPECT_EQ(lines(r.err), 1U) << r.err;
+        EXPECT_EQ(line_count(r.err), 1U) << r.err;
     };
     // The same request again.
     expect_error({"validation", "request", addr(1), agent, "--file", file, "--private-key", key(0)},
@@ -249,5 +243,5 @@ TEST_F(ValidationCli, failures_are_one_line_with_the_decoded_revert) {
 
     // Nothing but the first request reached the chain.
     const CommandResult c = cast_call({"getAgentValidations(uint256)(bytes32[])", agent});
-    EXPECT_EQ(trim(c.out), "[" + request_hash + "]") << c.err;
+    EXPECT_EQ(trimmed(c.out), "[" + request_hash + "]") << c.err;
 }

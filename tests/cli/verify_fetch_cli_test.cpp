@@ -15,15 +15,15 @@
 
 namespace {
 
-struct CliRun {
+struct FetchRun {
     int status = -1;
     std::string out;
 };
 
 /// Runs `credence verify fetch <args> [fetch flags]`; stderr is appended to out when
 /// merge_stderr is true.
-CliRun run_fetch(std::vector<std::string> args, bool merge_stderr = false,
-                 const std::vector<std::string>& fetch_flags = {}) {
+FetchRun run_fetch(std::vector<std::string> args, bool merge_stderr = false,
+                   const std::vector<std::string>& fetch_flags = {}) {
     args.insert(args.begin(), {"verify", "fetch"});
     args.insert(args.end(), fetch_flags.begin(), fetch_flags.end());
     auto r = credence::testing::run_command(CREDENCE_BIN, args);
@@ -53,7 +53,7 @@ TEST(cli_verify_fetch, prints_status_size_keccak_and_body) {
     const std::string body = unhex(v["data"].get<std::string>());
     credence::testing::HttpsServer server({"agent-a.test"});
     server.serve("agent-a.test", "/blob", body, "application/octet-stream");
-    const CliRun r = run_fetch({"https://agent-a.test/blob", "--json"}, false, flags(server));
+    const FetchRun r = run_fetch({"https://agent-a.test/blob", "--json"}, false, flags(server));
     ASSERT_EQ(r.status, 0) << r.out;
     const auto doc = nlohmann::json::parse(r.out);
     EXPECT_EQ(doc["status"], 200);
@@ -66,7 +66,7 @@ TEST(cli_verify_fetch, prints_status_size_keccak_and_body) {
 TEST(cli_verify_fetch, plain_output_ends_with_the_body) {
     credence::testing::HttpsServer server({"agent-a.test"});
     server.serve("agent-a.test", "/agent.json", R"({"name":"agent a"})");
-    const CliRun r = run_fetch({"https://agent-a.test/agent.json"}, false, flags(server));
+    const FetchRun r = run_fetch({"https://agent-a.test/agent.json"}, false, flags(server));
     ASSERT_EQ(r.status, 0) << r.out;
     EXPECT_NE(r.out.find("https://agent-a.test/agent.json\n200\napplication/json\n18\n0x"),
               std::string::npos)
@@ -77,7 +77,7 @@ TEST(cli_verify_fetch, plain_output_ends_with_the_body) {
 TEST(cli_verify_fetch, loopback_is_refused_without_allow_host) {
     credence::testing::HttpsServer server({"agent-a.test"});
     server.serve("agent-a.test", "/agent.json", "{}");
-    const CliRun r = run_fetch({"https://agent-a.test/agent.json"}, true, flags(server, false));
+    const FetchRun r = run_fetch({"https://agent-a.test/agent.json"}, true, flags(server, false));
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.out.rfind("error: fetch https://agent-a.test/agent.json: blocked_address: ", 0), 0U)
         << r.out;
@@ -90,21 +90,21 @@ TEST(cli_verify_fetch, manifest_kind_refuses_redirects_and_registration_follows)
     server.redirect("tools.test", "/.well-known/ai-tool/t.json", "/moved.json");
     server.serve("tools.test", "/moved.json", "{}");
     const std::string url = "https://tools.test/.well-known/ai-tool/t.json";
-    const CliRun manifest = run_fetch({url, "--kind", "manifest"}, true, flags(server));
+    const FetchRun manifest = run_fetch({url, "--kind", "manifest"}, true, flags(server));
     EXPECT_EQ(manifest.status, 1);
     EXPECT_NE(manifest.out.find("redirect_refused"), std::string::npos) << manifest.out;
-    const CliRun registration =
+    const FetchRun registration =
         run_fetch({url, "--kind", "registration", "--json"}, false, flags(server));
     ASSERT_EQ(registration.status, 0) << registration.out;
     EXPECT_EQ(nlohmann::json::parse(registration.out)["url"], "https://tools.test/moved.json");
 }
 
 TEST(cli_verify_fetch, data_uri_and_bad_kind) {
-    const CliRun r = run_fetch({"data:application/json;base64,eyJhIjoxfQ==", "--json"});
+    const FetchRun r = run_fetch({"data:application/json;base64,eyJhIjoxfQ==", "--json"});
     ASSERT_EQ(r.status, 0) << r.out;
     EXPECT_EQ(nlohmann::json::parse(r.out)["body"], R"({"a":1})");
     EXPECT_NE(run_fetch({"data:,x", "--kind", "nope"}).status, 0);
-    const CliRun bad = run_fetch({"data:;base64,%%%"}, true);
+    const FetchRun bad = run_fetch({"data:;base64,%%%"}, true);
     EXPECT_EQ(bad.status, 1);
     EXPECT_NE(bad.out.find("bad_data_uri"), std::string::npos) << bad.out;
 }
@@ -113,7 +113,7 @@ TEST(cli_verify_fetch, data_uri_and_bad_kind) {
 // it, before anything is fetched, never silently dropped.
 TEST(cli_verify_fetch, malformed_allow_host_is_refused) {
     for (const std::string entry : {"demo.test=127.0.0.1:99999", "10.0.0.0/33", "not a host"}) {
-        const CliRun r = run_fetch({"data:,x"}, true, {"--allow-host", entry});
+        const FetchRun r = run_fetch({"data:,x"}, true, {"--allow-host", entry});
         EXPECT_NE(r.status, 0) << entry << ": " << r.out;
         const std::string first_line = r.out.substr(0, r.out.find('\n'));
         EXPECT_NE(first_line.find("--allow-host"), std::string::npos) << r.out;

@@ -24,16 +24,13 @@
 
 namespace {
 
+using credence::testing::trimmed;
+
 namespace fs = std::filesystem;
 namespace verify = credence::verify;
 using credence::testing::CommandResult;
 using credence::testing::run_command;
 using Json = nlohmann::json;
-
-std::string trim(std::string s) {
-    while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
-    return s;
-}
 
 credence::core::Hash32 hash_of(const std::string& hex) {
     auto b = credence::core::from_hex(hex);
@@ -148,7 +145,7 @@ protected:
         if (!workflow.empty()) args.insert(args.end(), {"--workflow", workflow});
         if (!db.empty()) args.insert(args.end(), {"--database", db});
         const CommandResult r = cli(args);
-        return {r.exit_code, Json::parse(r.out, nullptr, false), trim(r.err)};
+        return {r.exit_code, Json::parse(r.out, nullptr, false), trimmed(r.err)};
     }
 
     /// The two reports with the source description removed (the only field allowed to differ).
@@ -403,7 +400,7 @@ TEST_F(VerifyRunCli, pending_run_is_not_completed) {
 TEST_F(VerifyRunCli, bad_arguments_are_one_line_errors) {
     CommandResult r = cli({"verify", "run", "0x1234"});
     EXPECT_EQ(r.exit_code, 1);
-    EXPECT_EQ(trim(r.err).find('\n'), std::string::npos) << r.err;
+    EXPECT_EQ(trimmed(r.err).find('\n'), std::string::npos) << r.err;
     r = cli({"verify", "run", "0x" + std::string(64, 'a'), "--database",
              (files_ / "missing.sqlite").string()});
     EXPECT_EQ(r.exit_code, 1);

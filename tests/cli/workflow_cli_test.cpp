@@ -20,15 +20,12 @@
 
 namespace {
 
+using credence::testing::trimmed;
+
 namespace fs = std::filesystem;
 using credence::testing::CommandResult;
 using credence::testing::run_command;
 using Json = nlohmann::json;
-
-std::string trim(std::string s) {
-    while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
-    return s;
-}
 
 using credence::testing::cast_binary;
 
@@ -77,7 +74,7 @@ protected:
                          const std::map<std::string, std::string>& env = {}) {
         const CommandResult r = wf(std::move(args), env);
         EXPECT_EQ(r.exit_code, 1) << r.out;
-        const std::string err = trim(r.err);
+        const std::string err = trimmed(r.err);
         EXPECT_EQ(err.find('\n'), std::string::npos) << "not one line: " << err;
         return err;
     }
@@ -89,7 +86,7 @@ protected:
         }
         const CommandResult r = run_command(cast_binary(), args);
         EXPECT_EQ(r.exit_code, 0) << "cast " << args[0] << ": " << r.err;
-        return trim(r.out);
+        return trimmed(r.out);
     }
 
     /// Starts a run of `input`; returns {runId, taskHash}.

@@ -11,6 +11,8 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include <gtest/gtest.h>
+
 extern char** environ;  // NOLINT(readability-redundant-declaration): POSIX, not in a header
 
 namespace credence::testing {
@@ -53,6 +55,16 @@ std::filesystem::path find_program(std::string_view name) {
         dirs.remove_prefix(colon + 1);
     }
     return {};
+}
+
+CommandResult run_cast(const std::vector<std::string>& args) {
+    return run_command(cast_binary(), args);
+}
+
+std::string cast_output(const std::vector<std::string>& args) {
+    auto r = run_cast(args);
+    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+    return trimmed(r.out);
 }
 
 std::string trimmed(std::string text) {

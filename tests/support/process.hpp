@@ -36,6 +36,11 @@ struct CommandResult {
 [[nodiscard]] std::filesystem::path anvil_binary();
 /// `name` found on $PATH, or an empty path.
 [[nodiscard]] std::filesystem::path find_program(std::string_view name);
+/// Runs cast with `args` (cast_binary()).
+[[nodiscard]] CommandResult run_cast(const std::vector<std::string>& args);
+/// cast's printed value (trimmed stdout); a non-zero exit fails the current test, with cast's
+/// output in the message.
+[[nodiscard]] std::string cast_output(const std::vector<std::string>& args);
 /// `text` without trailing newlines and spaces (a command's printed value).
 [[nodiscard]] std::string trimmed(std::string text);
 

@@ -11,6 +11,21 @@
 
 namespace credence::testing {
 
+/// A fresh, empty directory under the system temporary directory (mkdtemp), removed with
+/// everything in it when the object is destroyed: for a test that needs a folder of its own.
+class TempDir {
+public:
+    TempDir();
+    ~TempDir();
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+
+    [[nodiscard]] const std::filesystem::path& path() const noexcept { return path_; }
+
+private:
+    std::filesystem::path path_;
+};
+
 [[nodiscard]] const std::filesystem::path& scratch_dir();
 
 /// Writes `content` to scratch_dir()/`name` (creating parent folders) and returns the path.

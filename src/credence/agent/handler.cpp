@@ -54,8 +54,6 @@ std::unexpected<HandlerFailure> fail(HandlerError code, std::string detail) {
     return std::unexpected(HandlerFailure{code, std::move(detail)});
 }
 
-std::string hex(const core::Hash32& h) { return core::to_hex(h); }
-
 }  // namespace
 
 std::string job_json(const HandlerInput& in) {
@@ -64,11 +62,11 @@ std::string job_json(const HandlerInput& in) {
     j["chainId"] = in.chain_id;
     j["contract"] = in.contract.to_checksum_hex();
     j["agent"] = in.agent.to_checksum_hex();
-    j["taskHash"] = hex(in.task_hash);
-    j["runId"] = hex(in.run_id);
+    j["taskHash"] = core::to_hex(in.task_hash);
+    j["runId"] = core::to_hex(in.run_id);
     j["stage"] = in.stage;
     j["taskSeq"] = std::to_string(in.task_seq);
-    j["inputHash"] = hex(in.input_hash);
+    j["inputHash"] = core::to_hex(in.input_hash);
     j["input"] = core::to_hex(in.input);
     const std::string_view text(reinterpret_cast<const char*>(in.input.data()),  // NOLINT
                                 in.input.size());
@@ -80,14 +78,14 @@ std::string job_json(const HandlerInput& in) {
     j["expiresAt"] = std::to_string(in.expires_at);
     auto prev = nlohmann::ordered_json::array();
     for (const auto& p : in.prev_replies) {
-        prev.push_back({{"replyHash", hex(p.reply_hash)},
+        prev.push_back({{"replyHash", core::to_hex(p.reply_hash)},
                         {"replier", p.replier.to_checksum_hex()},
-                        {"outputHash", hex(p.output_hash)},
+                        {"outputHash", core::to_hex(p.output_hash)},
                         {"output", core::to_hex(p.output)}});
     }
     j["prevReplies"] = std::move(prev);
     if (in.kind == JobKind::validation) {
-        j["requestHash"] = hex(in.request_hash);
+        j["requestHash"] = core::to_hex(in.request_hash);
         j["requestURI"] = in.request_uri;
     } else {
         j["requestHash"] = nullptr;

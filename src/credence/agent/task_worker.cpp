@@ -77,8 +77,6 @@ using Clock = std::chrono::steady_clock;
 // With a wake-up source, the longest pause while tasks wait for the chain clock (deferred).
 constexpr std::chrono::milliseconds kDeferredRecheck{250};
 
-std::string hex(const core::Hash32& h) { return core::to_hex(h); }
-
 uint64_t low_u64(const core::Uint256& v) { return v.fits_u64() ? v.limbs[0] : UINT64_MAX; }
 
 /// A handler output saved before the operation begins, so a restart replays the same content.
@@ -90,7 +88,7 @@ struct SavedOutput {
 
 std::string serialize(const SavedOutput& s) {
     return nlohmann::json{{"output", core::to_hex(s.output)},
-                          {"outputHash", hex(s.output_hash)},
+                          {"outputHash", core::to_hex(s.output_hash)},
                           {"withhold", s.withhold}}
                .dump() +
            "\n";
@@ -151,7 +149,7 @@ struct TaskWorker::Impl {
           cursor(config.state_dir / "cursor.json", config.start_block) {}
 
     std::filesystem::path output_path(const core::Hash32& task_hash) const {
-        return config.state_dir / "outputs" / (hex(task_hash).substr(2) + ".json");
+        return config.state_dir / "outputs" / (core::to_hex(task_hash).substr(2) + ".json");
     }
 
     AgentResult<iw::GetAgentReplyResult> get_reply(const core::Hash32& rh) {
@@ -386,7 +384,7 @@ struct TaskWorker::Impl {
             e.block_num.reset();
             if (auto w = record(e); !w) return std::unexpected(w.error());
             const core::Hash32& th = e.key.task_hashes.front();
-            done.erase(hex(th));
+            done.erase(core::to_hex(th));
             const bool queued = std::any_of(queue.begin(), queue.end(),
                                             [&](const auto& q) { return q.first == th; });
             if (!queued) queue.emplace_back(th, block);
@@ -569,7 +567,7 @@ struct TaskWorker::Impl {
             if (!e) continue;
             const bool queued = std::any_of(queue.begin(), queue.end(),
                                             [&](const auto& q) { return q.first == e->task_hash; });
-            if (!queued && !done.contains(hex(e->task_hash)))
+            if (!queued && !done.contains(core::to_hex(e->task_hash)))
                 queue.emplace_back(e->task_hash, log.block_num);
         }
         std::vector<TaskReport> reports;
@@ -591,7 +589,7 @@ struct TaskWorker::Impl {
             if (r->outcome == TaskOutcome::deferred) {
                 keep.push_back(item);
             } else {
-                done.insert(hex(item.first));
+                done.insert(core::to_hex(item.first));
             }
             reports.push_back(std::move(*r));
         }

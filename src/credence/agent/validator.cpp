@@ -38,8 +38,6 @@ namespace {
 namespace vr = chain::bindings::validation_registry;
 using detail::fail;
 
-std::string hex(const core::Hash32& h) { return core::to_hex(h); }
-
 /// The response's score: the handler output's "score" member when it is a JSON object with an
 /// integer 0..100 there (ERC-8004 §Validation Response: "a value between 0 and 100").
 std::optional<uint8_t> score_of(core::ByteView output) {
@@ -149,7 +147,7 @@ struct Validator::Impl {
         if (content_hash != e.request_hash)
             return refuse(ValidationRefusal::hash_mismatch,
                           fmt::format("keccak256(content) = {}, requestHash = {}",
-                                      hex(content_hash), hex(e.request_hash)));
+                                      core::to_hex(content_hash), core::to_hex(e.request_hash)));
 
         HandlerInput in;
         in.kind = JobKind::validation;
@@ -214,10 +212,10 @@ struct Validator::Impl {
         for (const auto& log : batch->logs) {
             auto e = vr::decode_validation_request_event(log.topics, log.data);
             if (!e || e->validator_address != address) continue;
-            if (done.contains(hex(e->request_hash))) continue;
+            if (done.contains(core::to_hex(e->request_hash))) continue;
             auto r = process(*e);
             if (!r) return std::unexpected(r.error());  // the cursor stays: retried next step
-            done.insert(hex(e->request_hash));
+            done.insert(core::to_hex(e->request_hash));
             reports.push_back(std::move(*r));
         }
         if (!batch->empty_range) {

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include <credence/api/client_key.hpp>
+#include <credence/api/detail/json_body.hpp>
 
 namespace credence::api {
 namespace {
@@ -52,14 +53,10 @@ Json result_message(const Json& id, Json result) {
 }
 
 /// Text that may hold bytes a client sent (bad UTF-8 is replaced, never thrown on).
-std::string dump(const Json& json) {
-    return json.dump(-1, ' ', false, Json::error_handler_t::replace);
-}
-
 HttpResponse json_response(int status, const Json& body) {
     HttpResponse r;
     r.status = status;
-    r.body = dump(body);
+    r.body = detail::dump_replacing(body);
     return r;
 }
 
@@ -550,7 +547,7 @@ struct McpEndpoint::Impl {
         HttpResponse r = json_response(200, *answer);
         if (r.body.size() > options.max_response_bytes) {
             ++too_large;
-            r.body = dump(too_large_error(valid_id(body)));
+            r.body = detail::dump_replacing(too_large_error(valid_id(body)));
         } else if (answer->contains("error")) {
             const int code = (*answer)["error"]["code"].get<int>();
             if (code == static_cast<int>(RpcError::invalid_request) ||
@@ -588,11 +585,11 @@ struct McpEndpoint::Impl {
         bool limited = false;
         bool full = false;
         const auto append = [&](const Json& answer) {
-            std::string piece = dump(answer);
+            std::string piece = detail::dump_replacing(answer);
             if (full || text.size() + piece.size() + 2 > options.max_response_bytes) {
                 full = true;
                 ++too_large;
-                piece = dump(too_large_error(answer.value("id", Json(nullptr))));
+                piece = detail::dump_replacing(too_large_error(answer.value("id", Json(nullptr))));
             }
             if (answers++ > 0) text += ',';
             text += piece;

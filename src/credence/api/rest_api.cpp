@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include <credence/api/detail/json_body.hpp>
 #include <credence/api/detail/rest_common.hpp>
 
 namespace credence::api {
@@ -93,15 +94,10 @@ const Route* match(std::string_view path, std::vector<std::string>& captures) {
     return nullptr;
 }
 
-std::string dump(const Json& json) {
-    // Stored texts (names from registration files) may hold bad UTF-8: replace, never throw.
-    return json.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
-}
-
 HttpResponse error_response(const ApiError& error) {
     HttpResponse response;
     response.status = error.status;
-    response.body = dump(Json{{"error", error.message}, {"code", error.code}});
+    response.body = detail::dump_replacing(Json{{"error", error.message}, {"code", error.code}});
     return response;
 }
 
@@ -330,7 +326,7 @@ struct RestApi::Impl {
         }
         Json node = node_status();
         if (!node.is_null()) body["node"] = std::move(node);
-        return {status, "application/json", dump(body), {}};
+        return {status, "application/json", detail::dump_replacing(body), {}};
     }
 
     HttpResponse route(const HttpRequest& request, std::string& route_name) {
@@ -354,7 +350,8 @@ struct RestApi::Impl {
         }
         if (request.path == "/openapi.json") {
             route_name = "/openapi.json";
-            return {200, "application/json", dump(detail::openapi_document()), {}};
+            return {
+                200, "application/json", detail::dump_replacing(detail::openapi_document()), {}};
         }
         std::vector<std::string> captures;
         const Route* found = match(request.path, captures);
@@ -388,7 +385,7 @@ struct RestApi::Impl {
         }
         // A query of another request may have found the index damaged while this one ran.
         if (corrupt.load()) return corrupt_response();
-        return {200, "application/json", dump(*result), {}};
+        return {200, "application/json", detail::dump_replacing(*result), {}};
     }
 };
 

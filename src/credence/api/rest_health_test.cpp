@@ -24,7 +24,7 @@ namespace {
 
 using Json = nlohmann::json;
 
-HttpRequest get(std::string path) {
+HttpRequest health_request(std::string path) {
     HttpRequest r;
     r.method = "GET";
     r.path = std::move(path);
@@ -66,7 +66,7 @@ TEST(rest_health, a_database_error_is_a_generic_503_with_details_in_the_log) {
     RestApi api(std::move(options));
     for (const std::string route :
          {"/api/v1/agents", "/api/v1/agents/3/feedback", "/api/v1/tools", "/api/v1/runs"}) {
-        const HttpResponse r = api.handle(get(route));
+        const HttpResponse r = api.handle(health_request(route));
         EXPECT_EQ(r.status, 503) << route;
         const Json body = Json::parse(r.body);
         EXPECT_EQ(body["code"], "unavailable");
@@ -93,17 +93,17 @@ TEST(rest_health, healthz_is_degraded_while_the_node_says_so) {
         return h;
     };
     RestApi api(options);
-    HttpResponse r = api.handle(get("/healthz"));
+    HttpResponse r = api.handle(health_request("/healthz"));
     EXPECT_EQ(r.status, 200);
     EXPECT_EQ(Json::parse(r.body)["status"], "ok");
     degraded = true;
-    r = api.handle(get("/healthz"));
+    r = api.handle(health_request("/healthz"));
     EXPECT_EQ(r.status, 503);
     EXPECT_EQ(Json::parse(r.body)["status"], "degraded");
     EXPECT_EQ(Json::parse(r.body)["reasons"], Json::array({"chain RPC unreachable"}));
     options.degraded_status = 200;
     RestApi lenient(options);
-    r = lenient.handle(get("/healthz"));
+    r = lenient.handle(health_request("/healthz"));
     EXPECT_EQ(r.status, 200);
     EXPECT_EQ(Json::parse(r.body)["status"], "degraded");
 }
@@ -148,7 +148,7 @@ TEST(rest_health, a_damaged_index_is_503_index_corrupt_everywhere_after_the_firs
     RestApi api(std::move(options));
     for (const std::string route :
          {"/api/v1/agents", "/healthz", "/api/v1/agents/3/feedback", "/api/v1/tools"}) {
-        const HttpResponse r = api.handle(get(route));
+        const HttpResponse r = api.handle(health_request(route));
         EXPECT_EQ(r.status, 503) << route << ": " << r.body;
         EXPECT_EQ(Json::parse(r.body)["code"], "index_corrupt") << route << ": " << r.body;
         EXPECT_EQ(r.body.find("SELECT"), std::string::npos) << r.body;

@@ -45,7 +45,7 @@ core::Bytes id_bytes(uint64_t id) {
 
 DbValue blob(const core::Address& a) { return core::Bytes(a.bytes.begin(), a.bytes.end()); }
 
-HttpRequest get(std::string path, Query query) {
+HttpRequest search_request(std::string path, Query query) {
     HttpRequest r;
     r.method = "GET";
     r.path = std::move(path);
@@ -54,8 +54,8 @@ HttpRequest get(std::string path, Query query) {
     return r;
 }
 
-Json ok(RestApi& api, const std::string& path, const Query& query) {
-    const HttpResponse r = api.handle(get(path, query));
+Json search_ok(RestApi& api, const std::string& path, const Query& query) {
+    const HttpResponse r = api.handle(search_request(path, query));
     EXPECT_EQ(r.status, 200) << path << ": " << r.body.substr(0, 300);
     return Json::parse(r.body, nullptr, false);
 }
@@ -69,8 +69,8 @@ std::vector<std::string> all_pages(RestApi& api, const std::string& path, const 
         Query q = query;
         q.emplace_back("limit", std::to_string(limit));
         if (cursor) q.emplace_back("cursor", *cursor);
-        const Json page = ok(api, path, q);
-        if (!page.contains("items")) return out;  // the failure is reported by ok()
+        const Json page = search_ok(api, path, q);
+        if (!page.contains("items")) return out;  // the failure is reported by search_ok()
         for (const auto& item : page["items"]) out.push_back(item[id_key].get<std::string>());
         if (page["next_cursor"].is_null()) return out;
         cursor = page["next_cursor"].get<std::string>();
@@ -287,7 +287,7 @@ void filters_match_the_comma_lists(index::Database& db, RestApi& api) {
 
     // The domain resolver looks the domain up the same way.
     std::set<std::string> resolved;
-    const Json by_domain = ok(api, "/api/v1/resolve/domain/Agent3.Example", {});
+    const Json by_domain = search_ok(api, "/api/v1/resolve/domain/Agent3.Example", {});
     for (const auto& item : by_domain["items"]) resolved.insert(item["agentId"].get<std::string>());
     const auto domain_ids =
         like_reference(db, fmt::format(fmt::runtime(kAgentLike), "domains"), "agent3.example");

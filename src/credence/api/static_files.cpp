@@ -7,20 +7,11 @@
 #include <string>
 #include <string_view>
 
-#include <nlohmann/json.hpp>
+#include <credence/api/detail/json_body.hpp>
 
 namespace credence::api {
 
 namespace {
-
-HttpResponse json_error(int status, std::string_view message, std::string_view code) {
-    // The message may echo the client's bytes, which need not be UTF-8: replaced, never thrown.
-    const nlohmann::json body{{"error", message}, {"code", code}};
-    return {status,
-            "application/json",
-            body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
-            {}};
-}
 
 std::string_view content_type_for(const std::filesystem::path& path) {
     const std::string ext = path.extension().string();
@@ -56,30 +47,30 @@ StaticFiles::StaticFiles(const std::filesystem::path& root) {
 
 HttpResponse StaticFiles::serve(const HttpRequest& request) const {
     if (root_.empty() || (request.method != "GET" && request.method != "HEAD")) {
-        return json_error(404, "no such route", "not_found");
+        return detail::json_error(404, "no such route", "not_found");
     }
     // The path is decoded; resolve it under the root and refuse anything that escapes it.
     std::string relative = request.path;
     while (!relative.empty() && relative.front() == '/') relative.erase(0, 1);
     if (relative.find('\0') != std::string::npos) {
-        return json_error(400, "bad path", "bad_request");
+        return detail::json_error(400, "bad path", "bad_request");
     }
     std::error_code ec;
     std::filesystem::path candidate = std::filesystem::weakly_canonical(root_ / relative, ec);
     const auto [root_end, candidate_it] =
         std::mismatch(root_.begin(), root_.end(), candidate.begin(), candidate.end());
     const bool inside = !ec && root_end == root_.end();
-    if (!inside) return json_error(404, "not found", "not_found");
+    if (!inside) return detail::json_error(404, "not found", "not_found");
     if (std::filesystem::is_directory(candidate, ec)) candidate /= "index.html";
     if (!std::filesystem::is_regular_file(candidate, ec)) {
         // SPA fallback: an explorer route (no file extension) loads index.html.
         if (std::filesystem::path(relative).has_extension()) {
-            return json_error(404, "not found", "not_found");
+            return detail::json_error(404, "not found", "not_found");
         }
         candidate = root_ / "index.html";
     }
     auto body = read_file(candidate);
-    if (!body) return json_error(404, "not found", "not_found");
+    if (!body) return detail::json_error(404, "not found", "not_found");
     return {200, std::string(content_type_for(candidate)), std::move(*body), {}};
 }
 

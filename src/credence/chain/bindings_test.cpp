@@ -27,18 +27,15 @@
 namespace credence::chain::bindings {
 namespace {
 
+using credence::testing::cast_output;
+
 using core::Bytes;
 using core::Hash32;
 
 // Runs the real cast with `args` and returns its trimmed stdout; fails the test on a non-zero exit.
-std::string run_cast(const std::vector<std::string>& args) {
-    auto r = credence::testing::run_command(credence::testing::cast_binary(), args);
-    EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-    return credence::testing::trimmed(r.out);
-}
 
 Bytes cast_bytes(const std::vector<std::string>& args) {
-    const std::string hex = run_cast(args);
+    const std::string hex = cast_output(args);
     auto bytes = core::from_hex(hex);
     EXPECT_TRUE(bytes.has_value()) << "cast printed " << hex;
     return bytes ? *bytes : Bytes{};
@@ -324,7 +321,7 @@ TEST(chain_bindings, decode_registered_event) {
 TEST(chain_bindings, indexed_string_event_field_is_the_topic_hash) {
     // MetadataSet(uint256 indexed agentId, string indexed indexedMetadataKey, string, bytes):
     // Solidity ABI spec §Events, an indexed string is stored as keccak256 of its bytes.
-    const Hash32 key_hash = hash32(run_cast({"keccak", "agentWallet"}));
+    const Hash32 key_hash = hash32(cast_output({"keccak", "agentWallet"}));
     const std::array<Hash32, 3> topics{identity_registry::kMetadataSetTopic,
                                        core::Uint256(4).to_word(), key_hash};
     const auto data = cast_bytes({"abi-encode", "f(string,bytes)", "agentWallet", "0x1234"});
@@ -338,12 +335,13 @@ TEST(chain_bindings, indexed_string_event_field_is_the_topic_hash) {
 
 TEST(chain_bindings, custom_error_selector_matches_cast_sig) {
     const std::string sig = "NotToolCreator(uint256,address)";
-    const auto expected = core::from_hex_fixed<4>(run_cast({"sig", sig})).value();
+    const auto expected = core::from_hex_fixed<4>(cast_output({"sig", sig})).value();
     EXPECT_EQ(tool_registry::kNotToolCreatorError, expected);
     EXPECT_EQ(find_error_signature(tool_registry::kErrors, expected), sig);
     EXPECT_EQ(find_any_error_signature(expected), sig);
-    EXPECT_EQ(identity_registry::kNotAuthorizedError,
-              core::from_hex_fixed<4>(run_cast({"sig", "NotAuthorized(uint256,address)"})).value());
+    EXPECT_EQ(
+        identity_registry::kNotAuthorizedError,
+        core::from_hex_fixed<4>(cast_output({"sig", "NotAuthorized(uint256,address)"})).value());
     EXPECT_TRUE(find_any_error_signature({0xde, 0xad, 0xbe, 0xef}).empty());
 }
 

@@ -20,16 +20,13 @@
 
 namespace {
 
+using credence::testing::cast_output;
+
 namespace chain = credence::chain;
 namespace core = credence::core;
 namespace fs = std::filesystem;
 
 // Runs the real cast and returns its trimmed stdout.
-std::string run_cast(const std::vector<std::string>& args) {
-    auto r = credence::testing::run_command(credence::testing::cast_binary(), args);
-    EXPECT_EQ(r.exit_code, 0) << r.err;
-    return credence::testing::trimmed(r.out);
-}
 
 core::Address dev_address(size_t i) {
     return *core::Address::from_hex(credence::testing::kAnvilDevAddresses[i]);
@@ -48,7 +45,7 @@ const chain::PlannedContract& find(const std::vector<chain::PlannedContract>& pl
 
 TEST(chain_devnet_deploy, salt_is_keccak_of_credence_v1) {
     // contracts/script/Deploy.s.sol: SALT = keccak256("credence.v1").
-    EXPECT_EQ(core::to_hex(chain::deploy_salt()), run_cast({"keccak", "credence.v1"}));
+    EXPECT_EQ(core::to_hex(chain::deploy_salt()), cast_output({"keccak", "credence.v1"}));
     EXPECT_EQ(chain::create2_deployer().to_checksum_hex(), chain::kCreate2DeployerHex);
 }
 
@@ -85,8 +82,8 @@ TEST(chain_devnet_deploy, plan_has_deploy_script_order_and_cast_create2_addresse
                              "PermissionedSingleStageWorkflow"}) {
         const auto& c = find(*plan, name);
         const std::string hash = core::to_hex(core::keccak256(c.init_code));
-        EXPECT_EQ(run_cast({"compute-address", std::string(chain::kCreate2DeployerHex), "--salt",
-                            salt, "--init-code-hash", hash}),
+        EXPECT_EQ(cast_output({"compute-address", std::string(chain::kCreate2DeployerHex), "--salt",
+                               salt, "--init-code-hash", hash}),
                   "Computed Address: " + c.address.to_checksum_hex())
             << name;
     }
@@ -99,7 +96,7 @@ TEST(chain_devnet_deploy, plan_has_deploy_script_order_and_cast_create2_addresse
     ASSERT_EQ(reputation.init_code.size(), creation->size() + 32);
     EXPECT_TRUE(std::equal(identity.address.bytes.begin(), identity.address.bytes.end(),
                            reputation.init_code.end() - 20));
-    EXPECT_EQ(run_cast({"abi-encode", "f(address)", identity.address.to_checksum_hex()}),
+    EXPECT_EQ(cast_output({"abi-encode", "f(address)", identity.address.to_checksum_hex()}),
               core::to_hex(core::ByteView(reputation.init_code).last(32)));
 }
 

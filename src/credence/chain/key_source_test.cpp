@@ -12,11 +12,12 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <random>
 #include <string>
 #include <thread>
 
 #include <gtest/gtest.h>
+
+#include <support/scratch.hpp>
 
 namespace {
 
@@ -44,25 +45,7 @@ KeySourceOptions with_env(Env env) {
     return o;
 }
 
-class TempDir {
-public:
-    TempDir() {
-        std::random_device rd;
-        path_ = fs::temp_directory_path() /
-                ("credence_keysrc_" + std::to_string(rd()) + std::to_string(rd()));
-        fs::create_directories(path_);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path_, ec);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    [[nodiscard]] const fs::path& path() const { return path_; }
-
-private:
-    fs::path path_;
-};
+using credence::testing::TempDir;
 
 std::string write_file(const fs::path& p, const std::string& content) {
     std::ofstream(p, std::ios::binary) << content;

@@ -8,7 +8,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -17,6 +16,8 @@
 #include <nlohmann/json.hpp>
 
 #include "support/process.hpp"
+
+#include <support/scratch.hpp>
 
 namespace {
 
@@ -45,30 +46,12 @@ struct CastRun {
     int status = -1;
     std::string out;
 };
-CastRun run_cast(const std::vector<std::string>& args) {
+CastRun cast_combined(const std::vector<std::string>& args) {
     auto r = credence::testing::run_command(credence::testing::cast_binary(), args);
     return {r.exit_code, r.out + r.err};
 }
 
-class TempDir {
-public:
-    TempDir() {
-        std::random_device rd;
-        path_ = fs::temp_directory_path() /
-                ("credence_keystore_" + std::to_string(rd()) + std::to_string(rd()));
-        fs::create_directories(path_);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path_, ec);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    [[nodiscard]] const fs::path& path() const { return path_; }
-
-private:
-    fs::path path_;
-};
+using credence::testing::TempDir;
 
 SecretKey dev_key() { return std::move(*SecretKey::from_hex(kDevKey)); }
 
@@ -83,7 +66,7 @@ std::string with_field(const std::string& json, const nlohmann::json::json_point
 // Web3 Secret Storage §Test vectors; cast 1.7.1 writes n = 2^13 keystores.
 TEST(chain_keystore, cast_created_keystore_unlocks_with_matching_address) {
     TempDir dir;
-    const auto r = run_cast(
+    const auto r = cast_combined(
         {"wallet", "new", dir.path().string(), "--unsafe-password", "correct horse", "--json"});
     ASSERT_EQ(r.status, 0) << r.out;
     const auto out = nlohmann::json::parse(r.out.substr(r.out.find('[')));
@@ -110,18 +93,19 @@ TEST(chain_keystore, our_keystore_decrypts_with_cast) {
     ASSERT_EQ(::stat(path->c_str(), &st), 0);
     EXPECT_EQ(st.st_mode & 0777u, 0600u);
 
-    const auto decrypted = run_cast({"wallet", "decrypt-keystore", path->filename().string(), "-k",
-                                     dir.path().string(), "--unsafe-password", "s3cret pw"});
+    const auto decrypted =
+        cast_combined({"wallet", "decrypt-keystore", path->filename().string(), "-k",
+                       dir.path().string(), "--unsafe-password", "s3cret pw"});
     ASSERT_EQ(decrypted.status, 0) << decrypted.out;
     EXPECT_NE(decrypted.out.find(std::string("0x") + kDevKey), std::string::npos) << decrypted.out;
 
-    const auto address =
-        run_cast({"wallet", "address", "--keystore", path->string(), "--password", "s3cret pw"});
+    const auto address = cast_combined(
+        {"wallet", "address", "--keystore", path->string(), "--password", "s3cret pw"});
     ASSERT_EQ(address.status, 0) << address.out;
     EXPECT_EQ(address.out.substr(0, 42), kDevAddress);
 
     const auto wrong =
-        run_cast({"wallet", "address", "--keystore", path->string(), "--password", "other"});
+        cast_combined({"wallet", "address", "--keystore", path->string(), "--password", "other"});
     EXPECT_NE(wrong.status, 0);
 }
 
@@ -284,8 +268,8 @@ TEST(chain_keystore, spec_pbkdf2_vector_unlocks) {
 
     // cast reads the same vector to the same address.
     const auto r =
-        run_cast({"wallet", "address", "--keystore", (data_dir() / "pbkdf2_vector.json").string(),
-                  "--password", "testpassword"});
+        cast_combined({"wallet", "address", "--keystore",
+                       (data_dir() / "pbkdf2_vector.json").string(), "--password", "testpassword"});
     ASSERT_EQ(r.status, 0) << r.out;
     EXPECT_EQ(r.out.substr(0, 42), "0x008AeEda4D805471dF9b2A5B0f38A0C3bCBA786b");
 }
@@ -299,8 +283,8 @@ TEST(chain_keystore, spec_scrypt_vector_is_rejected_like_cast_does) {
     ASSERT_FALSE(key);
     EXPECT_EQ(key.error().code, KeystoreError::bad_params);
     EXPECT_NE(key.error().detail.find("RFC 7914"), std::string::npos) << key.error().detail;
-    const auto r =
-        run_cast({"wallet", "address", "--keystore", path.string(), "--password", "testpassword"});
+    const auto r = cast_combined(
+        {"wallet", "address", "--keystore", path.string(), "--password", "testpassword"});
     EXPECT_NE(r.status, 0) << r.out;
 }
 

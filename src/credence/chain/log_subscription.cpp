@@ -19,7 +19,7 @@ std::chrono::milliseconds left_until(Clock::time_point deadline) {
 }
 
 // One line of the node's text, for error messages (the node chooses it).
-std::string snippet(std::string_view s) {
+std::string message_snippet(std::string_view s) {
     std::string out;
     for (const char c : s.substr(0, 200)) {
         const auto u = static_cast<unsigned char>(c);
@@ -48,7 +48,7 @@ WsResult<std::optional<SubscriptionEvent>> parse_notification(std::string_view m
     json j = json::parse(message, nullptr, false);
     if (j.is_discarded() || !j.is_object())
         return fail(WsError::rpc,
-                    "a WebSocket message that is not a JSON object: " + snippet(message));
+                    "a WebSocket message that is not a JSON object: " + message_snippet(message));
     const auto method = j.find("method");
     if (method == j.end()) return std::nullopt;  // an answer to a request
     if (!method->is_string() || *method != "eth_subscription") return std::nullopt;
@@ -124,7 +124,7 @@ WsResult<json> LogSubscription::call(std::string_view method, json params,
                                            (*error)["message"].is_string()
                                        ? (*error)["message"].get<std::string>()
                                        : error->dump();
-                return fail(WsError::rpc, fmt::format("{}: {}", method, snippet(what)));
+                return fail(WsError::rpc, fmt::format("{}: {}", method, message_snippet(what)));
             }
             const auto result = j.find("result");
             if (result == j.end()) return fail(WsError::rpc, fmt::format("{}: no result", method));
@@ -171,7 +171,7 @@ WsResult<bool> LogSubscription::unsubscribe(std::chrono::milliseconds timeout) {
     client_->close(1000, timeout);
     if (!r) return std::unexpected(r.error());
     if (!r->is_boolean())
-        return fail(WsError::rpc, "eth_unsubscribe answered " + snippet(r->dump()));
+        return fail(WsError::rpc, "eth_unsubscribe answered " + message_snippet(r->dump()));
     return r->get<bool>();
 }
 

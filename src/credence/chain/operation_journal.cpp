@@ -55,7 +55,9 @@ std::unexpected<JournalFailure> failure(JournalError code, std::string detail) {
     return std::unexpected(JournalFailure{code, std::move(detail)});
 }
 
-std::string errno_text(int err) { return std::error_code(err, std::generic_category()).message(); }
+std::string journal_errno_text(int err) {
+    return std::error_code(err, std::generic_category()).message();
+}
 
 std::string checksum_of(std::string_view json_text) {
     const core::Hash32 h = core::keccak256(json_text);
@@ -75,14 +77,14 @@ nlohmann::ordered_json hash_or_null(const std::optional<core::Hash32>& h) {
 }
 
 // Field readers: nullopt on a missing field or a wrong shape.
-std::optional<core::Hash32> read_hash(const nlohmann::json& v) {
+std::optional<core::Hash32> journal_hash(const nlohmann::json& v) {
     if (!v.is_string()) return std::nullopt;
     auto r = core::from_hex_fixed<32>(v.get<std::string>());
     if (!r) return std::nullopt;
     return *r;
 }
 
-std::optional<core::Address> read_address(const nlohmann::json& v) {
+std::optional<core::Address> journal_address(const nlohmann::json& v) {
     if (!v.is_string()) return std::nullopt;
     auto r = core::Address::from_hex(v.get<std::string>(), core::ChecksumMode::ignore);
     if (!r) return std::nullopt;
@@ -101,11 +103,11 @@ std::expected<OperationEntry, std::string> parse_record(std::string_view json_te
     const auto& chain_id = field("chainId");
     if (!chain_id.is_number_unsigned()) return std::unexpected("bad chainId");
     e.key.chain_id = chain_id.get<uint64_t>();
-    auto workflow = read_address(field("workflow"));
-    auto replier = read_address(field("replier"));
-    auto run_id = read_hash(field("runId"));
-    auto content = read_hash(field("contentHash"));
-    auto op = read_hash(field("operationId"));
+    auto workflow = journal_address(field("workflow"));
+    auto replier = journal_address(field("replier"));
+    auto run_id = journal_hash(field("runId"));
+    auto content = journal_hash(field("contentHash"));
+    auto op = journal_hash(field("operationId"));
     if (!workflow || !replier || !run_id || !content || !op)
         return std::unexpected("bad workflow, replier, runId, contentHash or operationId");
     e.key.workflow = *workflow;
@@ -116,7 +118,7 @@ std::expected<OperationEntry, std::string> parse_record(std::string_view json_te
     const auto& tasks = field("taskHashes");
     if (!tasks.is_array()) return std::unexpected("bad taskHashes");
     for (const auto& t : tasks) {
-        auto h = read_hash(t);
+        auto h = journal_hash(t);
         if (!h) return std::unexpected("bad taskHashes");
         e.key.task_hashes.push_back(*h);
     }
@@ -130,7 +132,7 @@ std::expected<OperationEntry, std::string> parse_record(std::string_view json_te
     for (auto [name, out] : {std::pair{"txnHash", &e.txn_hash}, {"replyHash", &e.reply_hash}}) {
         const auto& v = field(name);
         if (v.is_null()) continue;
-        auto h = read_hash(v);
+        auto h = journal_hash(v);
         if (!h) return std::unexpected(std::string("bad ") + name);
         *out = *h;
     }
@@ -179,7 +181,7 @@ public:
         }
         if (out.fd_ < 0) {
             return failure(JournalError::io,
-                           "cannot open " + path.string() + ": " + errno_text(errno));
+                           "cannot open " + path.string() + ": " + journal_errno_text(errno));
         }
         int rc = 0;
         do {
@@ -187,7 +189,7 @@ public:
         } while (rc != 0 && errno == EINTR);
         if (rc != 0) {
             return failure(JournalError::io,
-                           "cannot lock " + path.string() + ": " + errno_text(errno));
+                           "cannot lock " + path.string() + ": " + journal_errno_text(errno));
         }
         if (created) {
             // The new directory entry must survive a crash too, or a later fsync of the file
@@ -197,7 +199,7 @@ public:
                 const int err = errno;
                 if (dir >= 0) ::close(dir);
                 return failure(JournalError::io, "cannot sync " + path.parent_path().string() +
-                                                     ": " + errno_text(err));
+                                                     ": " + journal_errno_text(err));
             }
             ::close(dir);
         }
@@ -219,7 +221,7 @@ JournalResult<std::string> read_all(int fd, const std::filesystem::path& path) {
         if (n < 0) {
             if (errno == EINTR) continue;
             return failure(JournalError::io,
-                           "cannot read " + path.string() + ": " + errno_text(errno));
+                           "cannot read " + path.string() + ": " + journal_errno_text(errno));
         }
         if (n == 0) break;
         text.append(buf.data(), static_cast<size_t>(n));
@@ -291,12 +293,13 @@ JournalResult<void> append_line(int fd, const std::filesystem::path& path,
         if (n < 0) {
             if (errno == EINTR) continue;
             return failure(JournalError::io,
-                           "cannot write " + path.string() + ": " + errno_text(errno));
+                           "cannot write " + path.string() + ": " + journal_errno_text(errno));
         }
         done += static_cast<size_t>(n);
     }
     if (::fsync(fd) != 0) {
-        return failure(JournalError::io, "cannot sync " + path.string() + ": " + errno_text(errno));
+        return failure(JournalError::io,
+                       "cannot sync " + path.string() + ": " + journal_errno_text(errno));
     }
     return {};
 }
@@ -311,7 +314,7 @@ JournalResult<core::Hash32> random_operation_id() {
             const ssize_t n = ::getrandom(id.data() + done, id.size() - done, 0);
             if (n < 0) {
                 if (errno == EINTR) continue;
-                return failure(JournalError::rng, errno_text(errno));
+                return failure(JournalError::rng, journal_errno_text(errno));
             }
             done += static_cast<size_t>(n);
         }

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include <support/scratch.hpp>
+
 namespace {
 
 using credence::chain::BeginOptions;
@@ -26,24 +28,7 @@ using credence::chain::OperationKey;
 using credence::chain::OperationStatus;
 namespace core = credence::core;
 
-class TempDir {
-public:
-    TempDir() {
-        std::string tmpl = (std::filesystem::temp_directory_path() / "credence_journal_XXXXXX");
-        if (::mkdtemp(tmpl.data()) == nullptr) std::abort();
-        path_ = tmpl;
-    }
-    ~TempDir() {
-        std::error_code ec;
-        std::filesystem::remove_all(path_, ec);
-    }
-    TempDir(const TempDir&) = delete;
-    TempDir& operator=(const TempDir&) = delete;
-    [[nodiscard]] const std::filesystem::path& path() const { return path_; }
-
-private:
-    std::filesystem::path path_;
-};
+using credence::testing::TempDir;
 
 core::Hash32 filled(uint8_t b) {
     core::Hash32 h{};
@@ -82,7 +67,7 @@ BeginOptions with_operation_id(const core::Hash32& id) {
     return o;
 }
 
-std::string read_file(const std::filesystem::path& p) {
+std::string read_journal(const std::filesystem::path& p) {
     std::ifstream in(p, std::ios::binary);
     std::ostringstream ss;
     ss << in.rdbuf();
@@ -90,7 +75,7 @@ std::string read_file(const std::filesystem::path& p) {
 }
 
 size_t count_lines(const std::filesystem::path& p) {
-    const std::string s = read_file(p);
+    const std::string s = read_journal(p);
     return static_cast<size_t>(std::count(s.begin(), s.end(), '\n'));
 }
 
@@ -258,7 +243,7 @@ TEST(chain_operation_journal, garbage_line_is_an_error_naming_file_and_line) {
     OperationJournal journal(path);
     ASSERT_TRUE(journal.begin(sample_key(), BeginOptions{}));
     std::ofstream(path, std::ios::app) << "this is not a record\n";
-    const std::string before = read_file(path);
+    const std::string before = read_journal(path);
 
     auto entries = journal.entries();
     ASSERT_FALSE(entries);
@@ -269,7 +254,7 @@ TEST(chain_operation_journal, garbage_line_is_an_error_naming_file_and_line) {
     auto begun = journal.begin(sample_key(0x01), BeginOptions{});
     ASSERT_FALSE(begun);
     EXPECT_EQ(begun.error().code, JournalError::corrupt);
-    EXPECT_EQ(read_file(path), before);
+    EXPECT_EQ(read_journal(path), before);
 }
 
 TEST(chain_operation_journal, flipped_byte_fails_the_checksum) {
@@ -278,7 +263,7 @@ TEST(chain_operation_journal, flipped_byte_fails_the_checksum) {
     OperationJournal journal(path);
     auto begun = journal.begin(sample_key(), BeginOptions{});
     ASSERT_TRUE(begun);
-    std::string text = read_file(path);
+    std::string text = read_journal(path);
     // Change one hex digit of the operationId: still valid JSON, wrong checksum.
     const std::string op_hex = core::to_hex(begun->entry.operation_id);
     const size_t at = text.find(op_hex);
@@ -298,7 +283,7 @@ TEST(chain_operation_journal, torn_last_line_is_an_error) {
     const auto path = credence::chain::journal_path(dir.path());
     OperationJournal journal(path);
     ASSERT_TRUE(journal.begin(sample_key(), BeginOptions{}));
-    std::string text = read_file(path);
+    std::string text = read_journal(path);
     text.pop_back();  // the LF
     std::ofstream(path, std::ios::binary | std::ios::trunc) << text;
     auto entries = journal.entries();

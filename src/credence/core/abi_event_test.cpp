@@ -14,7 +14,7 @@ Hash32 word(std::string_view hex) {
     return *from_hex_fixed<32>(digits);
 }
 
-Bytes words(std::initializer_list<std::string_view> ws) {
+Bytes event_words(std::initializer_list<std::string_view> ws) {
     Bytes out;
     for (auto w : ws) {
         const Hash32 h = word(w);
@@ -52,7 +52,7 @@ NewFeedbackLog new_feedback_log() {
     log.topics = {*from_hex_fixed<32>(topic0), word("2a"),
                   word("70997970c51812dc3a010c7d01b50e0d17dc79c8"),
                   word("5eba0a4e3a9d5c4b1f3f5ad0e8e1a1c2d3e4f5060718293a4b5c6d7e8f901234")};
-    log.data = words({
+    log.data = event_words({
         "3",                                       // feedbackIndex
         std::string(64 - 2, 'f') + "fb",           // value = -5
         "2",                                       // valueDecimals
@@ -127,14 +127,14 @@ TEST(core_abi_event, anonymous_events_have_no_topic0) {
     ASSERT_TRUE(event.has_value());
     const std::vector<Hash32> topics = {word("70997970c51812dc3a010c7d01b50e0d17dc79c8"),
                                         word("beef")};
-    auto values = decode_log(*event, topics, words({"9"}));
+    auto values = decode_log(*event, topics, event_words({"9"}));
     ASSERT_TRUE(values.has_value()) << values.error().detail;
     EXPECT_FALSE((*values)[0].hashed);
     EXPECT_TRUE((*values)[1].hashed);
     EXPECT_EQ((*values)[2].value, AbiValue(Uint256(9)));
     EXPECT_FALSE(LogDecoder(*event).topic0().has_value());
     const std::vector<Hash32> three = {topics[0], topics[1], word("1")};
-    EXPECT_EQ(decode_log(*event, three, words({"9"})).error().code, AbiError::topic_count);
+    EXPECT_EQ(decode_log(*event, three, event_words({"9"})).error().code, AbiError::topic_count);
 }
 
 TEST(core_abi_event, indexed_static_tuples_and_arrays_are_hashed) {

@@ -25,7 +25,7 @@ Uint256 pow10(unsigned n) {
     return r;
 }
 
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_decimal_digit(char c) { return c >= '0' && c <= '9'; }
 
 }  // namespace
 
@@ -64,13 +64,13 @@ Result<DecimalValue, DecimalValueError> parse_decimal_value(std::string_view tex
     const std::string_view frac_part =
         point == std::string_view::npos ? std::string_view{} : text.substr(point + 1);
     if (int_part.empty()) return malformed("missing integer digits");
-    if (!std::all_of(int_part.begin(), int_part.end(), is_digit)) {
+    if (!std::all_of(int_part.begin(), int_part.end(), is_decimal_digit)) {
         return malformed("only digits, one '.' and a leading '-' are allowed");
     }
     if (int_part.size() > 1 && int_part.front() == '0') return malformed("leading zero");
     if (point != std::string_view::npos) {
         if (frac_part.empty()) return malformed("missing fraction digits after '.'");
-        if (!std::all_of(frac_part.begin(), frac_part.end(), is_digit)) {
+        if (!std::all_of(frac_part.begin(), frac_part.end(), is_decimal_digit)) {
             return malformed("only digits, one '.' and a leading '-' are allowed");
         }
     }

@@ -118,9 +118,9 @@ bool valid_name(std::string_view s, std::string_view forbidden) noexcept {
 
 // ---- the encoder --------------------------------------------------------------------------
 
-class Encoder {
+class TypedDataEncoder {
 public:
-    explicit Encoder(const Eip712Types& types) : types_(types) {}
+    explicit TypedDataEncoder(const Eip712Types& types) : types_(types) {}
 
     // EIP-712 §Definition of encodeType: the primary type, then the struct types it references
     // (directly or not) sorted by name, each once. The walk is iterative so that long or cyclic
@@ -500,7 +500,7 @@ Result<TypedData, Eip712Error> typed_data_from_json(const json& doc) {
 
 Result<std::string, Eip712Error> encode_type(const Eip712Types& types, std::string_view type_name) {
     try {
-        return Encoder(types).encode_type(type_name);
+        return TypedDataEncoder(types).encode_type(type_name);
     } catch (const std::exception& e) {
         return fail(Eip712Error::malformed_document, e.what());
     }
@@ -508,7 +508,7 @@ Result<std::string, Eip712Error> encode_type(const Eip712Types& types, std::stri
 
 Result<Hash32, Eip712Error> type_hash(const Eip712Types& types, std::string_view type_name) {
     try {
-        return Encoder(types).type_hash(type_name);
+        return TypedDataEncoder(types).type_hash(type_name);
     } catch (const std::exception& e) {
         return fail(Eip712Error::malformed_document, e.what());
     }
@@ -518,7 +518,7 @@ Result<Bytes, Eip712Error> encode_data(const Eip712Types& types, std::string_vie
                                        const json& value) {
     try {
         Bytes out;
-        auto r = Encoder(types).encode_struct(type_name, value, 0, out);
+        auto r = TypedDataEncoder(types).encode_struct(type_name, value, 0, out);
         if (!r) return std::unexpected(r.error());
         return out;
     } catch (const std::exception& e) {
@@ -529,7 +529,7 @@ Result<Bytes, Eip712Error> encode_data(const Eip712Types& types, std::string_vie
 Result<Hash32, Eip712Error> hash_struct(const Eip712Types& types, std::string_view type_name,
                                         const json& value) {
     try {
-        return Encoder(types).hash_struct(type_name, value, 0);
+        return TypedDataEncoder(types).hash_struct(type_name, value, 0);
     } catch (const std::exception& e) {
         return fail(Eip712Error::malformed_document, e.what());
     }
@@ -543,7 +543,7 @@ Result<Hash32, Eip712Error> domain_separator(const TypedData& typed_data) {
 
 Result<Hash32, Eip712Error> typed_data_digest(const TypedData& typed_data) {
     try {
-        Encoder enc(typed_data.types);
+        TypedDataEncoder enc(typed_data.types);
         auto ds = enc.hash_struct(kDomainType, typed_data.domain, 0);
         if (!ds) return prefixed(ds.error(), "domain");
         if (typed_data.primary_type == kDomainType) {

@@ -60,24 +60,16 @@ constexpr std::string_view kPoints =
     "SELECT block_num, normalized FROM feedback WHERE chain_id = $1 AND registry = $2 AND "
     "agent_id = $3 AND revoked = 0 ORDER BY block_num, log_index";
 
-DbValue as_int(uint64_t v) {
-    return static_cast<int64_t>(std::min<uint64_t>(v, std::numeric_limits<int64_t>::max()));
-}
-
-DbValue as_blob(core::ByteView v) { return core::Bytes(v.begin(), v.end()); }
-
-DbError unreadable(std::string_view what) { return index::unreadable("feedback", what); }
-
 std::array<DbValue, 3> agent_key(uint64_t chain_id, const core::Address& registry,
                                  const core::Bytes& agent_id) {
-    return {as_int(chain_id), as_blob(registry.view()), agent_id};
+    return {int_value(chain_id), blob_value(registry.view()), agent_id};
 }
 
 DbResult<core::Address> address_at(const DbRow& row, size_t i, std::string_view what) {
     const core::Bytes* bytes = blob_at(row, i);
-    if (bytes == nullptr) return std::unexpected(unreadable(what));
+    if (bytes == nullptr) return std::unexpected(unreadable("feedback", what));
     auto address = core::Address::from_bytes(*bytes);
-    if (!address) return std::unexpected(unreadable(what));
+    if (!address) return std::unexpected(unreadable("feedback", what));
     return *address;
 }
 
@@ -100,12 +92,12 @@ DbResult<FeedbackReview> review_at(const DbRow& row) {
     const int64_t* log_index = int_at(row, 8);
     if (id == nullptr || value == nullptr || tag1 == nullptr || revoked == nullptr ||
         block == nullptr || log_index == nullptr || !valid_key_and_decimals(index, decimals)) {
-        return std::unexpected(unreadable("row"));
+        return std::unexpected(unreadable("feedback", "row"));
     }
     auto client = address_at(row, 1, "client");
     if (!client) return std::unexpected(client.error());
     auto parsed = core::Int256::parse(*value);
-    if (!parsed) return std::unexpected(unreadable("value"));
+    if (!parsed) return std::unexpected(unreadable("feedback", "value"));
     return FeedbackReview{*id,
                           *client,
                           static_cast<uint64_t>(*index),
@@ -122,7 +114,7 @@ DbResult<int64_t> count_of(Database& db, std::string_view sql, std::span<const D
     auto rows = db.query(sql, key);
     if (!rows) return std::unexpected(rows.error());
     const int64_t* n = rows->empty() ? nullptr : int_at(rows->front(), 0);
-    if (n == nullptr) return std::unexpected(unreadable("count"));
+    if (n == nullptr) return std::unexpected(unreadable("feedback", "count"));
     return *n;
 }
 
@@ -144,12 +136,12 @@ DbResult<std::vector<FeedbackEntry>> read_agent_feedback(Database& db, uint64_t 
         const int64_t* revoked = int_at(row, 6);
         if (value == nullptr || tag1 == nullptr || tag2 == nullptr || revoked == nullptr ||
             !valid_key_and_decimals(index, decimals)) {
-            return std::unexpected(unreadable("row"));
+            return std::unexpected(unreadable("feedback", "row"));
         }
         auto client = address_at(row, 0, "client");
         if (!client) return std::unexpected(client.error());
         auto parsed = core::Int256::parse(*value);
-        if (!parsed) return std::unexpected(unreadable("value"));
+        if (!parsed) return std::unexpected(unreadable("feedback", "value"));
         out.push_back(FeedbackEntry{*client, static_cast<uint64_t>(*index), *parsed,
                                     static_cast<uint8_t>(*decimals), *tag1, *tag2, *revoked != 0});
     }
@@ -158,7 +150,7 @@ DbResult<std::vector<FeedbackEntry>> read_agent_feedback(Database& db, uint64_t 
 
 DbResult<std::vector<FeedbackReview>> read_registry_reviews(Database& db, uint64_t chain_id,
                                                             const core::Address& registry) {
-    const std::array<DbValue, 2> params{as_int(chain_id), as_blob(registry.view())};
+    const std::array<DbValue, 2> params{int_value(chain_id), blob_value(registry.view())};
     auto rows = db.query(kRegistryReviews, params);
     if (!rows) return std::unexpected(rows.error());
     std::vector<FeedbackReview> out;
@@ -175,7 +167,7 @@ DbResult<std::vector<CheckedReview>> read_reviews_changed_after(
     Database& db, uint64_t chain_id, const core::Address& registry, int64_t block_num,
     std::span<const core::Bytes> agent_ids) {
     std::vector<CheckedReview> out;
-    const std::vector<DbValue> fixed{as_int(chain_id), as_blob(registry.view()), block_num};
+    const std::vector<DbValue> fixed{int_value(chain_id), blob_value(registry.view()), block_num};
     auto r = query_in_chunks(
         db, kReviewsChangedAfter, "", fixed, agent_ids, [&](const DbRow& row) -> DbResult<void> {
             auto review = review_at(row);
@@ -199,7 +191,8 @@ DbResult<FeedbackCounts> count_agent_feedback(Database& db, uint64_t chain_id,
     if (!rows) return std::unexpected(rows.error());
     const int64_t* given = rows->empty() ? nullptr : int_at(rows->front(), 0);
     const int64_t* revoked = rows->empty() ? nullptr : int_at(rows->front(), 1);
-    if (given == nullptr || revoked == nullptr) return std::unexpected(unreadable("count"));
+    if (given == nullptr || revoked == nullptr)
+        return std::unexpected(unreadable("feedback", "count"));
     auto responses = count_of(db, kCountAgentResponses, key);
     if (!responses) return std::unexpected(responses.error());
     return FeedbackCounts{*given, *revoked, *responses};
@@ -207,7 +200,7 @@ DbResult<FeedbackCounts> count_agent_feedback(Database& db, uint64_t chain_id,
 
 DbResult<FeedbackCounts> count_registry_feedback(Database& db, uint64_t chain_id,
                                                  const core::Address& registry) {
-    const std::array<DbValue, 2> key{as_int(chain_id), as_blob(registry.view())};
+    const std::array<DbValue, 2> key{int_value(chain_id), blob_value(registry.view())};
     auto given = count_of(db, kCountRegistryFeedback, key);
     if (!given) return std::unexpected(given.error());
     auto responses = count_of(db, kCountRegistryResponses, key);
@@ -218,14 +211,14 @@ DbResult<FeedbackCounts> count_registry_feedback(Database& db, uint64_t chain_id
 DbResult<std::vector<FeedbackRow>> read_feedback_page(Database& db,
                                                       const FeedbackPageQuery& query) {
     // One placeholder per bound value, numbered as bound.
-    std::vector<DbValue> params{as_int(query.chain_id), as_blob(query.registry.view()),
+    std::vector<DbValue> params{int_value(query.chain_id), blob_value(query.registry.view()),
                                 query.agent_id};
     std::string where = "chain_id = $1 AND registry = $2 AND agent_id = $3";
     if (!query.clients.empty()) {
         where += " AND client IN (";
         for (size_t i = 0; i < query.clients.size(); ++i) {
             if (i > 0) where += ", ";
-            params.push_back(as_blob(query.clients[i].view()));
+            params.push_back(blob_value(query.clients[i].view()));
             where += fmt::format("${}", params.size());
         }
         where += ')';
@@ -245,7 +238,7 @@ DbResult<std::vector<FeedbackRow>> read_feedback_page(Database& db,
         where += fmt::format(" AND (block_num > ${0} OR (block_num = ${0} AND log_index > ${1}))",
                              block_n, params.size());
     }
-    params.push_back(as_int(query.limit));
+    params.push_back(int_value(query.limit));
     auto rows = db.query(fmt::format("{}{} ORDER BY block_num, log_index LIMIT ${}", kPageColumns,
                                      where, params.size()),
                          params);
@@ -270,7 +263,7 @@ DbResult<std::vector<FeedbackRow>> read_feedback_page(Database& db,
             endpoint == nullptr || uri == nullptr || hash == nullptr || revoked == nullptr ||
             block == nullptr || log_index == nullptr || txn_hash == nullptr ||
             !valid_key_and_decimals(index, decimals)) {
-            return std::unexpected(unreadable("row"));
+            return std::unexpected(unreadable("feedback", "row"));
         }
         auto client = address_at(row, 0, "client");
         if (!client) return std::unexpected(client.error());
@@ -287,8 +280,8 @@ DbResult<std::vector<FeedbackResponse>> read_feedback_responses(Database& db, ui
                                                                 const core::Bytes& agent_id,
                                                                 const core::Address& client,
                                                                 uint64_t feedback_index) {
-    const std::array<DbValue, 5> params{as_int(chain_id), as_blob(registry.view()), agent_id,
-                                        as_blob(client.view()), as_int(feedback_index)};
+    const std::array<DbValue, 5> params{int_value(chain_id), blob_value(registry.view()), agent_id,
+                                        blob_value(client.view()), int_value(feedback_index)};
     auto rows = db.query(kResponses, params);
     if (!rows) return std::unexpected(rows.error());
     std::vector<FeedbackResponse> out;
@@ -301,7 +294,7 @@ DbResult<std::vector<FeedbackResponse>> read_feedback_responses(Database& db, ui
         const core::Bytes* txn_hash = blob_at(row, 5);
         if (uri == nullptr || hash == nullptr || block == nullptr || log_index == nullptr ||
             txn_hash == nullptr) {
-            return std::unexpected(unreadable("response"));
+            return std::unexpected(unreadable("feedback", "response"));
         }
         auto responder = address_at(row, 0, "responder");
         if (!responder) return std::unexpected(responder.error());
@@ -320,7 +313,8 @@ DbResult<std::vector<FeedbackPoint>> read_feedback_points(Database& db, uint64_t
     for (const DbRow& row : *rows) {
         const int64_t* block = int_at(row, 0);
         const double* normalized = real_at(row, 1);
-        if (block == nullptr || normalized == nullptr) return std::unexpected(unreadable("point"));
+        if (block == nullptr || normalized == nullptr)
+            return std::unexpected(unreadable("feedback", "point"));
         out.push_back(FeedbackPoint{*block, *normalized});
     }
     return out;

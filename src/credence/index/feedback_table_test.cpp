@@ -38,12 +38,12 @@ using core::Uint256;
 // Accounts: 1 owns agent 0, 2 owns agent 1; 3, 4 and 5 are clients; 6 responds to feedback.
 constexpr size_t kOwner0 = 1, kOwner1 = 2, kClientA = 3, kClientB = 4, kClientC = 5, kResponder = 6;
 
-Bytes id32(uint64_t v) {
+Bytes agent_word(uint64_t v) {
     const auto w = Uint256{v}.to_word();
     return {w.begin(), w.end()};
 }
 
-struct Scenario {
+struct FeedbackScenario {
     std::string error;  // non-empty: the scenario could not be built
     std::unique_ptr<testing::Devnet> devnet;
     Address reputation;
@@ -52,8 +52,8 @@ struct Scenario {
 
 /// Agents 0 and 1; on agent 0: client A gives two feedback, B one (then revokes it), C one after
 /// the revocation; two responses to A's first; on agent 1: one feedback from A.
-std::unique_ptr<Scenario> build_scenario() {
-    auto s = std::make_unique<Scenario>();
+std::unique_ptr<FeedbackScenario> build_feedback_scenario() {
+    auto s = std::make_unique<FeedbackScenario>();
     auto devnet = testing::Devnet::start();
     if (!devnet) {
         s->error = "devnet: " + devnet.error();
@@ -94,20 +94,20 @@ std::unique_ptr<Scenario> build_scenario() {
 }
 
 /// Built once per test process (each test of a ctest run is its own process).
-const Scenario& scenario() {
-    static const std::unique_ptr<Scenario> kScenario = build_scenario();
+const FeedbackScenario& feedback_scenario() {
+    static const std::unique_ptr<FeedbackScenario> kScenario = build_feedback_scenario();
     return *kScenario;
 }
 
-enum class Backend { sqlite, postgres };
+enum class FeedbackBackend { sqlite, postgres };
 
-class feedback_table : public ::testing::TestWithParam<Backend> {
+class feedback_table : public ::testing::TestWithParam<FeedbackBackend> {
 protected:
     void SetUp() override {
-        ASSERT_TRUE(scenario().error.empty()) << "scenario: " << scenario().error;
+        ASSERT_TRUE(feedback_scenario().error.empty()) << "scenario: " << feedback_scenario().error;
         static std::atomic<int> counter{0};
         std::string location;
-        if (GetParam() == Backend::sqlite) {
+        if (GetParam() == FeedbackBackend::sqlite) {
             location =
                 (testing::scratch_dir() / ("feedback_" + std::to_string(counter++) + ".sqlite"))
                     .string();
@@ -131,8 +131,8 @@ protected:
         ASSERT_TRUE(ran.has_value()) << ran.error().message;
     }
 
-    static const testing::Devnet& devnet() { return *scenario().devnet; }
-    static const Address& registry() { return scenario().reputation; }
+    static const testing::Devnet& devnet() { return *feedback_scenario().devnet; }
+    static const Address& registry() { return feedback_scenario().reputation; }
     static uint64_t chain_id() { return devnet().chain_id(); }
     static Address client(size_t account) { return devnet().dev_address(account); }
 
@@ -173,8 +173,9 @@ protected:
 };
 
 INSTANTIATE_TEST_SUITE_P(backends, feedback_table,
-                         ::testing::Values(Backend::sqlite, Backend::postgres), [](const auto& p) {
-                             return p.param == Backend::sqlite ? "sqlite" : "postgres";
+                         ::testing::Values(FeedbackBackend::sqlite, FeedbackBackend::postgres),
+                         [](const auto& p) {
+                             return p.param == FeedbackBackend::sqlite ? "sqlite" : "postgres";
                          });
 
 /// (client, feedback_index): a feedback's key within its agent.
@@ -195,7 +196,7 @@ Seen seen_of(const rep::ReadAllFeedbackResult& r) {
 }
 
 TEST_P(feedback_table, agent_feedback_equals_read_all_feedback_in_chain_order) {
-    auto rows = read_agent_feedback(*db_, chain_id(), registry(), id32(0));
+    auto rows = read_agent_feedback(*db_, chain_id(), registry(), agent_word(0));
     ASSERT_TRUE(rows.has_value()) << rows.error().to_string();
     Seen read;
     for (const FeedbackEntry& f : *rows) {
@@ -222,7 +223,7 @@ TEST_P(feedback_table, page_filters_like_read_all_feedback) {
                     SCOPED_TRACE(::testing::Message()
                                  << clients.size() << " clients, tag1 '" << tag1 << "', tag2 '"
                                  << tag2 << "', revoked " << include_revoked);
-                    FeedbackPageQuery query{chain_id(),      registry(),   id32(0),
+                    FeedbackPageQuery query{chain_id(),      registry(),   agent_word(0),
                                             clients,         tag1,         tag2,
                                             include_revoked, std::nullopt, 100};
                     auto page = read_feedback_page(*db_, query);
@@ -240,7 +241,8 @@ TEST_P(feedback_table, page_filters_like_read_all_feedback) {
 }
 
 TEST_P(feedback_table, pages_follow_chain_order_without_gaps) {
-    FeedbackPageQuery query{chain_id(), registry(), id32(0), {}, "", "", true, std::nullopt, 100};
+    FeedbackPageQuery query{chain_id(), registry(), agent_word(0), {}, "",
+                            "",         true,       std::nullopt,  100};
     auto all = read_feedback_page(*db_, query);
     ASSERT_TRUE(all.has_value()) << all.error().to_string();
     ASSERT_EQ(all->size(), 4U);
@@ -274,7 +276,7 @@ TEST_P(feedback_table, pages_follow_chain_order_without_gaps) {
 
 TEST_P(feedback_table, responses_and_counts_match_the_contract) {
     auto responses =
-        read_feedback_responses(*db_, chain_id(), registry(), id32(0), client(kClientA), 1);
+        read_feedback_responses(*db_, chain_id(), registry(), agent_word(0), client(kClientA), 1);
     ASSERT_TRUE(responses.has_value()) << responses.error().to_string();
     ASSERT_EQ(responses->size(), response_count(0, client(kClientA), 1));
     ASSERT_EQ(responses->size(), 2U);
@@ -291,7 +293,7 @@ TEST_P(feedback_table, responses_and_counts_match_the_contract) {
         revoked += all.revoked_statuses[i] ? 1 : 0;
         answers += response_count(0, all.clients[i], all.feedback_indexes[i]);
     }
-    auto counts = count_agent_feedback(*db_, chain_id(), registry(), id32(0));
+    auto counts = count_agent_feedback(*db_, chain_id(), registry(), agent_word(0));
     ASSERT_TRUE(counts.has_value()) << counts.error().to_string();
     EXPECT_EQ(counts->feedback, static_cast<int64_t>(all.clients.size()));
     EXPECT_EQ(counts->revoked, revoked);
@@ -306,14 +308,14 @@ TEST_P(feedback_table, responses_and_counts_match_the_contract) {
 }
 
 TEST_P(feedback_table, points_are_the_standing_feedback_in_chain_order) {
-    auto points = read_feedback_points(*db_, chain_id(), registry(), id32(0));
+    auto points = read_feedback_points(*db_, chain_id(), registry(), agent_word(0));
     ASSERT_TRUE(points.has_value()) << points.error().to_string();
     const auto standing = read_all(0, {}, "", "", false);
     ASSERT_EQ(points->size(), standing.clients.size());
     ASSERT_EQ(points->size(), 3U);
     EXPECT_EQ(points->front().normalized, 99.77);  // A's first: 9977 with 2 decimals
     EXPECT_EQ(points->back().normalized, 100.0);   // C's, after the revocation
-    EXPECT_GT(points->back().block_num, static_cast<int64_t>(scenario().revoke_block));
+    EXPECT_GT(points->back().block_num, static_cast<int64_t>(feedback_scenario().revoke_block));
 }
 
 // The trust engine's readers: every review in chain order, and the ones a block changed, each
@@ -328,7 +330,7 @@ TEST_P(feedback_table, reviews_carry_their_latest_checks_flags) {
     }
     Seen read;
     for (const FeedbackReview& r : *reviews) {
-        if (r.agent_id != id32(0)) continue;
+        if (r.agent_id != agent_word(0)) continue;
         read.emplace(key_of(r.client, r.feedback_index), r.value.to_dec(), r.value_decimals, r.tag1,
                      "", r.revoked);
     }
@@ -341,7 +343,7 @@ TEST_P(feedback_table, reviews_carry_their_latest_checks_flags) {
 
     const auto check = [&](size_t account, VerificationFlags flags) {
         VerificationRecord rec;
-        rec.subject = {SubjectKind::feedback, registry(), id32(0), client(account), 1};
+        rec.subject = {SubjectKind::feedback, registry(), agent_word(0), client(account), 1};
         rec.status = VerificationStatus::verified;
         rec.flags = flags;
         rec.report_json = "{}";
@@ -350,7 +352,7 @@ TEST_P(feedback_table, reviews_carry_their_latest_checks_flags) {
     };
     check(kClientA, VerificationFlag::payment_verified);
     check(kClientC, VerificationFlags{});
-    const std::vector<Bytes> agents{id32(0)};
+    const std::vector<Bytes> agents{agent_word(0)};
     auto every = read_reviews_changed_after(*db_, chain_id(), registry(), -1, agents);
     ASSERT_TRUE(every.has_value()) << every.error().to_string();
     ASSERT_EQ(every->size(), 4U);
@@ -368,7 +370,8 @@ TEST_P(feedback_table, reviews_carry_their_latest_checks_flags) {
     }
     // After the block before the revocation: B's revoked feedback and C's, given later.
     auto changed = read_reviews_changed_after(
-        *db_, chain_id(), registry(), static_cast<int64_t>(scenario().revoke_block) - 1, agents);
+        *db_, chain_id(), registry(), static_cast<int64_t>(feedback_scenario().revoke_block) - 1,
+        agents);
     ASSERT_TRUE(changed.has_value()) << changed.error().to_string();
     std::set<Key> keys;
     for (const CheckedReview& r : *changed) {

@@ -30,7 +30,7 @@ using testing::SyntheticLogs;
 using Range = SyntheticLogs::Range;
 using Clock = std::chrono::steady_clock;
 
-core::Address addr(uint8_t b) {
+core::Address source_addr(uint8_t b) {
     core::Address a;
     a.bytes.fill(b);
     return a;
@@ -79,12 +79,12 @@ struct LimitedNode {
 
 TEST(index_log_source, range_doubles_after_each_success_up_to_max) {
     SyntheticLogs logs;
-    logs.fill(0, 99, 1, addr(1));
+    logs.fill(0, 99, 1, source_addr(1));
     FaultRpcServer server([&](const json& req, httplib::Response& res) {
         res.set_content(ok_body(req["id"], logs.select(req)), "application/json");
     });
     auto source = source_for(server, doubling(4, 16));
-    const std::vector<core::Address> wanted{addr(1)};
+    const std::vector<core::Address> wanted{source_addr(1)};
     std::vector<Range> chunks;
     uint64_t from = 0;
     while (from <= 99) {
@@ -106,10 +106,10 @@ TEST(index_log_source, range_doubles_after_each_success_up_to_max) {
 
 TEST(index_log_source, too_many_results_splits_down_to_a_range_that_fits) {
     LimitedNode node;
-    node.logs.fill(1'000, 1'999, 10, addr(1));  // 10 logs per block
-    node.max_results = 250;                     // so at most 25 blocks per request
+    node.logs.fill(1'000, 1'999, 10, source_addr(1));  // 10 logs per block
+    node.max_results = 250;                            // so at most 25 blocks per request
     auto source = source_for(node.server, doubling(200));
-    const std::vector<core::Address> wanted{addr(1)};
+    const std::vector<core::Address> wanted{source_addr(1)};
     auto chunk = source.next_chunk(1'000, 1'999, wanted);
     ASSERT_TRUE(chunk) << chunk.error().to_string();
     // 200 -> 100 -> 50 -> 25 blocks: three refusals, then [1000, 1024] fits.
@@ -153,19 +153,19 @@ std::vector<std::string> reasons(const LogChunk& chunk) {
 TEST(index_log_source, bad_logs_are_skipped_with_a_reason_and_the_rest_kept_sorted) {
     FixedNode node;
     json& r = node.result;
-    r.push_back(make_log(12, 3, addr(1)));
-    r.push_back(make_log(11, 0, addr(1)));
-    r.push_back(make_log(11, 1, addr(9)));     // a contract we did not ask for
-    r.push_back(make_log(11, 2, addr(1), 5));  // LOG5 does not exist
-    r.push_back(make_log(9, 0, addr(1)));      // below the range
-    r.push_back(make_log(21, 0, addr(1)));     // above the range
-    json removed = make_log(12, 4, addr(2));
+    r.push_back(make_log(12, 3, source_addr(1)));
+    r.push_back(make_log(11, 0, source_addr(1)));
+    r.push_back(make_log(11, 1, source_addr(9)));     // a contract we did not ask for
+    r.push_back(make_log(11, 2, source_addr(1), 5));  // LOG5 does not exist
+    r.push_back(make_log(9, 0, source_addr(1)));      // below the range
+    r.push_back(make_log(21, 0, source_addr(1)));     // above the range
+    json removed = make_log(12, 4, source_addr(2));
     removed["removed"] = true;  // a reorg-dropped log
     r.push_back(removed);
-    r.push_back(make_log(12, 3, addr(2)));        // the same (block, log index) twice
-    r.push_back(make_log(12, 0, addr(2), 0, 0));  // LOG0, no data: fine
+    r.push_back(make_log(12, 3, source_addr(2)));        // the same (block, log index) twice
+    r.push_back(make_log(12, 0, source_addr(2), 0, 0));  // LOG0, no data: fine
     auto source = source_for(node.server, doubling(10));
-    const std::vector<core::Address> wanted{addr(2), addr(1)};
+    const std::vector<core::Address> wanted{source_addr(2), source_addr(1)};
     auto chunk = source.next_chunk(10, 100, wanted);
     ASSERT_TRUE(chunk) << chunk.error().to_string();
     EXPECT_EQ(chunk->from_block, 10u);
@@ -174,7 +174,7 @@ TEST(index_log_source, bad_logs_are_skipped_with_a_reason_and_the_rest_kept_sort
     EXPECT_EQ(std::pair(chunk->logs[0].block_num, chunk->logs[0].log_index), std::pair(11UL, 0UL));
     EXPECT_EQ(std::pair(chunk->logs[1].block_num, chunk->logs[1].log_index), std::pair(12UL, 0UL));
     EXPECT_EQ(std::pair(chunk->logs[2].block_num, chunk->logs[2].log_index), std::pair(12UL, 3UL));
-    EXPECT_EQ(chunk->logs[2].address, addr(1));  // of the two (12, 3): the lower address
+    EXPECT_EQ(chunk->logs[2].address, source_addr(1));  // of the two (12, 3): the lower address
     // Skipped in (block, log index) order.
     const std::vector<std::string> expected{"block outside range",
                                             "address not requested",
@@ -184,7 +184,7 @@ TEST(index_log_source, bad_logs_are_skipped_with_a_reason_and_the_rest_kept_sort
                                             "block outside range"};
     EXPECT_EQ(reasons(*chunk), expected);
     EXPECT_EQ(chunk->skipped[2].log.topics.size(), 5u);
-    EXPECT_EQ(chunk->skipped[1].log.address, addr(9));
+    EXPECT_EQ(chunk->skipped[1].log.address, source_addr(9));
 }
 
 TEST(index_log_source, malformed_bodies_fail_the_chunk_and_the_source_recovers) {
@@ -192,7 +192,7 @@ TEST(index_log_source, malformed_bodies_fail_the_chunk_and_the_source_recovers) 
     std::atomic<int> hits{0};
     FaultRpcServer server([&](const json& req, httplib::Response& res) {
         ++hits;
-        std::string good = ok_body(req["id"], json::array({make_log(5, 0, addr(1))}));
+        std::string good = ok_body(req["id"], json::array({make_log(5, 0, source_addr(1))}));
         switch (mode.load()) {
             case 0:
                 res.set_content("<html>502 Bad Gateway</html>", "text/html");
@@ -205,7 +205,7 @@ TEST(index_log_source, malformed_bodies_fail_the_chunk_and_the_source_recovers) 
                                 "application/json");
                 break;
             case 3: {
-                json log = make_log(5, 0, addr(1));
+                json log = make_log(5, 0, source_addr(1));
                 log["topics"][1] = "0x12zz";
                 res.set_content(ok_body(req["id"], json::array({log})), "application/json");
                 break;
@@ -215,7 +215,7 @@ TEST(index_log_source, malformed_bodies_fail_the_chunk_and_the_source_recovers) 
         }
     });
     auto source = source_for(server, doubling(8));
-    const std::vector<core::Address> wanted{addr(1)};
+    const std::vector<core::Address> wanted{source_addr(1)};
     struct Case {
         RpcErrorKind kind;
         std::string message;
@@ -253,11 +253,11 @@ TEST(index_log_source, status_429_is_retried_with_backoff) {
             res.set_header("Retry-After", "1");  // capped to max_retry_after (20 ms)
             return;
         }
-        res.set_content(ok_body(req["id"], json::array({make_log(3, 0, addr(1))})),
+        res.set_content(ok_body(req["id"], json::array({make_log(3, 0, source_addr(1))})),
                         "application/json");
     });
     auto source = source_for(server, doubling(8));
-    const std::vector<core::Address> wanted{addr(1)};
+    const std::vector<core::Address> wanted{source_addr(1)};
     const auto start = Clock::now();
     auto chunk = source.next_chunk(0, 100, wanted);
     ASSERT_TRUE(chunk) << chunk.error().to_string();
@@ -286,7 +286,7 @@ TEST(index_log_source, slow_responses_are_bounded_by_the_http_timeout) {
     chain::HttpOptions http;
     http.total_timeout = milliseconds(300);
     auto source = source_for(server, doubling(8), http, 2);
-    const std::vector<core::Address> wanted{addr(1)};
+    const std::vector<core::Address> wanted{source_addr(1)};
     const auto start = Clock::now();
     auto chunk = source.next_chunk(0, 100, wanted);
     ASSERT_FALSE(chunk);
@@ -324,12 +324,12 @@ TEST(index_log_source, refusals_of_each_provider_split_the_range) {
     };
     for (const auto& [code, message] : refusals) {
         LimitedNode node;
-        node.logs.fill(0, 99, 1, addr(1));
+        node.logs.fill(0, 99, 1, source_addr(1));
         node.max_results = 50;
         node.code = code;
         node.message = message;
         auto source = source_for(node.server, doubling(100));
-        const std::vector<core::Address> wanted{addr(1)};
+        const std::vector<core::Address> wanted{source_addr(1)};
         auto chunk = source.next_chunk(0, 99, wanted);
         ASSERT_TRUE(chunk) << message << ": " << chunk.error().to_string();
         EXPECT_EQ(chunk->requests, 2u) << message;
@@ -342,11 +342,11 @@ TEST(index_log_source, refusals_of_each_provider_split_the_range) {
              {-32000, "unknown block"}}) {
         LimitedNode node;
         node.max_results = 0;
-        node.logs.add(make_log(1, 0, addr(1)));
+        node.logs.add(make_log(1, 0, source_addr(1)));
         node.code = code;
         node.message = message;
         auto source = source_for(node.server, doubling(100));
-        const std::vector<core::Address> wanted{addr(1)};
+        const std::vector<core::Address> wanted{source_addr(1)};
         auto chunk = source.next_chunk(0, 99, wanted);
         ASSERT_FALSE(chunk) << message;
         EXPECT_EQ(chunk.error().kind, RpcErrorKind::rpc_error);
@@ -358,7 +358,7 @@ TEST(index_log_source, refusals_of_each_provider_split_the_range) {
 
 TEST(index_log_source, oversized_bodies_and_http_413_split_the_range) {
     SyntheticLogs logs;
-    logs.fill(0, 63, 4, addr(1));  // about 800 bytes per log
+    logs.fill(0, 63, 4, source_addr(1));  // about 800 bytes per log
     std::atomic<int> status_413{0};
     FaultRpcServer server([&](const json& req, httplib::Response& res) {
         json result = logs.select(req);
@@ -372,7 +372,7 @@ TEST(index_log_source, oversized_bodies_and_http_413_split_the_range) {
     chain::HttpOptions http;
     http.max_response_bytes = 16 * 1024;  // ~20 logs: at most 4 blocks of 4 logs
     auto source = source_for(server, doubling(32), http);
-    const std::vector<core::Address> wanted{addr(1)};
+    const std::vector<core::Address> wanted{source_addr(1)};
     auto chunk = source.next_chunk(0, 63, wanted);
     ASSERT_TRUE(chunk) << chunk.error().to_string();
     EXPECT_EQ(chunk->requests, 4u);  // 32 -> 16 -> 8 -> 4 blocks
@@ -392,10 +392,10 @@ TEST(index_log_source, oversized_bodies_and_http_413_split_the_range) {
 
 TEST(index_log_source, a_refused_single_block_is_an_error) {
     LimitedNode node;
-    node.logs.fill(7, 7, 20, addr(1));  // one block with 20 logs; the node allows 10
+    node.logs.fill(7, 7, 20, source_addr(1));  // one block with 20 logs; the node allows 10
     node.max_results = 10;
     auto source = source_for(node.server, doubling(8));
-    const std::vector<core::Address> wanted{addr(1)};
+    const std::vector<core::Address> wanted{source_addr(1)};
     auto chunk = source.next_chunk(7, 100, wanted);
     ASSERT_FALSE(chunk);
     EXPECT_EQ(chunk.error().kind, RpcErrorKind::rpc_error);
@@ -413,7 +413,7 @@ TEST(index_log_source, a_refused_single_block_is_an_error) {
 
 TEST(index_log_source, target_logs_scales_the_range_to_the_density) {
     SyntheticLogs logs;
-    logs.fill(0, 299, 20, addr(1));  // 20 logs per block
+    logs.fill(0, 299, 20, source_addr(1));  // 20 logs per block
     FaultRpcServer server([&](const json& req, httplib::Response& res) {
         res.set_content(ok_body(req["id"], logs.select(req)), "application/json");
     });
@@ -421,7 +421,7 @@ TEST(index_log_source, target_logs_scales_the_range_to_the_density) {
     policy.initial_blocks = 100;
     policy.target_logs = 200;  // 10 blocks' worth
     auto source = source_for(server, policy);
-    const std::vector<core::Address> wanted{addr(1)};
+    const std::vector<core::Address> wanted{source_addr(1)};
     std::vector<uint64_t> spans;
     uint64_t from = 0;
     for (int i = 0; i < 6; ++i) {
@@ -440,7 +440,7 @@ TEST(index_log_source, density_is_measured_over_the_span_fetched_not_the_range) 
     // Near the head the caller's limit cuts the range short: one block of 50 logs says 50 logs per
     // block, so a 1,000-block range would hold 50,000 logs, far over the target: halve, not grow.
     SyntheticLogs logs;
-    logs.fill(0, 0, 50, addr(1));
+    logs.fill(0, 0, 50, source_addr(1));
     FaultRpcServer server([&](const json& req, httplib::Response& res) {
         res.set_content(ok_body(req["id"], logs.select(req)), "application/json");
     });
@@ -448,7 +448,7 @@ TEST(index_log_source, density_is_measured_over_the_span_fetched_not_the_range) 
     policy.initial_blocks = 1'000;
     policy.target_logs = 100;
     auto source = source_for(server, policy);
-    const std::vector<core::Address> wanted{addr(1)};
+    const std::vector<core::Address> wanted{source_addr(1)};
     auto chunk = source.next_chunk(0, 0, wanted);
     ASSERT_TRUE(chunk) << chunk.error().to_string();
     EXPECT_EQ(chunk->logs.size(), 50u);

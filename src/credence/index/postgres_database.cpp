@@ -84,13 +84,6 @@ std::string elide_password(std::string_view url) {
     return fmt::format("{}***{}", url.substr(0, colon + 1), url.substr(at));
 }
 
-struct StringHash {
-    using is_transparent = void;  // NOLINT(readability-identifier-naming): std name
-    size_t operator()(std::string_view s) const noexcept {
-        return std::hash<std::string_view>{}(s);
-    }
-};
-
 struct Prepared {
     std::string name;
     std::vector<Oid> param_types;
@@ -378,7 +371,7 @@ private:
     }
 
     using CacheIt =
-        std::unordered_map<std::string, Prepared, StringHash, std::equal_to<>>::iterator;
+        std::unordered_map<std::string, Prepared, detail::StringHash, std::equal_to<>>::iterator;
 
     DbResult<CacheIt> prepare(std::string_view sql) {
         // PQprepare/PQdescribePrepared are synchronous: settle the pipeline first. This happens
@@ -542,7 +535,7 @@ private:
 
     PGconn* conn_;
     std::string describe_;
-    std::unordered_map<std::string, Prepared, StringHash, std::equal_to<>> cache_;
+    std::unordered_map<std::string, Prepared, detail::StringHash, std::equal_to<>> cache_;
     bool in_tx_ = false;
     bool pipeline_ = false;
     size_t pending_ = 0;                  // statements queued since the last Sync

@@ -48,9 +48,9 @@ std::vector<DbValue> at_position(const LogInput& in, const core::Uint256& tool_i
     return p;
 }
 
-ProjectionStatement history(const LogInput& in, const core::Uint256& tool_id,
-                            std::string_view event, DbValue predicate, DbValue uri,
-                            DbValue manifest_hash) {
+ProjectionStatement tool_history(const LogInput& in, const core::Uint256& tool_id,
+                                 std::string_view event, DbValue predicate, DbValue uri,
+                                 DbValue manifest_hash) {
     auto p = at_position(in, tool_id);
     p.emplace_back(std::string(event));
     p.emplace_back(std::move(predicate));
@@ -61,7 +61,7 @@ ProjectionStatement history(const LogInput& in, const core::Uint256& tool_id,
 }
 
 // ERC-8257 ToolRegistered: creator, accessPredicate, metadataURI, manifestHash; not deregistered.
-RuleResult on_registered(const LogInput& in) {
+RuleResult on_tool_registered(const LogInput& in) {
     auto ev = tr::decode_tool_registered_event(in.log->topics, in.log->data);
     if (!ev) return std::unexpected(decode_failure("ToolRegistered", ev.error()));
     Projection out{"ToolRegistered", entity_of(ev->tool_id), {}};
@@ -73,8 +73,9 @@ RuleResult on_registered(const LogInput& in) {
     p.emplace_back(integer(in.log->block_num));
     p.emplace_back(integer(in.log->log_index));
     out.statements.push_back({kToolOnRegistered, std::move(p)});
-    out.statements.push_back(history(in, ev->tool_id, "ToolRegistered", blob(ev->access_predicate),
-                                     std::move(ev->metadata_uri), blob(ev->manifest_hash)));
+    out.statements.push_back(tool_history(in, ev->tool_id, "ToolRegistered",
+                                          blob(ev->access_predicate), std::move(ev->metadata_uri),
+                                          blob(ev->manifest_hash)));
     return out;
 }
 
@@ -89,8 +90,8 @@ RuleResult on_metadata_updated(const LogInput& in) {
     p.emplace_back(integer(in.log->block_num));
     p.emplace_back(integer(in.log->log_index));
     out.statements.push_back({kToolOnMetadata, std::move(p)});
-    out.statements.push_back(history(in, ev->tool_id, "ToolMetadataUpdated", {},
-                                     std::move(ev->new_uri), blob(ev->new_hash)));
+    out.statements.push_back(tool_history(in, ev->tool_id, "ToolMetadataUpdated", {},
+                                          std::move(ev->new_uri), blob(ev->new_hash)));
     return out;
 }
 
@@ -105,7 +106,7 @@ RuleResult on_predicate_updated(const LogInput& in) {
     p.emplace_back(integer(in.log->log_index));
     out.statements.push_back({kToolOnPredicate, std::move(p)});
     out.statements.push_back(
-        history(in, ev->tool_id, "AccessPredicateUpdated", blob(ev->new_predicate), {}, {}));
+        tool_history(in, ev->tool_id, "AccessPredicateUpdated", blob(ev->new_predicate), {}, {}));
     return out;
 }
 
@@ -115,7 +116,7 @@ RuleResult on_deregistered(const LogInput& in) {
     if (!ev) return std::unexpected(decode_failure("ToolDeregistered", ev.error()));
     Projection out{"ToolDeregistered", entity_of(ev->tool_id), {}};
     out.statements.push_back({kToolOnDeregistered, at_position(in, ev->tool_id)});
-    out.statements.push_back(history(in, ev->tool_id, "ToolDeregistered", {}, {}, {}));
+    out.statements.push_back(tool_history(in, ev->tool_id, "ToolDeregistered", {}, {}, {}));
     return out;
 }
 
@@ -123,7 +124,7 @@ RuleResult on_deregistered(const LogInput& in) {
 
 RuleResult project_tool(const LogInput& in) {
     const core::Hash32& t = in.log->topics[0];
-    if (t == tr::kToolRegisteredTopic) return on_registered(in);
+    if (t == tr::kToolRegisteredTopic) return on_tool_registered(in);
     if (t == tr::kToolMetadataUpdatedTopic) return on_metadata_updated(in);
     if (t == tr::kAccessPredicateUpdatedTopic) return on_predicate_updated(in);
     if (t == tr::kToolDeregisteredTopic) return on_deregistered(in);

@@ -49,13 +49,6 @@ DbErrorKind kind_of(int rc) {
     }
 }
 
-struct StringHash {
-    using is_transparent = void;  // NOLINT(readability-identifier-naming): std name
-    size_t operator()(std::string_view s) const noexcept {
-        return std::hash<std::string_view>{}(s);
-    }
-};
-
 struct CachedStatement {
     sqlite3_stmt* stmt = nullptr;
     std::vector<int> slots;  // slots[i] = SQLite's index of parameter "$<i+1>"
@@ -338,7 +331,7 @@ private:
     sqlite3* db_;
     std::filesystem::path path_;
     std::unique_ptr<WalCheckpointer> checkpointer_;  // attached by configure()
-    std::unordered_map<std::string, CachedStatement, StringHash, std::equal_to<>> cache_;
+    std::unordered_map<std::string, CachedStatement, detail::StringHash, std::equal_to<>> cache_;
     bool in_tx_ = false;
     std::optional<DbError> tx_error_;
 };

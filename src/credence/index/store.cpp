@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include <credence/index/projector.hpp>
+#include <credence/index/row.hpp>
 #include <credence/index/schema.hpp>
 #include <credence/index/verification_table.hpp>
 
@@ -89,9 +90,6 @@ constexpr std::string_view kInsertCodeHash =
     "INSERT INTO code_hashes (chain_id, address, block_num, code_hash) VALUES ($1, $2, $3, $4) "
     "ON CONFLICT (chain_id, address, block_num) DO UPDATE SET code_hash = excluded.code_hash";
 
-DbValue as_int(uint64_t v) { return static_cast<int64_t>(v); }
-DbValue as_blob(core::ByteView b) { return core::Bytes(b.begin(), b.end()); }
-
 std::unexpected<DbError> corrupt(std::string message) {
     return std::unexpected(DbError{DbErrorKind::sql, std::move(message)});
 }
@@ -153,19 +151,19 @@ public:
 
     DbResult<void> add(uint64_t chain_id, const IngestLog& in, core::Bytes entity) {
         const RawLog& log = in.log;
-        params_.emplace_back(as_int(chain_id));
-        params_.emplace_back(as_int(log.block_num));
-        params_.emplace_back(as_int(log.log_index));
-        params_.emplace_back(as_blob(log.block_hash));
-        params_.emplace_back(as_blob(log.txn_hash));
-        params_.emplace_back(as_int(log.txn_index));
-        params_.emplace_back(as_blob(log.address.bytes));
+        params_.emplace_back(int_value(chain_id));
+        params_.emplace_back(int_value(log.block_num));
+        params_.emplace_back(int_value(log.log_index));
+        params_.emplace_back(blob_value(log.block_hash));
+        params_.emplace_back(blob_value(log.txn_hash));
+        params_.emplace_back(int_value(log.txn_index));
+        params_.emplace_back(blob_value(log.address.bytes));
         params_.emplace_back(int64_t{static_cast<uint8_t>(in.kind)});
         for (size_t i = 0; i < 4; ++i) {
-            params_.emplace_back(i < log.topics.size() ? as_blob(log.topics[i]) : DbValue{});
+            params_.emplace_back(i < log.topics.size() ? blob_value(log.topics[i]) : DbValue{});
         }
-        params_.emplace_back(as_blob(log.data));
-        params_.emplace_back(in.detail.empty() ? DbValue{} : as_blob(in.detail));
+        params_.emplace_back(blob_value(log.data));
+        params_.emplace_back(in.detail.empty() ? DbValue{} : blob_value(in.detail));
         params_.emplace_back(std::move(entity));
         if (params_.size() == kMaxRawLogRows * kRawLogColumns) return flush();
         return {};
@@ -206,14 +204,14 @@ DbResult<void> run_projection(Database& db, const Projection& projection) {
 }
 
 DbResult<void> set_cursor(Database& db, uint64_t chain_id, uint64_t block_num) {
-    const std::array<DbValue, 2> p{as_int(chain_id), as_int(block_num)};
+    const std::array<DbValue, 2> p{int_value(chain_id), int_value(block_num)};
     return db.exec(kUpsertCursor, p);
 }
 
 /// Deletes one entity's projection rows and replays its remaining raw logs (store.hpp).
 DbResult<void> rebuild_entity(Database& db, uint64_t chain_id, const core::Bytes& address,
                               ContractKind kind, const core::Bytes& entity) {
-    const std::array<DbValue, 3> key{as_int(chain_id), address, entity};
+    const std::array<DbValue, 3> key{int_value(chain_id), address, entity};
     for (const auto sql : entity_delete_statements(kind)) {
         if (auto r = db.exec(sql, key); !r) return r;
     }
@@ -275,7 +273,7 @@ DbResult<IndexStore> IndexStore::open(Database& db) {
 }
 
 DbResult<std::optional<uint64_t>> IndexStore::cursor(uint64_t chain_id) {
-    const std::array<DbValue, 1> p{as_int(chain_id)};
+    const std::array<DbValue, 1> p{int_value(chain_id)};
     auto rows = db_->query(kSelectCursor, p);
     if (!rows) return std::unexpected(rows.error());
     if (rows->empty()) return std::optional<uint64_t>{};
@@ -352,13 +350,14 @@ DbResult<BatchOutcome> IndexStore::commit_batch(const Batch& batch) {
         }
     }
     for (const BlockHeader& h : batch.headers) {
-        const std::array<DbValue, 5> p{as_int(batch.chain_id), as_int(h.block_num), as_blob(h.hash),
-                                       as_blob(h.parent_hash), as_int(h.timestamp)};
+        const std::array<DbValue, 5> p{int_value(batch.chain_id), int_value(h.block_num),
+                                       blob_value(h.hash), blob_value(h.parent_hash),
+                                       int_value(h.timestamp)};
         if (auto r = db_->exec(kUpsertHeader, p); !r)
             return abort_tx<BatchOutcome>(*db_, r.error());
     }
     if (batch.forget_below > 0) {
-        const std::array<DbValue, 2> p{as_int(batch.chain_id), as_int(batch.forget_below)};
+        const std::array<DbValue, 2> p{int_value(batch.chain_id), int_value(batch.forget_below)};
         if (auto r = db_->exec(kForgetHeaders, p); !r) {
             return abort_tx<BatchOutcome>(*db_, r.error());
         }
@@ -371,7 +370,7 @@ DbResult<BatchOutcome> IndexStore::commit_batch(const Batch& batch) {
 }
 
 DbResult<std::vector<BlockHeader>> IndexStore::recent_blocks(uint64_t chain_id) {
-    const std::array<DbValue, 1> p{as_int(chain_id)};
+    const std::array<DbValue, 1> p{int_value(chain_id)};
     auto rows = db_->query(kSelectHeaders, p);
     if (!rows) return std::unexpected(rows.error());
     std::vector<BlockHeader> out;
@@ -392,7 +391,7 @@ DbResult<RollbackOutcome> IndexStore::rollback_to(uint64_t chain_id, uint64_t bl
     // after a restart), build the index first rather than scan the table once per entity.
     if (auto r = build_secondary_indexes(); !r) return std::unexpected(r.error());
     if (auto r = db_->begin(); !r) return std::unexpected(r.error());
-    const std::array<DbValue, 2> above{as_int(chain_id), as_int(block_num)};
+    const std::array<DbValue, 2> above{int_value(chain_id), int_value(block_num)};
     RollbackOutcome outcome;
     auto count = count_rows(*db_, kCountLogsAbove, above);
     if (!count) return abort_tx<RollbackOutcome>(*db_, count.error());
@@ -442,7 +441,7 @@ DbResult<std::optional<core::Hash32>> IndexStore::record_code_hash(uint64_t chai
                                                                    const core::Address& address,
                                                                    uint64_t block_num,
                                                                    const core::Hash32& code_hash) {
-    const std::array<DbValue, 2> key{as_int(chain_id), as_blob(address.bytes)};
+    const std::array<DbValue, 2> key{int_value(chain_id), blob_value(address.bytes)};
     auto rows = db_->query(kLastCodeHash, key);
     if (!rows) return std::unexpected(rows.error());
     std::optional<core::Hash32> previous;
@@ -452,8 +451,8 @@ DbResult<std::optional<core::Hash32>> IndexStore::record_code_hash(uint64_t chai
         if (*h == code_hash) return std::optional<core::Hash32>{};
         previous = *h;
     }
-    const std::array<DbValue, 4> p{as_int(chain_id), as_blob(address.bytes), as_int(block_num),
-                                   as_blob(code_hash)};
+    const std::array<DbValue, 4> p{int_value(chain_id), blob_value(address.bytes),
+                                   int_value(block_num), blob_value(code_hash)};
     if (auto r = db_->exec(kInsertCodeHash, p); !r) return std::unexpected(r.error());
     return previous;
 }
@@ -472,7 +471,7 @@ DbResult<ChainStatus> IndexStore::status(uint64_t chain_id) {
     auto c = cursor(chain_id);
     if (!c) return std::unexpected(c.error());
     s.cursor = *c;
-    const std::array<DbValue, 1> p{as_int(chain_id)};
+    const std::array<DbValue, 1> p{int_value(chain_id)};
     const auto tables = index_data_tables();
     for (size_t i = 0; i < tables.size(); ++i) {
         auto n = count_rows(*db_, kCountSql[i], p);
@@ -483,7 +482,7 @@ DbResult<ChainStatus> IndexStore::status(uint64_t chain_id) {
 }
 
 DbResult<uint64_t> IndexStore::log_count(uint64_t chain_id) {
-    const std::array<DbValue, 1> p{as_int(chain_id)};
+    const std::array<DbValue, 1> p{int_value(chain_id)};
     return count_rows(*db_, kCountLogs, p);
 }
 

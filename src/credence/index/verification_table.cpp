@@ -13,8 +13,8 @@
 namespace credence::index {
 namespace {
 
-constexpr std::array<std::string_view, 5> kKindNames{"agent", "tool", "feedback", "validation",
-                                                     "run"};
+constexpr std::array<std::string_view, 5> kSubjectKindNames{"agent", "tool", "feedback",
+                                                            "validation", "run"};
 constexpr std::array<std::string_view, 3> kStatusNames{"verified", "unverified", "unreachable"};
 
 constexpr std::string_view kUpsert =
@@ -107,15 +107,7 @@ constexpr std::string_view kFlagsOfIds =
     "SELECT subject_id, client, feedback_index, flags, checked_at FROM verifications WHERE "
     "chain_id = $1 AND subject_kind = $2 AND contract = $3 AND subject_id IN ";
 
-DbValue as_int(uint64_t v) {
-    return static_cast<int64_t>(std::min<uint64_t>(v, std::numeric_limits<int64_t>::max()));
-}
-
-DbValue as_blob(core::ByteView v) { return core::Bytes(v.begin(), v.end()); }
-
 DbValue kind_value(SubjectKind kind) { return std::string(to_string(kind)); }
-
-DbError unreadable(std::string_view what) { return index::unreadable("verifications", what); }
 
 std::string_view due_sql(SubjectKind kind) {
     switch (kind) {
@@ -140,10 +132,10 @@ DbResult<VerificationSubject> subject_at(const DbRow& row, size_t at, SubjectKin
     const core::Bytes* client = blob_at(row, at + 1);
     const int64_t* index = int_at(row, at + 2);
     if (id == nullptr || client == nullptr || index == nullptr || *index < 0) {
-        return std::unexpected(unreadable("subject key"));
+        return std::unexpected(unreadable("verifications", "subject key"));
     }
     auto address = core::Address::from_bytes(*client);
-    if (!address) return std::unexpected(unreadable("client address"));
+    if (!address) return std::unexpected(unreadable("verifications", "client address"));
     return VerificationSubject{kind, contract, *id, *address, static_cast<uint64_t>(*index)};
 }
 
@@ -154,7 +146,8 @@ DbResult<SubjectFlags> subject_flags_of(const DbRow& row, SubjectKind kind,
     if (!subject) return std::unexpected(subject.error());
     const int64_t* flags = int_at(row, 3);
     const int64_t* checked_at = int_at(row, 4);
-    if (flags == nullptr || checked_at == nullptr) return std::unexpected(unreadable("flags"));
+    if (flags == nullptr || checked_at == nullptr)
+        return std::unexpected(unreadable("verifications", "flags"));
     return SubjectFlags{std::move(*subject),
                         VerificationFlags::from_bits(static_cast<uint64_t>(*flags)), *checked_at};
 }
@@ -164,20 +157,21 @@ DbResult<DueSubject> read_due(const DbRow& row, SubjectKind kind) {
     due.subject.kind = kind;
     const core::Bytes* contract = blob_at(row, 0);
     const core::Bytes* id = blob_at(row, 1);
-    if (contract == nullptr || id == nullptr) return std::unexpected(unreadable("subject key"));
+    if (contract == nullptr || id == nullptr)
+        return std::unexpected(unreadable("verifications", "subject key"));
     auto address = core::Address::from_bytes(*contract);
-    if (!address) return std::unexpected(unreadable("contract address"));
+    if (!address) return std::unexpected(unreadable("verifications", "contract address"));
     due.subject.contract = *address;
     due.subject.id = *id;
     if (const core::Bytes* client = blob_at(row, 2); client != nullptr) {
         auto a = core::Address::from_bytes(*client);
-        if (!a) return std::unexpected(unreadable("client address"));
+        if (!a) return std::unexpected(unreadable("verifications", "client address"));
         due.subject.client = *a;
     }
     const int64_t* index = int_at(row, 3);
     const int64_t* block = int_at(row, 4);
     if (index == nullptr || block == nullptr || *index < 0) {
-        return std::unexpected(unreadable("block number"));
+        return std::unexpected(unreadable("verifications", "block number"));
     }
     due.subject.feedback_index = static_cast<uint64_t>(*index);
     due.changed_block_num = *block;
@@ -188,12 +182,12 @@ DbResult<DueSubject> read_due(const DbRow& row, SubjectKind kind) {
 }  // namespace
 
 std::string_view to_string(SubjectKind kind) noexcept {
-    return kKindNames[static_cast<size_t>(kind)];
+    return kSubjectKindNames[static_cast<size_t>(kind)];
 }
 
 std::optional<SubjectKind> subject_kind_from_string(std::string_view text) noexcept {
-    for (size_t i = 0; i < kKindNames.size(); ++i) {
-        if (kKindNames[i] == text) return static_cast<SubjectKind>(i);
+    for (size_t i = 0; i < kSubjectKindNames.size(); ++i) {
+        if (kSubjectKindNames[i] == text) return static_cast<SubjectKind>(i);
     }
     return std::nullopt;
 }
@@ -213,19 +207,19 @@ DbResult<void> save_verification(Database& db, uint64_t chain_id,
                                  const VerificationRecord& record) {
     const VerificationSubject& s = record.subject;
     const std::array<DbValue, 13> params{
-        as_int(chain_id),
+        int_value(chain_id),
         kind_value(s.kind),
-        as_blob(s.contract.view()),
+        blob_value(s.contract.view()),
         s.id,
-        as_blob(s.client.view()),
-        as_int(s.feedback_index),
+        blob_value(s.client.view()),
+        int_value(s.feedback_index),
         std::string(to_string(record.status)),
         record.reason,
         record.detail,
         record.checked_at,
         record.covers_block_num,
         record.report_json,
-        as_int(record.flags.bits()),
+        int_value(record.flags.bits()),
     };
     return db.exec(kUpsert, params);
 }
@@ -233,8 +227,8 @@ DbResult<void> save_verification(Database& db, uint64_t chain_id,
 DbResult<std::optional<VerificationRecord>> load_verification(Database& db, uint64_t chain_id,
                                                               const VerificationSubject& subject) {
     const std::array<DbValue, 6> params{
-        as_int(chain_id), kind_value(subject.kind),       as_blob(subject.contract.view()),
-        subject.id,       as_blob(subject.client.view()), as_int(subject.feedback_index),
+        int_value(chain_id), kind_value(subject.kind),          blob_value(subject.contract.view()),
+        subject.id,          blob_value(subject.client.view()), int_value(subject.feedback_index),
     };
     auto rows = db.query(kLoad, params);
     if (!rows) return std::unexpected(rows.error());
@@ -249,10 +243,10 @@ DbResult<std::optional<VerificationRecord>> load_verification(Database& db, uint
     const int64_t* flags = int_at(row, 6);
     if (status == nullptr || reason == nullptr || detail == nullptr || checked_at == nullptr ||
         covers == nullptr || report == nullptr || flags == nullptr || *flags < 0) {
-        return std::unexpected(unreadable("record"));
+        return std::unexpected(unreadable("verifications", "record"));
     }
     auto parsed = verification_status_from_string(*status);
-    if (!parsed) return std::unexpected(unreadable("status '" + *status + "'"));
+    if (!parsed) return std::unexpected(unreadable("verifications", "status '" + *status + "'"));
     return VerificationRecord{subject,
                               *parsed,
                               *reason,
@@ -264,15 +258,15 @@ DbResult<std::optional<VerificationRecord>> load_verification(Database& db, uint
 }
 
 DbResult<void> forget_verifications_after(Database& db, uint64_t chain_id, uint64_t block_num) {
-    const std::array<DbValue, 2> params{as_int(chain_id), as_int(block_num)};
+    const std::array<DbValue, 2> params{int_value(chain_id), int_value(block_num)};
     return db.exec(kForgetAbove, params);
 }
 
 DbResult<std::vector<DueSubject>> due_subjects(Database& db, uint64_t chain_id,
                                                const DueQuery& query) {
     const int64_t fresh_after = query.max_age > 0 ? query.now - query.max_age : -1;
-    const std::array<DbValue, 4> params{as_int(chain_id), kind_value(query.kind), fresh_after,
-                                        as_int(query.limit)};
+    const std::array<DbValue, 4> params{int_value(chain_id), kind_value(query.kind), fresh_after,
+                                        int_value(query.limit)};
     auto rows = db.query(due_sql(query.kind), params);
     if (!rows) return std::unexpected(rows.error());
     std::vector<DueSubject> out;
@@ -289,9 +283,9 @@ DbResult<std::vector<VerificationSubject>> read_flagged_subjects(Database& db, u
                                                                  SubjectKind kind,
                                                                  const core::Address& contract,
                                                                  VerificationFlag flag) {
-    const std::array<DbValue, 4> params{as_int(chain_id), kind_value(kind),
-                                        as_blob(contract.view()),
-                                        as_int(static_cast<uint64_t>(flag))};
+    const std::array<DbValue, 4> params{int_value(chain_id), kind_value(kind),
+                                        blob_value(contract.view()),
+                                        int_value(static_cast<uint64_t>(flag))};
     auto rows = db.query(kFlagged, params);
     if (!rows) return std::unexpected(rows.error());
     std::vector<VerificationSubject> out;
@@ -308,8 +302,8 @@ DbResult<std::vector<SubjectFlags>> read_checks_since(Database& db, uint64_t cha
                                                       SubjectKind kind,
                                                       const core::Address& contract,
                                                       int64_t checked_since) {
-    const std::array<DbValue, 4> params{as_int(chain_id), kind_value(kind),
-                                        as_blob(contract.view()), checked_since};
+    const std::array<DbValue, 4> params{int_value(chain_id), kind_value(kind),
+                                        blob_value(contract.view()), checked_since};
     auto rows = db.query(kChecksSince, params);
     if (!rows) return std::unexpected(rows.error());
     std::vector<SubjectFlags> out;
@@ -327,7 +321,8 @@ DbResult<std::vector<SubjectFlags>> read_subject_flags(Database& db, uint64_t ch
                                                        const core::Address& contract,
                                                        std::span<const core::Bytes> ids) {
     std::vector<SubjectFlags> out;
-    const std::vector<DbValue> fixed{as_int(chain_id), kind_value(kind), as_blob(contract.view())};
+    const std::vector<DbValue> fixed{int_value(chain_id), kind_value(kind),
+                                     blob_value(contract.view())};
     auto r =
         query_in_chunks(db, kFlagsOfIds, "", fixed, ids, [&](const DbRow& row) -> DbResult<void> {
             auto flags = subject_flags_of(row, kind, contract);
@@ -349,7 +344,7 @@ DbResult<int64_t> latest_checked_at(Database& db, uint64_t chain_id,
         if (!names.empty()) names += ", ";
         names += fmt::format("'{}'", to_string(kind));
     }
-    const std::array<DbValue, 1> params{as_int(chain_id)};
+    const std::array<DbValue, 1> params{int_value(chain_id)};
     auto rows = db.query(fmt::format("SELECT MAX(checked_at) FROM verifications WHERE chain_id = "
                                      "$1 AND subject_kind IN ({})",
                                      names),

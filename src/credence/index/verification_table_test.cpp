@@ -23,28 +23,28 @@ namespace {
 
 using Subject = VerificationSubject;
 
-enum class Backend { sqlite, postgres };
+enum class VerificationBackend { sqlite, postgres };
 
 constexpr uint64_t kChain = 31337;
 
-core::Address addr(uint8_t fill) {
+core::Address filled_addr(uint8_t fill) {
     core::Address a;
     a.bytes.fill(fill);
     return a;
 }
 
-core::Bytes id32(uint8_t last) {
+core::Bytes id_word(uint8_t last) {
     core::Bytes b(32, 0);
     b.back() = last;
     return b;
 }
 
-class verification_table : public ::testing::TestWithParam<Backend> {
+class verification_table : public ::testing::TestWithParam<VerificationBackend> {
 protected:
     void SetUp() override {
         static std::atomic<int> counter{0};
         std::string location;
-        if (GetParam() == Backend::sqlite) {
+        if (GetParam() == VerificationBackend::sqlite) {
             location = (testing::scratch_dir() /
                         ("verifications_" + std::to_string(counter++) + ".sqlite"))
                            .string();
@@ -70,7 +70,7 @@ protected:
         exec(
             "INSERT INTO agents (chain_id, registry, agent_id, owner, agent_uri, "
             "updated_block_num, updated_log_index) VALUES ($1, $2, $3, $4, $5, $6, 0)",
-            {int64_t{kChain}, core::Bytes(20, 0xAA), id32(id), core::Bytes(20, 0x01),
+            {int64_t{kChain}, core::Bytes(20, 0xAA), id_word(id), core::Bytes(20, 0x01),
              std::move(uri), updated_block});
     }
 
@@ -98,12 +98,14 @@ protected:
 };
 
 INSTANTIATE_TEST_SUITE_P(backends, verification_table,
-                         ::testing::Values(Backend::sqlite, Backend::postgres), [](const auto& p) {
-                             return p.param == Backend::sqlite ? "sqlite" : "postgres";
+                         ::testing::Values(VerificationBackend::sqlite,
+                                           VerificationBackend::postgres),
+                         [](const auto& p) {
+                             return p.param == VerificationBackend::sqlite ? "sqlite" : "postgres";
                          });
 
 TEST_P(verification_table, record_round_trips_and_upsert_replaces) {
-    const Subject subject{SubjectKind::tool, addr(0xBB), id32(7), {}, 0};
+    const Subject subject{SubjectKind::tool, filled_addr(0xBB), id_word(7), {}, 0};
     auto missing = load_verification(*db_, kChain, subject);
     ASSERT_TRUE(missing.has_value()) << missing.error().to_string();
     EXPECT_FALSE(missing->has_value());
@@ -129,8 +131,8 @@ TEST_P(verification_table, record_round_trips_and_upsert_replaces) {
 }
 
 TEST_P(verification_table, feedback_records_are_keyed_by_agent_client_and_index) {
-    const Subject a{SubjectKind::feedback, addr(0xCC), id32(1), addr(0x11), 1};
-    const Subject b{SubjectKind::feedback, addr(0xCC), id32(1), addr(0x11), 2};
+    const Subject a{SubjectKind::feedback, filled_addr(0xCC), id_word(1), filled_addr(0x11), 1};
+    const Subject b{SubjectKind::feedback, filled_addr(0xCC), id_word(1), filled_addr(0x11), 2};
     ASSERT_TRUE(save_verification(*db_, kChain, record(a, 10, 3)).has_value());
     auto other = load_verification(*db_, kChain, b);
     ASSERT_TRUE(other.has_value());
@@ -147,20 +149,20 @@ TEST_P(verification_table, agent_is_due_when_never_checked_changed_or_stale) {
     add_agent(3, "", 13);  // no agentURI: nothing to check
     auto all = due(SubjectKind::agent, 1000, 0);
     ASSERT_EQ(all.size(), 2U);
-    EXPECT_EQ(all[0].subject.id, id32(1));
+    EXPECT_EQ(all[0].subject.id, id_word(1));
     EXPECT_EQ(all[0].uri, "https://a.example/agent.json");
     EXPECT_EQ(all[0].changed_block_num, 10);
-    EXPECT_EQ(all[0].subject.contract, addr(0xAA));
+    EXPECT_EQ(all[0].subject.contract, filled_addr(0xAA));
 
     for (const auto& d : all) {
         ASSERT_TRUE(save_verification(*db_, kChain, record(d.subject, 1000, d.changed_block_num)));
     }
     EXPECT_TRUE(due(SubjectKind::agent, 1001, 0).empty());
     // URIUpdated moves the projection's block: only that agent is due again.
-    exec("UPDATE agents SET updated_block_num = 20 WHERE agent_id = $1", {id32(2)});
+    exec("UPDATE agents SET updated_block_num = 20 WHERE agent_id = $1", {id_word(2)});
     auto changed = due(SubjectKind::agent, 1001, 0);
     ASSERT_EQ(changed.size(), 1U);
-    EXPECT_EQ(changed[0].subject.id, id32(2));
+    EXPECT_EQ(changed[0].subject.id, id_word(2));
     // The schedule: older than max_age is due whatever happened on chain.
     EXPECT_EQ(due(SubjectKind::agent, 1000 + 3600, 3600).size(), 1U);
     EXPECT_EQ(due(SubjectKind::agent, 1001 + 3600, 3600).size(), 2U);
@@ -170,26 +172,26 @@ TEST_P(verification_table, deregistered_tools_and_incomplete_runs_are_never_due)
     exec(
         "INSERT INTO tools (chain_id, registry, tool_id, creator, metadata_uri, deregistered, "
         "updated_block_num, updated_log_index) VALUES ($1, $2, $3, $4, $5, $6, $7, 0)",
-        {int64_t{kChain}, core::Bytes(20, 0xBB), id32(1), core::Bytes(20, 1),
+        {int64_t{kChain}, core::Bytes(20, 0xBB), id_word(1), core::Bytes(20, 1),
          std::string("https://t.example/.well-known/ai-tool/a.json"), int64_t{0}, int64_t{4}});
     exec(
         "INSERT INTO tools (chain_id, registry, tool_id, creator, metadata_uri, deregistered, "
         "updated_block_num, updated_log_index) VALUES ($1, $2, $3, $4, $5, $6, $7, 0)",
-        {int64_t{kChain}, core::Bytes(20, 0xBB), id32(2), core::Bytes(20, 1),
+        {int64_t{kChain}, core::Bytes(20, 0xBB), id_word(2), core::Bytes(20, 1),
          std::string("https://t.example/.well-known/ai-tool/b.json"), int64_t{1}, int64_t{5}});
     auto tools = due(SubjectKind::tool, 0, 0);
     ASSERT_EQ(tools.size(), 1U);
-    EXPECT_EQ(tools[0].subject.id, id32(1));
+    EXPECT_EQ(tools[0].subject.id, id_word(1));
 
     exec(
         "INSERT INTO workflow_runs (chain_id, workflow, run_id, status, completed_block_num) "
         "VALUES ($1, $2, $3, 1, 9)",
-        {int64_t{kChain}, core::Bytes(20, 0xDD), id32(1)});
+        {int64_t{kChain}, core::Bytes(20, 0xDD), id_word(1)});
     exec("INSERT INTO workflow_runs (chain_id, workflow, run_id, status) VALUES ($1, $2, $3, 0)",
-         {int64_t{kChain}, core::Bytes(20, 0xDD), id32(2)});
+         {int64_t{kChain}, core::Bytes(20, 0xDD), id_word(2)});
     auto runs = due(SubjectKind::run, 0, 0);
     ASSERT_EQ(runs.size(), 1U);
-    EXPECT_EQ(runs[0].subject.id, id32(1));
+    EXPECT_EQ(runs[0].subject.id, id_word(1));
     EXPECT_EQ(runs[0].changed_block_num, 9);
 }
 
@@ -197,7 +199,7 @@ TEST_P(verification_table, new_validation_response_makes_the_request_due) {
     exec(
         "INSERT INTO validation_requests (chain_id, registry, request_hash, validator, agent_id, "
         "request_uri, block_num, response_count) VALUES ($1, $2, $3, $4, $5, $6, 3, 0)",
-        {int64_t{kChain}, core::Bytes(20, 0xEE), id32(9), core::Bytes(20, 2), id32(1),
+        {int64_t{kChain}, core::Bytes(20, 0xEE), id_word(9), core::Bytes(20, 2), id_word(1),
          std::string("https://v.example/req.json")});
     auto first = due(SubjectKind::validation, 0, 0);
     ASSERT_EQ(first.size(), 1U);
@@ -217,11 +219,11 @@ TEST_P(verification_table, feedback_due_until_checked) {
         "value_decimals, value_wad, normalized, tag1, tag2, endpoint, feedback_uri, "
         "feedback_hash, revoked, block_num, log_index, txn_hash) VALUES ($1, $2, $3, $4, 1, "
         "'5', 0, '5000000000000000000', 5.0, '', '', '', $5, $6, 0, 4, 0, $6)",
-        {int64_t{kChain}, core::Bytes(20, 0xCC), id32(1), core::Bytes(20, 0x11),
+        {int64_t{kChain}, core::Bytes(20, 0xCC), id_word(1), core::Bytes(20, 0x11),
          std::string("https://c.example/f.json"), core::Bytes(32, 0)});
     auto first = due(SubjectKind::feedback, 0, 0);
     ASSERT_EQ(first.size(), 1U);
-    EXPECT_EQ(first[0].subject.client, addr(0x11));
+    EXPECT_EQ(first[0].subject.client, filled_addr(0x11));
     EXPECT_EQ(first[0].subject.feedback_index, 1U);
     ASSERT_TRUE(save_verification(*db_, kChain, record(first[0].subject, 50, 4)));
     EXPECT_TRUE(due(SubjectKind::feedback, 60, 0).empty());
@@ -229,8 +231,8 @@ TEST_P(verification_table, feedback_due_until_checked) {
 
 // A reorg past the block a check covered deletes the record (IndexStore::rollback_to).
 TEST_P(verification_table, rollback_forgets_checks_past_the_fork_point) {
-    const Subject early{SubjectKind::agent, addr(0xAA), id32(1), {}, 0};
-    const Subject late{SubjectKind::agent, addr(0xAA), id32(2), {}, 0};
+    const Subject early{SubjectKind::agent, filled_addr(0xAA), id_word(1), {}, 0};
+    const Subject late{SubjectKind::agent, filled_addr(0xAA), id_word(2), {}, 0};
     ASSERT_TRUE(save_verification(*db_, kChain, record(early, 10, 5)));
     ASSERT_TRUE(save_verification(*db_, kChain, record(late, 10, 9)));
     auto rolled = store_->rollback_to(kChain, 7);
@@ -245,10 +247,12 @@ TEST_P(verification_table, rollback_forgets_checks_past_the_fork_point) {
 // ---- the trust engine's readers, over records save_verification wrote ----
 
 TEST_P(verification_table, flagged_subjects_are_those_whose_latest_check_raised_the_flag) {
-    const Subject paid{SubjectKind::feedback, addr(0xCC), id32(1), addr(0x11), 1};
-    const Subject unpaid{SubjectKind::feedback, addr(0xCC), id32(1), addr(0x11), 2};
-    const Subject other_registry{SubjectKind::feedback, addr(0xCD), id32(1), addr(0x11), 1};
-    const Subject agent{SubjectKind::agent, addr(0xCC), id32(1), {}, 0};
+    const Subject paid{SubjectKind::feedback, filled_addr(0xCC), id_word(1), filled_addr(0x11), 1};
+    const Subject unpaid{SubjectKind::feedback, filled_addr(0xCC), id_word(1), filled_addr(0x11),
+                         2};
+    const Subject other_registry{SubjectKind::feedback, filled_addr(0xCD), id_word(1),
+                                 filled_addr(0x11), 1};
+    const Subject agent{SubjectKind::agent, filled_addr(0xCC), id_word(1), {}, 0};
     auto with_flags = [&](const Subject& s, VerificationFlags flags) {
         auto rec = record(s, 10, 3);
         rec.flags = flags;
@@ -261,7 +265,7 @@ TEST_P(verification_table, flagged_subjects_are_those_whose_latest_check_raised_
     ASSERT_TRUE(save_verification(*db_, kChain, with_flags(other_registry, both)));
     ASSERT_TRUE(save_verification(*db_, kChain, with_flags(agent, both)));
 
-    auto flagged = read_flagged_subjects(*db_, kChain, SubjectKind::feedback, addr(0xCC),
+    auto flagged = read_flagged_subjects(*db_, kChain, SubjectKind::feedback, filled_addr(0xCC),
                                          VerificationFlag::payment_verified);
     ASSERT_TRUE(flagged.has_value()) << flagged.error().to_string();
     ASSERT_EQ(flagged->size(), 1U);
@@ -269,11 +273,11 @@ TEST_P(verification_table, flagged_subjects_are_those_whose_latest_check_raised_
 
     // A later check that no longer raises the flag replaces the record, and the flag with it.
     ASSERT_TRUE(save_verification(*db_, kChain, with_flags(paid, VerificationFlags{})));
-    flagged = read_flagged_subjects(*db_, kChain, SubjectKind::feedback, addr(0xCC),
+    flagged = read_flagged_subjects(*db_, kChain, SubjectKind::feedback, filled_addr(0xCC),
                                     VerificationFlag::payment_verified);
     ASSERT_TRUE(flagged.has_value()) << flagged.error().to_string();
     EXPECT_TRUE(flagged->empty());
-    auto cards = read_flagged_subjects(*db_, kChain, SubjectKind::agent, addr(0xCC),
+    auto cards = read_flagged_subjects(*db_, kChain, SubjectKind::agent, filled_addr(0xCC),
                                        VerificationFlag::agent_card);
     ASSERT_TRUE(cards.has_value()) << cards.error().to_string();
     ASSERT_EQ(cards->size(), 1U);
@@ -281,22 +285,22 @@ TEST_P(verification_table, flagged_subjects_are_those_whose_latest_check_raised_
 }
 
 TEST_P(verification_table, checks_since_a_time_carry_their_flags_and_time) {
-    const Subject early{SubjectKind::agent, addr(0xAA), id32(1), {}, 0};
-    const Subject late{SubjectKind::agent, addr(0xAA), id32(2), {}, 0};
-    const Subject tool{SubjectKind::tool, addr(0xAA), id32(3), {}, 0};
+    const Subject early{SubjectKind::agent, filled_addr(0xAA), id_word(1), {}, 0};
+    const Subject late{SubjectKind::agent, filled_addr(0xAA), id_word(2), {}, 0};
+    const Subject tool{SubjectKind::tool, filled_addr(0xAA), id_word(3), {}, 0};
     auto late_record = record(late, 20, 4);
     late_record.flags = VerificationFlag::domain_verified;
     ASSERT_TRUE(save_verification(*db_, kChain, record(early, 10, 3)));
     ASSERT_TRUE(save_verification(*db_, kChain, late_record));
     ASSERT_TRUE(save_verification(*db_, kChain, record(tool, 30, 5)));
 
-    auto since = read_checks_since(*db_, kChain, SubjectKind::agent, addr(0xAA), 15);
+    auto since = read_checks_since(*db_, kChain, SubjectKind::agent, filled_addr(0xAA), 15);
     ASSERT_TRUE(since.has_value()) << since.error().to_string();
     ASSERT_EQ(since->size(), 1U);
     EXPECT_EQ(since->front().subject, late);
     EXPECT_EQ(since->front().flags, VerificationFlags(VerificationFlag::domain_verified));
     EXPECT_EQ(since->front().checked_at, 20);
-    auto all = read_checks_since(*db_, kChain, SubjectKind::agent, addr(0xAA), 10);
+    auto all = read_checks_since(*db_, kChain, SubjectKind::agent, filled_addr(0xAA), 10);
     ASSERT_TRUE(all.has_value()) << all.error().to_string();
     EXPECT_EQ(all->size(), 2U);
 
@@ -320,12 +324,12 @@ TEST_P(verification_table, subject_flags_of_many_ids_come_from_every_chunk) {
         ids.push_back(id);
         if (i == 0 || i == kKeysPerQuery - 1 || i == kKeysPerQuery || i == kKeysPerQuery + 49) {
             checked.insert(core::to_hex(id));
-            auto rec = record(Subject{SubjectKind::agent, addr(0xAA), id, {}, 0}, 10, 3);
+            auto rec = record(Subject{SubjectKind::agent, filled_addr(0xAA), id, {}, 0}, 10, 3);
             rec.flags = VerificationFlag::domain_verified;
             ASSERT_TRUE(save_verification(*db_, kChain, rec));
         }
     }
-    auto flags = read_subject_flags(*db_, kChain, SubjectKind::agent, addr(0xAA), ids);
+    auto flags = read_subject_flags(*db_, kChain, SubjectKind::agent, filled_addr(0xAA), ids);
     ASSERT_TRUE(flags.has_value()) << flags.error().to_string();
     std::set<std::string> read;
     for (const SubjectFlags& f : *flags) {
@@ -341,16 +345,19 @@ TEST_P(verification_table, subject_flags_of_many_ids_come_from_every_chunk) {
 TEST_P(verification_table, latest_check_join_gives_each_agent_its_own_check_or_null) {
     add_agent(1, "https://a.example/agent.json", 10);
     add_agent(2, "https://b.example/agent.json", 12);
-    auto checked = record(Subject{SubjectKind::agent, addr(0xAA), id32(1), {}, 0}, 10, 10);
+    auto checked =
+        record(Subject{SubjectKind::agent, filled_addr(0xAA), id_word(1), {}, 0}, 10, 10);
     checked.status = VerificationStatus::verified;
     checked.reason.clear();
     ASSERT_TRUE(save_verification(*db_, kChain, checked));
     // Records of agent 2's id that are not its check: another kind, a feedback's key.
     ASSERT_TRUE(save_verification(
-        *db_, kChain, record(Subject{SubjectKind::tool, addr(0xAA), id32(2), {}, 0}, 10, 12)));
+        *db_, kChain,
+        record(Subject{SubjectKind::tool, filled_addr(0xAA), id_word(2), {}, 0}, 10, 12)));
     ASSERT_TRUE(save_verification(
         *db_, kChain,
-        record(Subject{SubjectKind::agent, addr(0xAA), id32(2), addr(0x11), 1}, 10, 12)));
+        record(Subject{SubjectKind::agent, filled_addr(0xAA), id_word(2), filled_addr(0x11), 1}, 10,
+               12)));
 
     const std::string sql =
         "SELECT a.agent_id, v.status, v.reason FROM agents a " +
@@ -360,10 +367,10 @@ TEST_P(verification_table, latest_check_join_gives_each_agent_its_own_check_or_n
     auto rows = db_->query(sql, params);
     ASSERT_TRUE(rows.has_value()) << rows.error().to_string();
     ASSERT_EQ(rows->size(), 2U);
-    EXPECT_EQ((*rows)[0][0], DbValue(id32(1)));
+    EXPECT_EQ((*rows)[0][0], DbValue(id_word(1)));
     EXPECT_EQ((*rows)[0][1], DbValue(std::string("verified")));
     EXPECT_EQ((*rows)[0][2], DbValue(std::string()));
-    EXPECT_EQ((*rows)[1][0], DbValue(id32(2)));
+    EXPECT_EQ((*rows)[1][0], DbValue(id_word(2)));
     EXPECT_EQ((*rows)[1][1], DbValue{});  // never checked as an agent
 }
 

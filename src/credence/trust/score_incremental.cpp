@@ -6,11 +6,11 @@
 namespace credence::trust {
 namespace {
 
-std::string key_of(const core::Bytes& b) { return {b.begin(), b.end()}; }
+std::string bytes_key(const core::Bytes& b) { return {b.begin(), b.end()}; }
 
 std::string review_key(const core::Bytes& agent_id, const core::Address& client,
                        uint64_t feedback_index) {
-    std::string k = key_of(agent_id);
+    std::string k = bytes_key(agent_id);
     k.append(client.bytes.begin(), client.bytes.end());
     for (int i = 7; i >= 0; --i) k.push_back(static_cast<char>(feedback_index >> (8 * i)));
     return k;
@@ -48,9 +48,9 @@ void IncrementalTrust::reset(TrustInputs inputs) {
     graph_.agent_out.assign(in_.agents.size(), {});
     agent_dirty_.assign(in_.agents.size(), 0);
     for (uint32_t g = 0; g < in_.agents.size(); ++g) {
-        agent_index_.emplace(key_of(in_.agents[g].agent_id), g);
+        agent_index_.emplace(bytes_key(in_.agents[g].agent_id), g);
         for (const core::Bytes& request : in_.agents[g].validation_requests) {
-            request_agent_.insert_or_assign(key_of(request), g);
+            request_agent_.insert_or_assign(bytes_key(request), g);
         }
     }
     in_.reviews.erase(std::remove_if(in_.reviews.begin(), in_.reviews.end(),
@@ -129,13 +129,13 @@ void IncrementalTrust::rebuild_node(uint32_t node) {
 }
 
 bool IncrementalTrust::has_agent(const core::Bytes& agent_id) const {
-    return agent_index_.contains(key_of(agent_id));
+    return agent_index_.contains(bytes_key(agent_id));
 }
 
 void IncrementalTrust::upsert_agent(const core::Bytes& agent_id, const core::Address& owner,
                                     const std::optional<core::Address>& wallet) {
     auto [it, fresh] =
-        agent_index_.try_emplace(key_of(agent_id), static_cast<uint32_t>(in_.agents.size()));
+        agent_index_.try_emplace(bytes_key(agent_id), static_cast<uint32_t>(in_.agents.size()));
     const uint32_t g = it->second;
     if (fresh) {
         AgentFacts f;
@@ -166,7 +166,7 @@ Review* IncrementalTrust::find_review(const core::Bytes& agent_id, const core::A
 }
 
 bool IncrementalTrust::upsert_review(const core::Bytes& agent_id, Review review) {
-    auto agent = agent_index_.find(key_of(agent_id));
+    auto agent = agent_index_.find(bytes_key(agent_id));
     if (agent == agent_index_.end()) return false;  // an agent registered before the start block
     review.agent = agent->second;
     const uint32_t node = node_of(review.client);
@@ -197,10 +197,10 @@ void IncrementalTrust::set_payment_verified(const core::Bytes& agent_id,
 
 void IncrementalTrust::set_validation(const core::Bytes& agent_id, const core::Bytes& request_hash,
                                       const core::Address& validator, uint8_t response) {
-    auto agent = agent_index_.find(key_of(agent_id));
+    auto agent = agent_index_.find(bytes_key(agent_id));
     if (agent == agent_index_.end()) return;
     // A request names one agent; should its row name another now, it leaves the first.
-    auto [owner, fresh] = request_agent_.try_emplace(key_of(request_hash), agent->second);
+    auto [owner, fresh] = request_agent_.try_emplace(bytes_key(request_hash), agent->second);
     if (!fresh && owner->second != agent->second) {
         drop_validation(owner->second, request_hash);
         owner->second = agent->second;
@@ -238,7 +238,7 @@ void IncrementalTrust::drop_validation(uint32_t agent, const core::Bytes& reques
 }
 
 void IncrementalTrust::set_domain_verified(const core::Bytes& agent_id, bool verified) {
-    auto agent = agent_index_.find(key_of(agent_id));
+    auto agent = agent_index_.find(bytes_key(agent_id));
     if (agent == agent_index_.end()) return;
     AgentFacts& f = in_.agents[agent->second];
     if (f.domain_verified == verified) return;

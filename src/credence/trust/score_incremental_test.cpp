@@ -17,13 +17,13 @@ namespace {
 
 using core::Int256;
 
-constexpr int64_t kDay = 86'400;
-constexpr int64_t kNow = 1'800'000'000;
+constexpr int64_t kIncrementalDay = 86'400;
+constexpr int64_t kIncrementalNow = 1'800'000'000;
 // Scores kept by the engine vs a full computation: PageRank within 5.7e-9 of its fixed point on
 // both sides, and stale agents within 2 x rescore_tolerance of their reviewers' current weights.
 constexpr double kScoreTolerance = 1e-6;
 
-core::Address addr(uint32_t n, uint8_t tag = 0xC0) {
+core::Address numbered_addr(uint32_t n, uint8_t tag = 0xC0) {
     core::Address a;
     a.bytes[0] = tag;
     for (size_t i = 0; i < 4; ++i) a.bytes[19 - i] = static_cast<uint8_t>(n >> (8 * i));
@@ -123,12 +123,13 @@ public:
                                    });
         const auto i = at - f.validation_requests.begin();
         if (at != f.validation_requests.end() && *at == hash) {
-            f.validations[static_cast<size_t>(i)] = {addr(request, 0xB0), response};
+            f.validations[static_cast<size_t>(i)] = {numbered_addr(request, 0xB0), response};
         } else {
             f.validation_requests.insert(at, hash);
-            f.validations.insert(f.validations.begin() + i, {addr(request, 0xB0), response});
+            f.validations.insert(f.validations.begin() + i,
+                                 {numbered_addr(request, 0xB0), response});
         }
-        engine_.set_validation(f.agent_id, hash, addr(request, 0xB0), response);
+        engine_.set_validation(f.agent_id, hash, numbered_addr(request, 0xB0), response);
     }
 
     /// Refreshes, rescores what the engine returns, and checks every kept score against a full
@@ -168,14 +169,14 @@ private:
     unsigned last_iterations_ = 0;
 };
 
-Review review(uint32_t agent, const core::Address& client, int64_t value, int64_t age_days,
-              bool paid, std::string tag1 = "starred") {
+Review make_review(uint32_t agent, const core::Address& client, int64_t value, int64_t age_days,
+                   bool paid, std::string tag1 = "starred") {
     Review r;
     r.agent = agent;
     r.client = client;
     r.value = Int256(value);
     r.tag1 = std::move(tag1);
-    r.timestamp = kNow - age_days * kDay;
+    r.timestamp = kIncrementalNow - age_days * kIncrementalDay;
     r.payment_verified = paid;
     return r;
 }
@@ -186,15 +187,15 @@ TrustInputs random_graph(std::mt19937_64& rng, uint32_t agents, uint32_t reviewe
     for (uint32_t g = 0; g < agents; ++g) {
         AgentFacts f;
         f.agent_id = id_of(g);
-        f.owner = addr(g, 0xA0);
+        f.owner = numbered_addr(g, 0xA0);
         in.agents.push_back(f);
     }
     const char* tags[] = {"starred", "uptime", "", "responseTime", "reachable"};
     for (size_t i = 0; i < reviews; ++i) {
         const auto client = static_cast<uint32_t>(rng() % reviewers);
-        Review r = review(static_cast<uint32_t>(rng() % agents), addr(client),
-                          static_cast<int64_t>(rng() % 101), static_cast<int64_t>(rng() % 400),
-                          client % 7 == 0, tags[rng() % 5]);
+        Review r = make_review(static_cast<uint32_t>(rng() % agents), numbered_addr(client),
+                               static_cast<int64_t>(rng() % 101), static_cast<int64_t>(rng() % 400),
+                               client % 7 == 0, tags[rng() % 5]);
         r.feedback_index = i + 1;
         r.revoked = rng() % 50 == 0;
         in.reviews.push_back(r);
@@ -204,7 +205,7 @@ TrustInputs random_graph(std::mt19937_64& rng, uint32_t agents, uint32_t reviewe
 
 TrustConfig config_at_now() {
     TrustConfig c;
-    c.now = kNow;
+    c.now = kIncrementalNow;
     return c;
 }
 
@@ -214,7 +215,7 @@ TEST(trust_incremental, random_changes_keep_scores_equal_to_a_full_computation) 
     for (const bool with_trusted : {false, true}) {
         std::mt19937_64 rng(with_trusted ? 8004 : 8257);
         TrustConfig config = config_at_now();
-        if (with_trusted) config.trusted = {addr(3), addr(11)};
+        if (with_trusted) config.trusted = {numbered_addr(3), numbered_addr(11)};
         Harness h(config);
         h.load(random_graph(rng, 40, 120, 900));
         uint32_t next_agent = 40;
@@ -226,9 +227,10 @@ TEST(trust_incremental, random_changes_keep_scores_equal_to_a_full_computation) 
                     case 0:
                     case 1:
                     case 2:
-                        h.add_review(review(static_cast<uint32_t>(rng() % m.in.agents.size()),
-                                            addr(static_cast<uint32_t>(rng() % 150)),
-                                            static_cast<int64_t>(rng() % 101), 0, rng() % 3 == 0));
+                        h.add_review(make_review(static_cast<uint32_t>(rng() % m.in.agents.size()),
+                                                 numbered_addr(static_cast<uint32_t>(rng() % 150)),
+                                                 static_cast<int64_t>(rng() % 101), 0,
+                                                 rng() % 3 == 0));
                         break;
                     case 3:
                         h.revoke(rng() % m.in.reviews.size());
@@ -238,12 +240,12 @@ TEST(trust_incremental, random_changes_keep_scores_equal_to_a_full_computation) 
                         break;
                     case 5:
                         if (rng() % 2 == 0) {
-                            h.add_agent(next_agent, addr(next_agent, 0xA0));
+                            h.add_agent(next_agent, numbered_addr(next_agent, 0xA0));
                             ++next_agent;
                         } else {
                             // An agent's wallet that is also a reviewer: standing flows to it.
                             h.set_wallet(static_cast<uint32_t>(rng() % m.in.agents.size()),
-                                         addr(static_cast<uint32_t>(rng() % 150)));
+                                         numbered_addr(static_cast<uint32_t>(rng() % 150)));
                         }
                         break;
                     default:
@@ -267,7 +269,7 @@ TEST(trust_incremental, one_review_rescores_few_agents_in_few_iterations) {
     Harness h(config_at_now());
     h.load(random_graph(rng, 300, 2'000, 6'000));
     const unsigned cold = h.last_iterations();
-    h.add_review(review(5, addr(77), 90, 0, false));
+    h.add_review(make_review(5, numbered_addr(77), 90, 0, false));
     const size_t rescored = h.apply();
     EXPECT_GE(rescored, 1u);
     EXPECT_LT(rescored, 300u);
@@ -279,10 +281,10 @@ TEST(trust_incremental, one_review_rescores_few_agents_in_few_iterations) {
 TEST(trust_incremental, unknown_agent_feedback_is_ignored_like_a_full_load) {
     IncrementalTrust engine(config_at_now());
     engine.reset({});
-    Review r = review(0, addr(1), 80, 1, true);
+    Review r = make_review(0, numbered_addr(1), 80, 1, true);
     EXPECT_FALSE(engine.upsert_review(id_of(9), r));
     EXPECT_EQ(engine.review_count(), 0u);
-    engine.upsert_agent(id_of(9), addr(9, 0xA0), std::nullopt);
+    engine.upsert_agent(id_of(9), numbered_addr(9, 0xA0), std::nullopt);
     EXPECT_TRUE(engine.upsert_review(id_of(9), r));
     const auto refresh = engine.refresh();
     ASSERT_EQ(refresh.agents.size(), 1u);

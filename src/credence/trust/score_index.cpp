@@ -21,12 +21,8 @@ using index::DbValue;
 using index::SubjectKind;
 using index::VerificationFlag;
 
-DbValue blob(const core::Address& a) { return core::Bytes(a.bytes.begin(), a.bytes.end()); }
-
 // Byte strings as map keys (std::string: GCC 12 warns falsely on vector<uint8_t> ordering).
 std::string key_of(const core::Bytes& b) { return {b.begin(), b.end()}; }
-
-index::DbError unreadable(std::string_view what) { return index::unreadable("trust", what); }
 
 using index::blob_at;
 using index::int_at;
@@ -66,7 +62,8 @@ DbResult<TrustInputs> load_trust_inputs(index::Database& db, const TrustSources&
     const auto chain = static_cast<int64_t>(sources.chain_id);
     std::map<std::string, uint32_t> agent_index;
 
-    const std::array<DbValue, 2> agents_params{chain, blob(sources.identity_registry)};
+    const std::array<DbValue, 2> agents_params{chain,
+                                               index::blob_value(sources.identity_registry.view())};
     auto agents = db.query(
         "SELECT agent_id, owner, wallet FROM agents WHERE chain_id = $1 AND registry = $2 "
         "ORDER BY agent_id",
@@ -74,7 +71,7 @@ DbResult<TrustInputs> load_trust_inputs(index::Database& db, const TrustSources&
     if (!agents) return std::unexpected(agents.error());
     for (const DbRow& row : *agents) {
         const core::Bytes* id = blob_at(row, 0);
-        if (id == nullptr) return std::unexpected(unreadable("agent id"));
+        if (id == nullptr) return std::unexpected(index::unreadable("trust", "agent id"));
         AgentFacts facts;
         facts.agent_id = *id;
         facts.owner = address_at(row, 1).value_or(core::Address{});  // NULL: burned
@@ -116,7 +113,8 @@ DbResult<TrustInputs> load_trust_inputs(index::Database& db, const TrustSources&
         in.reviews.push_back(std::move(r));
     }
 
-    const std::array<DbValue, 2> validation_params{chain, blob(sources.validation_registry)};
+    const std::array<DbValue, 2> validation_params{
+        chain, index::blob_value(sources.validation_registry.view())};
     auto validations = db.query(
         "SELECT agent_id, validator, response, request_hash FROM validation_requests WHERE "
         "chain_id = $1 AND "
@@ -130,7 +128,7 @@ DbResult<TrustInputs> load_trust_inputs(index::Database& db, const TrustSources&
         const core::Bytes* request = blob_at(row, 3);
         if (id == nullptr || !validator || response == nullptr || *response < 0 ||
             *response > 100 || request == nullptr) {
-            return std::unexpected(unreadable("validation row"));
+            return std::unexpected(index::unreadable("trust", "validation row"));
         }
         if (auto it = agent_index.find(key_of(*id)); it != agent_index.end()) {
             in.agents[it->second].validations.emplace_back(*validator,
@@ -167,7 +165,7 @@ DbResult<void> read_validations(index::Database& db, const TrustSources& sources
                                 std::string_view key_column, std::span<const core::Bytes> keys,
                                 TrustChanges& out) {
     const std::vector<DbValue> fixed{static_cast<int64_t>(sources.chain_id),
-                                     blob(sources.validation_registry)};
+                                     index::blob_value(sources.validation_registry.view())};
     const std::string prefix =
         "SELECT agent_id, request_hash, validator, response FROM validation_requests WHERE "
         "chain_id = $1 AND registry = $2 AND response IS NOT NULL AND " +
@@ -180,7 +178,7 @@ DbResult<void> read_validations(index::Database& db, const TrustSources& sources
             const int64_t* response = int_at(row, 3);
             if (id == nullptr || request == nullptr || !validator || response == nullptr ||
                 *response < 0 || *response > 100) {
-                return std::unexpected(unreadable("validation row"));
+                return std::unexpected(index::unreadable("trust", "validation row"));
             }
             out.validations.push_back({*id, *request, *validator, static_cast<uint8_t>(*response)});
             return {};
@@ -190,14 +188,14 @@ DbResult<void> read_validations(index::Database& db, const TrustSources& sources
 DbResult<void> read_agents(index::Database& db, const TrustSources& sources,
                            std::span<const core::Bytes> keys, TrustChanges& out) {
     const std::vector<DbValue> fixed{static_cast<int64_t>(sources.chain_id),
-                                     blob(sources.identity_registry)};
+                                     index::blob_value(sources.identity_registry.view())};
     return index::query_in_chunks(
         db,
         "SELECT agent_id, owner, wallet FROM agents WHERE chain_id = $1 AND "
         "registry = $2 AND agent_id IN ",
         " ORDER BY agent_id", fixed, keys, [&](const DbRow& row) -> DbResult<void> {
             const core::Bytes* id = blob_at(row, 0);
-            if (id == nullptr) return std::unexpected(unreadable("agent id"));
+            if (id == nullptr) return std::unexpected(index::unreadable("trust", "agent id"));
             out.agents.push_back(
                 {*id, address_at(row, 1).value_or(core::Address{}), address_at(row, 2)});
             return {};
@@ -222,7 +220,8 @@ DbResult<TrustChanges> load_trust_changes(index::Database& db, const TrustSource
     for (const DbRow& row : *touched) {
         auto address = address_at(row, 0);
         const core::Bytes* entity = blob_at(row, 1);
-        if (!address || entity == nullptr) return std::unexpected(unreadable("raw log entity"));
+        if (!address || entity == nullptr)
+            return std::unexpected(index::unreadable("trust", "raw log entity"));
         if (entity->size() != 32) continue;
         if (*address == sources.identity_registry) agents.push_back(*entity);
         if (*address == sources.reputation_registry) reviewed.push_back(*entity);

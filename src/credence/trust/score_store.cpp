@@ -18,14 +18,8 @@ using index::DbRow;
 using index::DbValue;
 using Json = nlohmann::ordered_json;
 
-DbValue blob(const core::Address& a) { return core::Bytes(a.bytes.begin(), a.bytes.end()); }
-
 /// Finite doubles only: JSON has no NaN, and a REAL column should not hold one either.
 double finite(double x) { return std::isfinite(x) ? x : 0.0; }
-
-index::DbError unreadable(std::string_view what) {
-    return index::DbError{index::DbErrorKind::sql, "trust: unreadable " + std::string(what)};
-}
 
 /// Rolls back when a write fails half-way, so the table keeps the previous pass whole.
 template <typename T>
@@ -88,7 +82,7 @@ DbResult<void> save_scores(index::Database& db, uint64_t chain_id,
         if (row.agent == nullptr || row.score == nullptr) continue;
         const AgentScore& s = *row.score;
         const std::array<DbValue, 13> params{static_cast<int64_t>(chain_id),
-                                             blob(identity_registry),
+                                             index::blob_value(identity_registry.view()),
                                              row.agent->agent_id,
                                              finite(s.score),
                                              finite(s.low),
@@ -119,8 +113,8 @@ DbResult<void> save_scores(index::Database& db, uint64_t chain_id,
 DbResult<std::optional<StoredScore>> load_score(index::Database& db, uint64_t chain_id,
                                                 const core::Address& identity_registry,
                                                 const core::Bytes& agent_id) {
-    const std::array<DbValue, 3> params{static_cast<int64_t>(chain_id), blob(identity_registry),
-                                        agent_id};
+    const std::array<DbValue, 3> params{static_cast<int64_t>(chain_id),
+                                        index::blob_value(identity_registry.view()), agent_id};
     auto rows = db.query(
         "SELECT score, low, high, evidence, effective_reviewers, reviews, tags, explanation, "
         "computed_at, covers_block_num FROM agent_scores WHERE chain_id = $1 AND registry = $2 "
@@ -142,7 +136,7 @@ DbResult<std::optional<StoredScore>> load_score(index::Database& db, uint64_t ch
     if (score == nullptr || low == nullptr || high == nullptr || evidence == nullptr ||
         effective == nullptr || reviews == nullptr || tags == nullptr || explanation == nullptr ||
         computed_at == nullptr || covers == nullptr || *reviews < 0 || *covers < 0) {
-        return std::unexpected(unreadable("agent_scores row"));
+        return std::unexpected(index::unreadable("trust", "agent_scores row"));
     }
     return StoredScore{*score,       *low,
                        *high,        *evidence,
@@ -167,7 +161,7 @@ DbResult<bool> ScoreUpdater::rolled_back(index::Database& db, const TrustSources
     if (!cursor) return std::unexpected(cursor.error());
     if (!cursor->empty()) {
         const int64_t* at = index::int_at(cursor->front(), 0);
-        if (at == nullptr) return std::unexpected(unreadable("cursor"));
+        if (at == nullptr) return std::unexpected(index::unreadable("trust", "cursor"));
         if (*at < covered) return true;  // rolled back and not yet re-indexed past it
     }
     if (!covered_hash_) return false;  // nothing remembered: the cursor is all we can check
@@ -179,7 +173,7 @@ DbResult<bool> ScoreUpdater::rolled_back(index::Database& db, const TrustSources
     if (!hash) return std::unexpected(hash.error());
     if (!hash->empty()) {
         const core::Bytes* h = index::blob_at(hash->front(), 0);
-        if (h == nullptr) return std::unexpected(unreadable("block hash"));
+        if (h == nullptr) return std::unexpected(index::unreadable("trust", "block hash"));
         return *h != *covered_hash_;
     }
     auto lowest =

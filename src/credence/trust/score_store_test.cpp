@@ -32,9 +32,9 @@ using index::DbValue;
 enum class Backend { sqlite, postgres };
 
 constexpr uint64_t kChain = 31337;
-constexpr int64_t kNow = 1'800'000'000;
+constexpr int64_t kStoreNow = 1'800'000'000;
 
-core::Address addr(uint8_t fill) {
+core::Address filled_addr(uint8_t fill) {
     core::Address a;
     a.bytes.fill(fill);
     return a;
@@ -105,7 +105,7 @@ public:
     void validation(uint8_t agent, uint8_t request, uint8_t response) {
         namespace val = chain::bindings::validation_registry;
         const core::Hash32 hash = core::keccak256("request " + std::to_string(request));
-        const core::Hash32 validator = word_of(addr(0x77));
+        const core::Hash32 validator = word_of(filled_addr(0x77));
         add(sources_.validation_registry, index::ContractKind::validation_registry,
             {val::kValidationRequestTopic, validator, hash32(id32(agent)), hash},
             encode("(string)", {core::AbiValue(std::string("https://request"))}));
@@ -214,10 +214,10 @@ protected:
         ASSERT_TRUE(store.has_value()) << store.error().to_string();
         store_.emplace(std::move(*store));
         sources_.chain_id = kChain;
-        sources_.identity_registry = addr(0xAA);
-        sources_.reputation_registry = addr(0xBB);
-        sources_.validation_registry = addr(0xCC);
-        sources_.now = kNow;
+        sources_.identity_registry = filled_addr(0xAA);
+        sources_.reputation_registry = filled_addr(0xBB);
+        sources_.validation_registry = filled_addr(0xCC);
+        sources_.now = kStoreNow;
         sources_.seconds_per_block = 12;
     }
 
@@ -231,7 +231,7 @@ protected:
             "INSERT INTO agents (chain_id, registry, agent_id, owner, agent_uri, "
             "updated_block_num, updated_log_index) VALUES ($1, $2, $3, $4, 'https://a', $5, 0)",
             {int64_t{kChain}, bytes_of(sources_.identity_registry), id32(id),
-             bytes_of(addr(static_cast<uint8_t>(0x10 + id))), block});
+             bytes_of(filled_addr(static_cast<uint8_t>(0x10 + id))), block});
     }
 
     void add_feedback(uint8_t agent, const core::Address& from, int64_t index, int64_t value,
@@ -330,7 +330,7 @@ TEST_P(score_store, full_pass_writes_every_agent_with_its_explanation) {
     EXPECT_LT(one->low, one->score);
     EXPECT_GT(one->high, one->score);
     EXPECT_EQ(one->reviews, 3u);  // every counted feedback, ratings or not
-    EXPECT_EQ(one->computed_at, kNow);
+    EXPECT_EQ(one->computed_at, kStoreNow);
     EXPECT_EQ(one->covers_block_num, 30u);
     const auto tags = nlohmann::json::parse(one->tags);
     ASSERT_TRUE(tags.is_array());
@@ -372,8 +372,8 @@ TEST_P(score_store, explanation_keeps_the_top_100_by_weight) {
 
 TEST_P(score_store, incremental_pass_rescores_only_agents_with_new_feedback) {
     LogChain chain(*store_, sources_);
-    chain.registered(1, addr(0x11));
-    chain.registered(2, addr(0x12));
+    chain.registered(1, filled_addr(0x11));
+    chain.registered(2, filled_addr(0x12));
     chain.commit();
     chain.feedback(1, client(1), 1, 90);
     chain.feedback(2, client(2), 1, 90);
@@ -391,7 +391,7 @@ TEST_P(score_store, incremental_pass_rescores_only_agents_with_new_feedback) {
     // Nothing new: nothing rewritten.
     chain.commit();
     sources_.head_block_num = chain.block();
-    sources_.now = kNow + 60;
+    sources_.now = kStoreNow + 60;
     auto idle = updater.incremental_pass(*db_, sources_);
     ASSERT_TRUE(idle.has_value()) << idle.error().to_string();
     EXPECT_FALSE(idle->full);
@@ -403,7 +403,7 @@ TEST_P(score_store, incremental_pass_rescores_only_agents_with_new_feedback) {
     chain.commit();
     const uint64_t low_block = chain.block();
     sources_.head_block_num = chain.block();
-    sources_.now = kNow + 120;
+    sources_.now = kStoreNow + 120;
     auto pass = updater.incremental_pass(*db_, sources_);
     ASSERT_TRUE(pass.has_value()) << pass.error().to_string();
     EXPECT_FALSE(pass->full);
@@ -416,9 +416,9 @@ TEST_P(score_store, incremental_pass_rescores_only_agents_with_new_feedback) {
     EXPECT_LT(after_one->score, before_one->score);
     EXPECT_EQ(after_one->reviews, 2u);
     EXPECT_EQ(after_one->covers_block_num, low_block);
-    EXPECT_EQ(after_one->computed_at, kNow + 120);
+    EXPECT_EQ(after_one->computed_at, kStoreNow + 120);
     // Agent 2 untouched: still the full pass's row.
-    EXPECT_EQ(after_two->computed_at, kNow);
+    EXPECT_EQ(after_two->computed_at, kStoreNow);
     EXPECT_EQ(after_two->covers_block_num, 2u);
 
     // A revocation (ERC-8004 FeedbackRevoked) makes agent 1 due again.
@@ -441,7 +441,8 @@ TEST_P(score_store, incremental_passes_equal_a_full_recompute_through_a_rollback
     std::mt19937_64 rng(GetParam() == Backend::sqlite ? 8004 : 8301);
     LogChain chain(*store_, sources_);
     uint8_t agents = 12;
-    for (uint8_t a = 1; a <= agents; ++a) chain.registered(a, addr(static_cast<uint8_t>(0x40 + a)));
+    for (uint8_t a = 1; a <= agents; ++a)
+        chain.registered(a, filled_addr(static_cast<uint8_t>(0x40 + a)));
     chain.commit();
     struct Given {
         uint8_t agent;
@@ -466,7 +467,7 @@ TEST_P(score_store, incremental_passes_equal_a_full_recompute_through_a_rollback
     ScoreUpdater updater(config);
     sources_.head_block_num = chain.block();
     ASSERT_TRUE(updater.full_pass(*db_, sources_).has_value());
-    int64_t checked_at = kNow;
+    int64_t checked_at = kStoreNow;
     size_t rescored = 0, passes = 0;
     for (int step = 0; step < 16; ++step) {
         const bool reorg = step == 10;
@@ -490,7 +491,7 @@ TEST_P(score_store, incremental_passes_equal_a_full_recompute_through_a_rollback
         }
         if (rng() % 4 == 0 && agents < 20) {
             ++agents;
-            chain.registered(agents, addr(static_cast<uint8_t>(0x40 + agents)));
+            chain.registered(agents, filled_addr(static_cast<uint8_t>(0x40 + agents)));
         }
         chain.commit();
         // The verifier's checks arrive on their own clock.
@@ -568,7 +569,7 @@ TEST_P(score_store, failed_write_keeps_the_previous_pass_whole) {
     }
     out_of_range.score = 2.0;
     const std::array<ScoreRow, 2> rows{ScoreRow{&good, &changed}, ScoreRow{&bad, &out_of_range}};
-    auto r = save_scores(*db_, kChain, sources_.identity_registry, rows, {}, kNow + 5, 31);
+    auto r = save_scores(*db_, kChain, sources_.identity_registry, rows, {}, kStoreNow + 5, 31);
     EXPECT_FALSE(r.has_value());
     EXPECT_FALSE(db_->in_transaction());
     auto one = stored(1);

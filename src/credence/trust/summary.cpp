@@ -38,8 +38,6 @@ using index::blob_at;
 using index::int_at;
 using index::text_at;
 
-index::DbError unreadable(std::string_view what) { return index::unreadable("trust", what); }
-
 }  // namespace
 
 std::string_view to_string(SummaryError e) noexcept {
@@ -180,13 +178,15 @@ index::DbResult<std::vector<ValidationEntry>> load_validations(index::Database& 
     out.reserve(rows->size());
     for (const index::DbRow& row : *rows) {
         const core::Bytes* validator = blob_at(row, 0);
-        if (validator == nullptr) return std::unexpected(unreadable("validation row"));
+        if (validator == nullptr)
+            return std::unexpected(index::unreadable("trust", "validation row"));
         auto address = core::Address::from_bytes(*validator);
-        if (!address) return std::unexpected(unreadable("validator"));
+        if (!address) return std::unexpected(index::unreadable("trust", "validator"));
         ValidationEntry entry;
         entry.validator = *address;
         if (const int64_t* response = int_at(row, 1); response != nullptr) {
-            if (*response < 0 || *response > 100) return std::unexpected(unreadable("response"));
+            if (*response < 0 || *response > 100)
+                return std::unexpected(index::unreadable("trust", "response"));
             entry.has_response = true;
             entry.response = static_cast<uint8_t>(*response);
         }

@@ -29,7 +29,7 @@ using core::Int256;
 constexpr SummaryRules kCredence = SummaryRules::credence;
 constexpr SummaryRules kV2 = SummaryRules::erc8004_v2;
 
-core::Address addr(uint8_t fill) {
+core::Address summary_addr(uint8_t fill) {
     core::Address a;
     a.bytes.fill(fill);
     return a;
@@ -37,8 +37,8 @@ core::Address addr(uint8_t fill) {
 
 FeedbackEntry fb(uint8_t client, int64_t value, uint8_t decimals, std::string tag1 = "",
                  std::string tag2 = "", bool revoked = false) {
-    return FeedbackEntry{addr(client),    1,      Int256(value), decimals, std::move(tag1),
-                         std::move(tag2), revoked};
+    return FeedbackEntry{summary_addr(client), 1,      Int256(value), decimals, std::move(tag1),
+                         std::move(tag2),      revoked};
 }
 
 TEST(trust_summary, client_list_is_required) {
@@ -51,7 +51,7 @@ TEST(trust_summary, client_list_is_required) {
 TEST(trust_summary, revoked_and_unlisted_clients_do_not_count_and_credence_counts_a_repeat_once) {
     const std::vector<FeedbackEntry> rows{fb(1, 80, 0), fb(1, 10, 0, "", "", true), fb(2, 60, 0),
                                           fb(3, 0, 0)};
-    const std::vector<core::Address> clients{addr(1), addr(2), addr(1)};
+    const std::vector<core::Address> clients{summary_addr(1), summary_addr(2), summary_addr(1)};
     auto r = reputation_summary(rows, clients, "", "", kCredence);
     ASSERT_TRUE(r.has_value());
     EXPECT_EQ(r->count, 2U);
@@ -64,19 +64,19 @@ TEST(trust_summary, revoked_and_unlisted_clients_do_not_count_and_credence_count
 TEST(trust_summary, deployed_v2_rules_count_a_repeated_client_again) {
     const std::vector<FeedbackEntry> rows{fb(1, 80, 0), fb(1, 10, 0, "", "", true), fb(2, 60, 0),
                                           fb(3, 0, 0)};
-    const std::vector<core::Address> clients{addr(1), addr(2), addr(1)};
+    const std::vector<core::Address> clients{summary_addr(1), summary_addr(2), summary_addr(1)};
     auto r = reputation_summary(rows, clients, "", "", kV2);
     ASSERT_TRUE(r.has_value());
     EXPECT_EQ(r->count, 3U);
     EXPECT_EQ(r->summary_value, Int256(73));  // (80 + 60 + 80) / 3, truncated
     EXPECT_EQ(r->summary_value_decimals, 0);
     // Without a repeat both rules agree.
-    const std::vector<core::Address> once{addr(1), addr(2)};
+    const std::vector<core::Address> once{summary_addr(1), summary_addr(2)};
     EXPECT_EQ(reputation_summary(rows, once, "", "", kV2).value(),
               reputation_summary(rows, once, "", "", kCredence).value());
     // The mode counts repeats too: 2 x (1 at 2 decimals) beats 1 x (5 at 0 decimals).
     const std::vector<FeedbackEntry> mixed{fb(1, 150, 2), fb(2, 5, 0)};
-    const std::vector<core::Address> twice1{addr(1), addr(2), addr(1)};
+    const std::vector<core::Address> twice1{summary_addr(1), summary_addr(2), summary_addr(1)};
     EXPECT_EQ(reputation_summary(mixed, twice1, "", "", kV2)->summary_value_decimals, 2);
     EXPECT_EQ(reputation_summary(mixed, twice1, "", "", kV2)->summary_value, Int256(266));
     EXPECT_EQ(reputation_summary(mixed, twice1, "", "", kCredence)->summary_value_decimals, 0);
@@ -90,8 +90,8 @@ TEST(trust_summary, deployed_v2_rules_count_a_repeated_client_again) {
 TEST(trust_summary, int128_overflow_reverts_in_credence_and_wraps_in_v2) {
     const Int256 big = Int256::parse("100000000000000000000000000000000000000").value();
     std::vector<FeedbackEntry> rows{fb(1, 0, 18), fb(1, 0, 18)};
-    rows.push_back(FeedbackEntry{addr(1), 3, big, 0, "", "", false});
-    const std::vector<core::Address> clients{addr(1)};
+    rows.push_back(FeedbackEntry{summary_addr(1), 3, big, 0, "", "", false});
+    const std::vector<core::Address> clients{summary_addr(1)};
     auto credence = reputation_summary(rows, clients, "", "", kCredence);
     ASSERT_FALSE(credence.has_value());
     EXPECT_EQ(credence.error().code, SummaryError::summary_overflow);
@@ -121,7 +121,7 @@ TEST(trust_summary, known_rules_by_address) {
 TEST(trust_summary, tags_filter_by_exact_match_each_when_given) {
     const std::vector<FeedbackEntry> rows{fb(1, 10, 0, "quality", "speed"),
                                           fb(1, 20, 0, "quality", "cost"), fb(1, 90, 0, "uptime")};
-    const std::vector<core::Address> clients{addr(1)};
+    const std::vector<core::Address> clients{summary_addr(1)};
     EXPECT_EQ(reputation_summary(rows, clients, "quality", "", kCredence)->count, 2U);
     EXPECT_EQ(reputation_summary(rows, clients, "quality", "cost", kCredence)->summary_value,
               Int256(20));
@@ -132,7 +132,7 @@ TEST(trust_summary, tags_filter_by_exact_match_each_when_given) {
 // Values are averaged at 18 decimals and returned at the most common valueDecimals; the smallest
 // wins a tie. 9977/2 (99.77) and 5/0 (5): mean 52.385 -> at 0 decimals 52.
 TEST(trust_summary, mixed_decimals_average_at_the_mode_with_truncation_toward_zero) {
-    const std::vector<core::Address> clients{addr(1)};
+    const std::vector<core::Address> clients{summary_addr(1)};
     const std::vector<FeedbackEntry> tie{fb(1, 9977, 2), fb(1, 5, 0)};
     auto r = reputation_summary(tie, clients, "", "", kCredence);
     ASSERT_TRUE(r.has_value());
@@ -150,12 +150,12 @@ TEST(trust_summary, mixed_decimals_average_at_the_mode_with_truncation_toward_ze
 }
 
 TEST(trust_summary, validation_summary_counts_responses_only) {
-    const std::vector<ValidationEntry> rows{{addr(1), true, 90, "hard"},
-                                            {addr(2), true, 45, "soft"},
-                                            {addr(1), false, 0, ""},
-                                            {addr(3), true, 100, "hard"}};
+    const std::vector<ValidationEntry> rows{{summary_addr(1), true, 90, "hard"},
+                                            {summary_addr(2), true, 45, "soft"},
+                                            {summary_addr(1), false, 0, ""},
+                                            {summary_addr(3), true, 100, "hard"}};
     EXPECT_EQ(validation_summary(rows, {}, ""), (ValidationSummary{3, 78}));
-    const std::vector<core::Address> only1{addr(1)};
+    const std::vector<core::Address> only1{summary_addr(1)};
     EXPECT_EQ(validation_summary(rows, only1, ""), (ValidationSummary{1, 90}));
     EXPECT_EQ(validation_summary(rows, {}, "hard"), (ValidationSummary{2, 95}));
     EXPECT_EQ(validation_summary(rows, {}, "none"), (ValidationSummary{0, 0}));

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <credence/api/client_key.hpp>
+#include <credence/api/detail/json_body.hpp>
 #include <credence/api/http_target.hpp>
 
 namespace credence::api::detail {
@@ -28,15 +29,6 @@ namespace {
 /// kDrainBytes), so its kernel does not turn our answer into a reset.
 constexpr auto kDrainTime = std::chrono::milliseconds(500);
 constexpr size_t kDrainBytes = 1 << 20;
-
-HttpResponse json_error(int status, std::string_view message, std::string_view code) {
-    // The message may echo the client's bytes, which need not be UTF-8: replaced, never thrown.
-    const nlohmann::json body{{"error", message}, {"code", code}};
-    return {status,
-            "application/json",
-            body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
-            {}};
-}
 
 std::string lowercase(std::string_view text) {
     std::string out(text);

@@ -17,7 +17,7 @@ namespace credence::core::detail {
 namespace {
 
 constexpr bool is_ws(char c) noexcept { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+constexpr bool is_json_digit(char c) noexcept { return c >= '0' && c <= '9'; }
 
 // Bytes that end the plain run inside a string: quote, backslash, controls, non-ASCII.
 constexpr auto kStringSpecial = [] {
@@ -248,9 +248,10 @@ Result<void, JsonError> TapeParser::parse_number() {
     const char* int_begin = p_;
     if (*p_ == '0') {
         ++p_;
-        if (p_ != end_ && is_digit(*p_)) return fail(JsonError::invalid_number, "leading zero");
-    } else if (is_digit(*p_)) {
-        while (p_ != end_ && is_digit(*p_)) ++p_;
+        if (p_ != end_ && is_json_digit(*p_))
+            return fail(JsonError::invalid_number, "leading zero");
+    } else if (is_json_digit(*p_)) {
+        while (p_ != end_ && is_json_digit(*p_)) ++p_;
     } else {
         return fail(JsonError::invalid_number, "missing integer digits");
     }
@@ -260,7 +261,7 @@ Result<void, JsonError> TapeParser::parse_number() {
     if (p_ != end_ && *p_ == '.') {
         ++p_;
         frac_begin = p_;
-        while (p_ != end_ && is_digit(*p_)) ++p_;
+        while (p_ != end_ && is_json_digit(*p_)) ++p_;
         frac_end = p_;
         if (frac_begin == frac_end)
             return fail(JsonError::invalid_number, "missing fraction digits");
@@ -272,9 +273,9 @@ Result<void, JsonError> TapeParser::parse_number() {
         ++p_;
         bool neg = false;
         if (p_ != end_ && (*p_ == '+' || *p_ == '-')) neg = *p_++ == '-';
-        if (p_ == end_ || !is_digit(*p_))
+        if (p_ == end_ || !is_json_digit(*p_))
             return fail(JsonError::invalid_number, "missing exponent digits");
-        while (p_ != end_ && is_digit(*p_)) {
+        while (p_ != end_ && is_json_digit(*p_)) {
             if (exp < 1'000'000'000)
                 exp = exp * 10 + (*p_ - '0');  // saturate; only the sign matters past this
             ++p_;
@@ -446,7 +447,7 @@ Result<void, JsonError> TapeParser::run() {
             }
         } else if (c == '"') {
             if (auto r = parse_string(); !r) return r;
-        } else if (c == '-' || is_digit(c)) {
+        } else if (c == '-' || is_json_digit(c)) {
             if (auto r = parse_number(); !r) return r;
         } else if (c == 't' || c == 'f' || c == 'n') {
             if (auto r = parse_literal(); !r) return r;

@@ -1,6 +1,9 @@
-// Shared by the database backends: how a statement is named in a one-line error.
+// Shared by the database backends: how a statement is named in a one-line error, and the hash of
+// their statement caches, keyed by SQL text.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -14,5 +17,14 @@ namespace credence::index::detail {
     if (sql.size() > kMax) out.append("...");
     return out;
 }
+
+/// Hashes std::string keys and std::string_view lookups alike (heterogeneous lookup: a cache hit
+/// does not copy the statement).
+struct StringHash {
+    using is_transparent = void;  // NOLINT(readability-identifier-naming): std name
+    size_t operator()(std::string_view s) const noexcept {
+        return std::hash<std::string_view>{}(s);
+    }
+};
 
 }  // namespace credence::index::detail

@@ -25,7 +25,7 @@ using credence::verify::FetchError;
 using credence::verify::FetchPolicy;
 using Clock = std::chrono::steady_clock;
 
-std::string text(const credence::core::Bytes& b) { return {b.begin(), b.end()}; }
+std::string body_text(const credence::core::Bytes& b) { return {b.begin(), b.end()}; }
 
 FetcherConfig trusting(const HttpsServer& server) {
     FetcherConfig c;
@@ -69,7 +69,7 @@ TEST(verify_fetch, https_document_is_fetched_with_its_content_type) {
     const auto r = fetcher->fetch("https://agent-a.test/agent.json", short_policy());
     ASSERT_TRUE(r.has_value()) << r.error().detail;
     EXPECT_EQ(r->status, 200);
-    EXPECT_EQ(text(r->body), R"({"name":"a"})");
+    EXPECT_EQ(body_text(r->body), R"({"name":"a"})");
     EXPECT_EQ(r->content_type, "application/json");
     EXPECT_EQ(r->final_url, "https://agent-a.test/agent.json");
     EXPECT_EQ(server.hits("agent-a.test", "/agent.json"), 1U);
@@ -83,8 +83,8 @@ TEST(verify_fetch, routes_by_host_header) {
     const auto a = fetcher->fetch("https://agent-a.test/x", short_policy());
     const auto b = fetcher->fetch("https://AGENT-B.test/x", short_policy());
     ASSERT_TRUE(a && b);
-    EXPECT_EQ(text(a->body), "a");
-    EXPECT_EQ(text(b->body), "b");
+    EXPECT_EQ(body_text(a->body), "a");
+    EXPECT_EQ(body_text(b->body), "b");
 }
 
 TEST(verify_fetch, plain_http_is_refused_unless_allowed) {
@@ -105,7 +105,7 @@ TEST(verify_fetch, plain_http_is_refused_unless_allowed) {
     plain.stop();
     t.join();
     ASSERT_TRUE(ok.has_value()) << ok.error().detail;
-    EXPECT_EQ(text(ok->body), "plain");
+    EXPECT_EQ(body_text(ok->body), "plain");
 }
 
 TEST(verify_fetch, loopback_is_blocked_without_allow_hosts) {
@@ -138,7 +138,7 @@ TEST(verify_fetch, allow_hosts_takes_a_cidr_range) {
     const auto r = credence::verify::make_curl_fetcher(config)->fetch(
         "https://127.0.0.1:" + std::to_string(server.port()) + "/doc", short_policy());
     ASSERT_TRUE(r.has_value()) << r.error().detail;
-    EXPECT_EQ(text(r->body), "ok");
+    EXPECT_EQ(body_text(r->body), "ok");
 }
 
 TEST(verify_fetch, redirect_hop_into_a_blocked_range_is_refused) {
@@ -165,7 +165,7 @@ TEST(verify_fetch, redirects_are_followed_within_the_budget) {
     const auto r = credence::verify::make_curl_fetcher(trusting(server))
                        ->fetch("https://agent-a.test/1", short_policy());
     ASSERT_TRUE(r.has_value()) << r.error().detail;
-    EXPECT_EQ(text(r->body), "end");
+    EXPECT_EQ(body_text(r->body), "end");
     EXPECT_EQ(r->final_url, "https://agent-b.test/3");
 }
 
@@ -320,7 +320,7 @@ TEST(verify_fetch, data_uri_is_decoded_locally) {
     auto fetcher = credence::verify::make_curl_fetcher({});
     const auto r = fetcher->fetch("data:application/json;base64,eyJhIjoxfQ==", short_policy());
     ASSERT_TRUE(r.has_value()) << r.error().detail;
-    EXPECT_EQ(text(r->body), R"({"a":1})");
+    EXPECT_EQ(body_text(r->body), R"({"a":1})");
     EXPECT_EQ(r->content_type, "application/json");
     EXPECT_EQ(r->status, 200);
     EXPECT_EQ(error_of(fetcher->fetch("data:application/json;base64,eyJhIjoxfQ=", short_policy())),
@@ -352,12 +352,12 @@ TEST(verify_fetch, fetch_all_of_60_urls_keeps_their_order) {
     for (int i = 0; i < 60; ++i) {
         ASSERT_TRUE(results[static_cast<size_t>(i)].has_value())
             << i << ": " << results[static_cast<size_t>(i)].error().detail;
-        EXPECT_EQ(text(results[static_cast<size_t>(i)]->body),
+        EXPECT_EQ(body_text(results[static_cast<size_t>(i)]->body),
                   R"({"i":)" + std::to_string(i) + "}");
     }
     EXPECT_EQ(error_of(results[60]), FetchError::http_status);
     ASSERT_TRUE(results[61].has_value());
-    EXPECT_EQ(text(results[61]->body), "inline");
+    EXPECT_EQ(body_text(results[61]->body), "inline");
 }
 
 TEST(verify_fetch, policies_match_issue_6) {

@@ -12,7 +12,7 @@
 namespace credence::verify {
 namespace {
 
-const core::Address kRegistry =
+const core::Address kDomainRegistry =
     core::Address::from_hex("0x8004A169FB4a3325136EB29fA0ceB6D2e539a432",
                             core::ChecksumMode::ignore)
         .value();
@@ -28,7 +28,7 @@ std::string entry(uint64_t agent_id, const core::Address& registry, uint64_t cha
 }
 
 core::Result<void, DomainFileError> check(const std::string& body, uint64_t agent_id = 22) {
-    return check_domain_file(bytes(body), 1, kRegistry.bytes, core::Uint256{agent_id});
+    return check_domain_file(bytes(body), 1, kDomainRegistry.bytes, core::Uint256{agent_id});
 }
 
 TEST(verify_domain_check, endpoint_domain_is_the_lowercased_host_without_port_or_userinfo) {
@@ -74,16 +74,16 @@ TEST(verify_domain_check, well_known_urls_follow_the_text) {
 
 TEST(verify_domain_check, a_registrations_list_naming_the_agent_verifies) {
     // "containing at least a registrations list": no other member is needed.
-    EXPECT_TRUE(check(R"({"registrations": [)" + entry(22, kRegistry) + "]}"));
+    EXPECT_TRUE(check(R"({"registrations": [)" + entry(22, kDomainRegistry) + "]}"));
     // "(or the full agent registration file)"; the matching entry may be any of several.
     EXPECT_TRUE(check(R"({"type": "https://eips.ethereum.org/EIPS/eip-8004#registration-v1",
         "name": "a", "description": "d", "image": "https://a.example/i.png", "services": [],
         "registrations": [)" +
-                      entry(7, kOther) + "," + entry(22, kRegistry) + "]}"));
+                      entry(7, kOther) + "," + entry(22, kDomainRegistry) + "]}"));
 }
 
 TEST(verify_domain_check, a_file_listing_another_agent_does_not_verify) {
-    const auto r = check(R"({"registrations": [)" + entry(23, kRegistry) + "]}");
+    const auto r = check(R"({"registrations": [)" + entry(23, kDomainRegistry) + "]}");
     ASSERT_FALSE(r);
     EXPECT_EQ(r.error().code, DomainFileError::wrong_agent_id);
     EXPECT_NE(r.error().detail.find("agentId 23"), std::string::npos) << r.error().detail;
@@ -93,8 +93,9 @@ TEST(verify_domain_check, the_same_agent_id_on_another_registry_does_not_verify)
     EXPECT_EQ(check(R"({"registrations": [)" + entry(22, kOther) + "]}").error().code,
               DomainFileError::wrong_registry);
     // Same address, another chain: agentRegistry includes the chain id.
-    EXPECT_EQ(check(R"({"registrations": [)" + entry(22, kRegistry, 8453) + "]}").error().code,
-              DomainFileError::wrong_registry);
+    EXPECT_EQ(
+        check(R"({"registrations": [)" + entry(22, kDomainRegistry, 8453) + "]}").error().code,
+        DomainFileError::wrong_registry);
     EXPECT_EQ(check(R"({"registrations": [)" + entry(5, kOther) + "]}").error().code,
               DomainFileError::no_matching_registration);
 }
@@ -108,7 +109,7 @@ TEST(verify_domain_check, a_file_without_a_registrations_list_does_not_verify) {
               DomainFileError::no_registrations);
     // agentId as a string is not the number the text shows.
     EXPECT_EQ(check(R"({"registrations": [{"agentId": "22", "agentRegistry": "eip155:1:)" +
-                    kRegistry.to_checksum_hex() + R"("}]})")
+                    kDomainRegistry.to_checksum_hex() + R"("}]})")
                   .error()
                   .code,
               DomainFileError::no_registrations);
@@ -126,12 +127,12 @@ TEST(verify_domain_check, agent_ids_beyond_64_bits_compare_exactly) {
     const std::string big =
         "115792089237316195423570985008687907853269984665640564039457584007913129639935";
     const std::string body = R"({"registrations": [{"agentId": )" + big +
-                             R"(, "agentRegistry": "eip155:1:)" + kRegistry.to_checksum_hex() +
-                             R"("}]})";
-    EXPECT_TRUE(
-        check_domain_file(bytes(body), 1, kRegistry.bytes, core::Uint256::from_dec(big).value()));
+                             R"(, "agentRegistry": "eip155:1:)" +
+                             kDomainRegistry.to_checksum_hex() + R"("}]})";
+    EXPECT_TRUE(check_domain_file(bytes(body), 1, kDomainRegistry.bytes,
+                                  core::Uint256::from_dec(big).value()));
     EXPECT_FALSE(
-        check_domain_file(bytes(body), 1, kRegistry.bytes,
+        check_domain_file(bytes(body), 1, kDomainRegistry.bytes,
                           core::Uint256::from_dec(big.substr(0, big.size() - 1) + "4").value()));
 }
 

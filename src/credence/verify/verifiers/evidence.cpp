@@ -33,8 +33,6 @@ using HashSet = std::unordered_set<Hash32, HashHasher>;
 template <typename V>
 using HashMap = std::unordered_map<Hash32, V, HashHasher>;
 
-std::string hex(const Hash32& h) { return core::to_hex(h); }
-
 // keccak256(abi.encodePacked(bytes32[])): the words back to back, no length (ERC-8301 §Data
 // Envelopes; keccak256("") for an empty list, never bytes32(0)).
 Hash32 packed_hash(const std::vector<Hash32>& hashes) {
@@ -94,7 +92,7 @@ public:
         if (result->status != kRunSuccess || result->final_task_hash == Hash32{}) {
             add(EvidenceReason::run_not_completed, NodeKind::task, Hash32{},
                 fmt::format("result() status {} finalTaskHash {}", result->status,
-                            hex(result->final_task_hash)));
+                            core::to_hex(result->final_task_hash)));
             return std::move(report_);
         }
         if (auto ok = traverse(result->final_task_hash); !ok) return fail(ok.error());
@@ -281,7 +279,8 @@ private:
         const auto& t = n.record->task;
         // ERC-8301 §Data Envelopes: the stored struct must hash to its key.
         if (const Hash32 h = task_hash(t); h != n.hash) {
-            fail(EvidenceReason::hash_mismatch, fmt::format("stored task hashes to {}", hex(h)));
+            fail(EvidenceReason::hash_mismatch,
+                 fmt::format("stored task hashes to {}", core::to_hex(h)));
         }
         // ERC-8301 §run(): inputHash = keccak256(input) when the input is carried on-chain.
         if (!t.input.empty() && core::keccak256(t.input) != t.input_hash) {
@@ -289,7 +288,7 @@ private:
         }
         if (t.workflow_run_id != run_id_) {
             fail(EvidenceReason::wrong_run,
-                 fmt::format("workflowRunId {}", hex(t.workflow_run_id)));
+                 fmt::format("workflowRunId {}", core::to_hex(t.workflow_run_id)));
         }
         if (!n.record->anchor) {
             fail(EvidenceReason::broken_link,
@@ -313,8 +312,9 @@ private:
         }
         // ERC-8301 §AgentTask: taskSeq is a per-run monotonic counter.
         if (auto [it, fresh] = seqs_.emplace(u64(t.task_seq), n.hash); !fresh) {
-            fail(EvidenceReason::sequence_order, fmt::format("taskSeq {} also used by task {}",
-                                                             t.task_seq.to_dec(), hex(it->second)));
+            fail(EvidenceReason::sequence_order,
+                 fmt::format("taskSeq {} also used by task {}", t.task_seq.to_dec(),
+                             core::to_hex(it->second)));
         }
         bool proven = true;
         // Whether an unproven prevReply is this task's own problem: not when the reply is
@@ -333,7 +333,7 @@ private:
                 proven = false;
                 if (task_at(rh) != nullptr) {
                     fail(EvidenceReason::broken_link,
-                         fmt::format("prevReplyHashes names task {}", hex(rh)));
+                         fmt::format("prevReplyHashes names task {}", core::to_hex(rh)));
                 }
                 continue;
             }
@@ -345,7 +345,7 @@ private:
                 if (up->record->task.task_seq >= t.task_seq) {
                     fail(EvidenceReason::sequence_order,
                          fmt::format("taskSeq {} not after upstream task {} (taskSeq {})",
-                                     t.task_seq.to_dec(), hex(th),
+                                     t.task_seq.to_dec(), core::to_hex(th),
                                      up->record->task.task_seq.to_dec()));
                 }
             }
@@ -374,7 +374,8 @@ private:
         }
         const auto& r = n.record->reply;
         if (const Hash32 h = reply_hash(r); h != n.hash) {
-            fail(EvidenceReason::hash_mismatch, fmt::format("stored reply hashes to {}", hex(h)));
+            fail(EvidenceReason::hash_mismatch,
+                 fmt::format("stored reply hashes to {}", core::to_hex(h)));
         }
         // ERC-8301 §AgentReply: outputHash = keccak256(output) when the output is on-chain.
         if (!r.output.empty() && core::keccak256(r.output) != r.output_hash) {
@@ -382,7 +383,7 @@ private:
         }
         if (r.workflow_run_id != run_id_) {
             fail(EvidenceReason::wrong_run,
-                 fmt::format("workflowRunId {}", hex(r.workflow_run_id)));
+                 fmt::format("workflowRunId {}", core::to_hex(r.workflow_run_id)));
         }
         if (!n.record->anchor) {
             fail(EvidenceReason::broken_link, "no AgentReplyAnchored log anchors this reply");
@@ -403,7 +404,7 @@ private:
             if (up == nullptr) {
                 if (reply_at(th) != nullptr) {
                     fail(EvidenceReason::broken_link,
-                         fmt::format("prevTaskHashes names reply {}", hex(th)));
+                         fmt::format("prevTaskHashes names reply {}", core::to_hex(th)));
                 }
                 continue;
             }
@@ -411,13 +412,13 @@ private:
             if (ts <= u64(up->record->task.timestamp)) {
                 fail(EvidenceReason::timestamp_order,
                      fmt::format("reply timestamp {} not after the anchor time {} of task {}", ts,
-                                 up->record->task.timestamp.to_dec(), hex(th)));
+                                 up->record->task.timestamp.to_dec(), core::to_hex(th)));
             }
             if (up->record->anchor && n.record->anchor &&
                 up->record->anchor->block_num > n.record->anchor->block_num) {
                 fail(EvidenceReason::timestamp_order,
                      fmt::format("anchored in block {} before its task {} (block {})",
-                                 n.record->anchor->block_num, hex(th),
+                                 n.record->anchor->block_num, core::to_hex(th),
                                  up->record->anchor->block_num));
             }
         }
@@ -430,14 +431,14 @@ private:
                     fail(EvidenceReason::timestamp_order,
                          fmt::format("reply timestamp {} after the anchor time {} of task {} that "
                                      "follows it",
-                                     ts, anchor, hex(down.hash)));
+                                     ts, anchor, core::to_hex(down.hash)));
                 }
                 if (down.record->anchor && n.record->anchor &&
                     down.record->anchor->block_num < n.record->anchor->block_num) {
                     fail(EvidenceReason::timestamp_order,
                          fmt::format("anchored in block {} after task {} (block {}) that follows "
                                      "it",
-                                     n.record->anchor->block_num, hex(down.hash),
+                                     n.record->anchor->block_num, core::to_hex(down.hash),
                                      down.record->anchor->block_num));
                 }
             }
@@ -525,7 +526,8 @@ private:
             if (c == grey) {
                 add(EvidenceReason::cycle, next_kind, next,
                     fmt::format("{} {} is its own ancestor",
-                                next_kind == NodeKind::task ? "task" : "reply", hex(next)));
+                                next_kind == NodeKind::task ? "task" : "reply",
+                                core::to_hex(next)));
                 continue;
             }
             if (c == black) continue;

@@ -9,6 +9,7 @@
 #include <fmt/core.h>
 
 #include <credence/index/database.hpp>
+#include <credence/index/row.hpp>
 
 namespace credence::verify {
 namespace {
@@ -16,9 +17,6 @@ namespace {
 namespace iw = chain::bindings::i_agent_workflow;
 using index::DbRow;
 using index::DbValue;
-
-DbValue blob(core::ByteView b) { return core::Bytes(b.begin(), b.end()); }
-DbValue integer(uint64_t v) { return static_cast<int64_t>(v); }
 
 SourceError db_error(const index::DbError& e) { return {SourceErrorKind::database, e.to_string()}; }
 
@@ -103,7 +101,8 @@ public:
     core::Address workflow() const override { return workflow_; }
 
     SourceResult<RunResult> result(const core::Hash32& run_id) override {
-        const DbValue p[] = {integer(chain_id_), blob(workflow_.view()), blob(run_id)};
+        const DbValue p[] = {index::int_value(chain_id_), index::blob_value(workflow_.view()),
+                             index::blob_value(run_id)};
         auto rows = db_.query(kResult, p);
         if (!rows) return std::unexpected(db_error(rows.error()));
         RunResult out;
@@ -137,7 +136,8 @@ public:
         std::vector<std::optional<TaskRecord>> out;
         out.reserve(task_hashes.size());
         for (const auto& h : task_hashes) {
-            const DbValue p[] = {integer(chain_id_), blob(h), blob(workflow_.view())};
+            const DbValue p[] = {index::int_value(chain_id_), index::blob_value(h),
+                                 index::blob_value(workflow_.view())};
             auto rows = db_.query(kTask, p);
             if (!rows) return std::unexpected(db_error(rows.error()));
             // A row whose getAgentTask detail was not fetched (NULL task_seq) holds no struct.
@@ -171,7 +171,8 @@ public:
         std::vector<std::optional<ReplyRecord>> out;
         out.reserve(reply_hashes.size());
         for (const auto& h : reply_hashes) {
-            const DbValue p[] = {integer(chain_id_), blob(h), blob(workflow_.view())};
+            const DbValue p[] = {index::int_value(chain_id_), index::blob_value(h),
+                                 index::blob_value(workflow_.view())};
             auto rows = db_.query(kReply, p);
             if (!rows) return std::unexpected(db_error(rows.error()));
             if (rows->empty() || std::holds_alternative<std::monostate>(rows->front()[0])) {
@@ -205,7 +206,7 @@ public:
     }
 
     SourceResult<std::vector<ProofRecord>> proofs(const core::Hash32& run_id) override {
-        const DbValue p[] = {integer(chain_id_), blob(run_id)};
+        const DbValue p[] = {index::int_value(chain_id_), index::blob_value(run_id)};
         auto rows = db_.query(kProofs, p);
         if (!rows) return std::unexpected(db_error(rows.error()));
         std::vector<ProofRecord> out;
@@ -253,13 +254,13 @@ SourceResult<std::unique_ptr<EvidenceSource>> make_index_evidence_source(
     std::optional<core::Address> workflow) {
     // Placeholders are numbered in order of use (database.hpp dialect rules).
     std::string sql = "SELECT chain_id, workflow FROM workflow_runs WHERE run_id = $1";
-    std::vector<DbValue> params{blob(run_id)};
+    std::vector<DbValue> params{index::blob_value(run_id)};
     if (chain_id) {
-        params.push_back(integer(*chain_id));
+        params.push_back(index::int_value(*chain_id));
         sql += fmt::format(" AND chain_id = ${}", params.size());
     }
     if (workflow) {
-        params.push_back(blob(workflow->view()));
+        params.push_back(index::blob_value(workflow->view()));
         sql += fmt::format(" AND workflow = ${}", params.size());
     }
     auto rows = db.query(sql, params);

@@ -15,18 +15,16 @@ namespace {
 using Json = nlohmann::ordered_json;
 using core::Hash32;
 
-std::string hex(const Hash32& h) { return core::to_hex(h); }
-
 Json failure_json(const EvidenceFailure& f) {
     return Json{{"reason", std::string(to_string(f.reason))},
                 {"kind", f.kind == NodeKind::task ? "task" : "reply"},
-                {"hash", hex(f.hash)},
+                {"hash", core::to_hex(f.hash)},
                 {"detail", f.detail}};
 }
 
 Json hashes_json(const std::vector<Hash32>& hs) {
     Json out = Json::array();
-    for (const auto& h : hs) out.push_back(hex(h));
+    for (const auto& h : hs) out.push_back(core::to_hex(h));
     return out;
 }
 
@@ -36,12 +34,12 @@ void anchor_json(Json& j, const std::optional<Anchor>& a) {
         return;
     }
     j["blockNum"] = a->block_num;
-    j["txnHash"] = hex(a->txn_hash);
+    j["txnHash"] = core::to_hex(a->txn_hash);
 }
 
 Json task_json(const TaskNode& n) {
     Json j{{"type", n.final_task ? "finalTask" : "task"},
-           {"taskHash", hex(n.hash)},
+           {"taskHash", core::to_hex(n.hash)},
            {"depth", n.depth}};
     if (!n.record) {
         j["missing"] = true;
@@ -50,7 +48,7 @@ Json task_json(const TaskNode& n) {
     const auto& t = n.record->task;
     j["stage"] = t.stage;
     j["taskSeq"] = t.task_seq.to_dec();
-    j["inputHash"] = hex(t.input_hash);
+    j["inputHash"] = core::to_hex(t.input_hash);
     j["timestamp"] = t.timestamp.to_dec();
     j["expiresAt"] = t.expires_at.to_dec();
     j["prevReplyHashes"] = hashes_json(t.prev_reply_hashes);
@@ -60,21 +58,21 @@ Json task_json(const TaskNode& n) {
 }
 
 Json reply_json(const ReplyNode& n) {
-    Json j{{"type", "reply"}, {"replyHash", hex(n.hash)}, {"depth", n.depth}};
+    Json j{{"type", "reply"}, {"replyHash", core::to_hex(n.hash)}, {"depth", n.depth}};
     if (!n.record) {
         j["missing"] = true;
         return j;
     }
     const auto& r = n.record->reply;
     j["replier"] = r.replier.to_checksum_hex();
-    j["operationId"] = hex(r.operation_id);
-    j["outputHash"] = hex(r.output_hash);
+    j["operationId"] = core::to_hex(r.operation_id);
+    j["outputHash"] = core::to_hex(r.output_hash);
     j["timestamp"] = r.timestamp.to_dec();
     j["prevTaskHashes"] = hashes_json(r.prev_task_hashes);
     j["proven"] = n.proven;
     if (n.proof) {
         j["proof"] = Json{{"verifier", n.proof->verifier.to_checksum_hex()},
-                          {"verificationDigest", hex(n.proof->verification_digest)},
+                          {"verificationDigest", core::to_hex(n.proof->verification_digest)},
                           {"timestamp", n.proof->timestamp},
                           {"blockNum", n.proof->block_num}};
     } else {
@@ -90,20 +88,21 @@ Json reply_json(const ReplyNode& n) {
 constexpr size_t kMaxIndent = 32;
 
 std::string task_line(const TaskNode& n) {
-    if (!n.record) return fmt::format("task {} MISSING", hex(n.hash));
+    if (!n.record) return fmt::format("task {} MISSING", core::to_hex(n.hash));
     const auto& t = n.record->task;
     return fmt::format("{} {} stage {} seq {} input {} at {} {}",
-                       n.final_task ? "final task" : "task", hex(n.hash), t.stage,
-                       t.task_seq.to_dec(), hex(t.input_hash), t.timestamp.to_dec(),
+                       n.final_task ? "final task" : "task", core::to_hex(n.hash), t.stage,
+                       t.task_seq.to_dec(), core::to_hex(t.input_hash), t.timestamp.to_dec(),
                        n.proven ? "proven" : "unproven");
 }
 
 std::string reply_line(const ReplyNode& n) {
-    if (!n.record) return fmt::format("reply {} MISSING", hex(n.hash));
+    if (!n.record) return fmt::format("reply {} MISSING", core::to_hex(n.hash));
     const auto& r = n.record->reply;
-    return fmt::format("reply {} by {} op {} output {} at {} {}", hex(n.hash),
-                       r.replier.to_checksum_hex(), hex(r.operation_id), hex(r.output_hash),
-                       r.timestamp.to_dec(), n.proven ? "proven" : "unproven");
+    return fmt::format("reply {} by {} op {} output {} at {} {}", core::to_hex(n.hash),
+                       r.replier.to_checksum_hex(), core::to_hex(r.operation_id),
+                       core::to_hex(r.output_hash), r.timestamp.to_dec(),
+                       n.proven ? "proven" : "unproven");
 }
 
 }  // namespace
@@ -122,11 +121,11 @@ std::string run_status_name(uint64_t status) {
 }
 
 nlohmann::ordered_json to_json(const EvidenceReport& report) {
-    Json doc{{"runId", hex(report.run_id)},
+    Json doc{{"runId", core::to_hex(report.run_id)},
              {"workflow", report.workflow.to_checksum_hex()},
              {"source", report.source},
              {"status", run_status_name(report.result.status)},
-             {"finalTaskHash", hex(report.result.final_task_hash)},
+             {"finalTaskHash", core::to_hex(report.result.final_task_hash)},
              {"completedAt", report.result.completed_at},
              {"verdict", report.valid ? "valid" : "invalid"},
              {"fullyProven", report.fully_proven},
@@ -149,14 +148,14 @@ nlohmann::ordered_json to_json(const EvidenceReport& report) {
 
 std::string to_text(const EvidenceReport& report) {
     std::string out = fmt::format(
-        "run {} on {} ({}): {}, evidence {}{}\n", hex(report.run_id),
+        "run {} on {} ({}): {}, evidence {}{}\n", core::to_hex(report.run_id),
         report.workflow.to_checksum_hex(), report.source, run_status_name(report.result.status),
         report.valid ? "VALID" : "INVALID",
         report.valid ? (report.fully_proven ? ", fully proven" : ", not fully proven") : "");
     std::unordered_map<std::string, const TaskNode*> tasks;
     std::unordered_map<std::string, const ReplyNode*> replies;
-    for (const auto& t : report.tasks) tasks.emplace(hex(t.hash), &t);
-    for (const auto& r : report.replies) replies.emplace(hex(r.hash), &r);
+    for (const auto& t : report.tasks) tasks.emplace(core::to_hex(t.hash), &t);
+    for (const auto& r : report.replies) replies.emplace(core::to_hex(r.hash), &r);
     std::unordered_set<std::string> printed;
 
     struct Item {
@@ -167,7 +166,8 @@ std::string to_text(const EvidenceReport& report) {
         size_t level;
     };
     std::vector<Item> stack;
-    if (!report.tasks.empty()) stack.push_back({hex(report.tasks.front().hash), true, "", true, 0});
+    if (!report.tasks.empty())
+        stack.push_back({core::to_hex(report.tasks.front().hash), true, "", true, 0});
     while (!stack.empty()) {
         Item it = std::move(stack.back());
         stack.pop_back();
@@ -197,17 +197,18 @@ std::string to_text(const EvidenceReport& report) {
         const std::string child_prefix =
             it.level >= kMaxIndent ? it.prefix : it.prefix + (it.last ? "    " : "│   ");
         for (size_t i = children.size(); i-- > 0;) {
-            stack.push_back(
-                {hex(children[i]), !it.task, child_prefix, i + 1 == children.size(), it.level + 1});
+            stack.push_back({core::to_hex(children[i]), !it.task, child_prefix,
+                             i + 1 == children.size(), it.level + 1});
         }
     }
     if (report.result.status == 1) {
         out += fmt::format("completed at {}, final task {}\n", report.result.completed_at,
-                           hex(report.result.final_task_hash));
+                           core::to_hex(report.result.final_task_hash));
     }
     for (const auto& f : report.failures) {
         out += fmt::format("FAIL {} {} {}: {}\n", to_string(f.reason),
-                           f.kind == NodeKind::task ? "task" : "reply", hex(f.hash), f.detail);
+                           f.kind == NodeKind::task ? "task" : "reply", core::to_hex(f.hash),
+                           f.detail);
     }
     return out;
 }

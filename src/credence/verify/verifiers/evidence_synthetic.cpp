@@ -4,6 +4,7 @@
 #include <string>
 
 #include <credence/core/keccak.hpp>
+#include <credence/index/row.hpp>
 #include <credence/index/schema.hpp>
 #include <credence/verify/verifiers/evidence.hpp>
 
@@ -13,19 +14,17 @@ namespace {
 namespace iw = chain::bindings::i_agent_workflow;
 using index::DbValue;
 
-DbValue blob(core::ByteView b) { return core::Bytes(b.begin(), b.end()); }
-DbValue integer(uint64_t v) { return static_cast<int64_t>(v); }
 DbValue hashes(const std::vector<core::Hash32>& hs) {
     core::Bytes out;
     for (const auto& h : hs) out.insert(out.end(), h.begin(), h.end());
     return out;
 }
 
-constexpr std::string_view kTask =
+constexpr std::string_view kInsertTask =
     "INSERT INTO workflow_tasks (chain_id, workflow, run_id, block_num, log_index, task_hash, "
     "stage, task_seq, input_hash, input, timestamp, expires_at, prev_reply_hashes, proven, "
     "txn_hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)";
-constexpr std::string_view kReply =
+constexpr std::string_view kInsertReply =
     "INSERT INTO workflow_replies (chain_id, workflow, run_id, block_num, log_index, reply_hash, "
     "replier, operation_id, output_hash, output, timestamp, prev_task_hashes, verifier, proven, "
     "verification_digest, txn_hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, "
@@ -38,7 +37,7 @@ constexpr std::string_view kProof =
 constexpr std::string_view kRun =
     "INSERT INTO workflow_runs (chain_id, workflow, run_id, status, final_task_hash, "
     "completed_at, started_block_num, completed_block_num) VALUES ($1, $2, $3, 1, $4, $5, $6, $7)";
-constexpr std::string_view kResult =
+constexpr std::string_view kInsertResult =
     "INSERT INTO workflow_results (chain_id, workflow, run_id, block_num, log_index, status, "
     "final_task_hash, timestamp, txn_hash) VALUES ($1, $2, $3, $4, $5, 1, $6, $7, $8)";
 
@@ -54,22 +53,22 @@ core::Hash32 txn_of(uint64_t block_num) {
 index::DbResult<void> insert_task(index::Database& db, const SyntheticRunOptions& o,
                                   const iw::AgentTask& t, const core::Hash32& hash,
                                   uint64_t block_num, bool proven) {
-    const DbValue p[] = {integer(o.chain_id),
-                         blob(o.workflow.view()),
-                         blob(t.workflow_run_id),
-                         integer(block_num),
-                         integer(0),
-                         blob(hash),
-                         integer(t.stage),
-                         integer(t.task_seq.limbs[0]),
-                         blob(t.input_hash),
+    const DbValue p[] = {index::int_value(o.chain_id),
+                         index::blob_value(o.workflow.view()),
+                         index::blob_value(t.workflow_run_id),
+                         index::int_value(block_num),
+                         index::int_value(0),
+                         index::blob_value(hash),
+                         index::int_value(t.stage),
+                         index::int_value(t.task_seq.limbs[0]),
+                         index::blob_value(t.input_hash),
                          t.input,
-                         integer(t.timestamp.limbs[0]),
-                         integer(t.expires_at.limbs[0]),
+                         index::int_value(t.timestamp.limbs[0]),
+                         index::int_value(t.expires_at.limbs[0]),
                          hashes(t.prev_reply_hashes),
-                         integer(proven ? 1 : 0),
-                         blob(txn_of(block_num))};
-    return db.exec(kTask, p);
+                         index::int_value(proven ? 1 : 0),
+                         index::blob_value(txn_of(block_num))};
+    return db.exec(kInsertTask, p);
 }
 
 index::DbResult<SyntheticRun> write(index::Database& db, const SyntheticRunOptions& o) {
@@ -99,15 +98,17 @@ index::DbResult<SyntheticRun> write(index::Database& db, const SyntheticRunOptio
         if (final_task) {
             out.final_task = th;
             out.completed_at = time;
-            const DbValue r[] = {integer(o.chain_id), blob(o.workflow.view()),
-                                 blob(out.run_id),    integer(block_num),
-                                 integer(1),          blob(th),
-                                 integer(time),       blob(txn_of(block_num))};
-            if (auto ok = db.exec(kResult, r); !ok) return std::unexpected(ok.error());
-            const DbValue run[] = {integer(o.chain_id), blob(o.workflow.view()),
-                                   blob(out.run_id),    blob(th),
-                                   integer(time),       integer(10),
-                                   integer(block_num)};
+            const DbValue r[] = {
+                index::int_value(o.chain_id),  index::blob_value(o.workflow.view()),
+                index::blob_value(out.run_id), index::int_value(block_num),
+                index::int_value(1),           index::blob_value(th),
+                index::int_value(time),        index::blob_value(txn_of(block_num))};
+            if (auto ok = db.exec(kInsertResult, r); !ok) return std::unexpected(ok.error());
+            const DbValue run[] = {
+                index::int_value(o.chain_id),  index::blob_value(o.workflow.view()),
+                index::blob_value(out.run_id), index::blob_value(th),
+                index::int_value(time),        index::int_value(10),
+                index::int_value(block_num)};
             if (auto ok = db.exec(kRun, run); !ok) return std::unexpected(ok.error());
             break;
         }
@@ -123,32 +124,36 @@ index::DbResult<SyntheticRun> write(index::Database& db, const SyntheticRunOptio
         r.workflow_run_id = out.run_id;
         const core::Hash32 rh = reply_hash(r);
         // What getAgentReply returns at the anchoring block: not proven yet.
-        const DbValue rp[] = {integer(o.chain_id),
-                              blob(o.workflow.view()),
-                              blob(out.run_id),
-                              integer(block_num),
-                              integer(0),
-                              blob(rh),
-                              blob(o.replier.view()),
-                              blob(r.operation_id),
-                              blob(r.output_hash),
+        const DbValue rp[] = {index::int_value(o.chain_id),
+                              index::blob_value(o.workflow.view()),
+                              index::blob_value(out.run_id),
+                              index::int_value(block_num),
+                              index::int_value(0),
+                              index::blob_value(rh),
+                              index::blob_value(o.replier.view()),
+                              index::blob_value(r.operation_id),
+                              index::blob_value(r.output_hash),
                               r.output,
-                              integer(time),
+                              index::int_value(time),
                               hashes(r.prev_task_hashes),
                               DbValue{},
-                              integer(0),
-                              blob(core::Hash32{}),
-                              blob(txn_of(block_num))};
-        if (auto ok = db.exec(kReply, rp); !ok) return std::unexpected(ok.error());
+                              index::int_value(0),
+                              index::blob_value(core::Hash32{}),
+                              index::blob_value(txn_of(block_num))};
+        if (auto ok = db.exec(kInsertReply, rp); !ok) return std::unexpected(ok.error());
         if (o.prove) {
             const core::Hash32 digest = core::keccak256("digest " + std::to_string(i));
             const DbValue pp[] = {
-                integer(o.chain_id), blob(o.verifier.view()), blob(out.run_id), integer(block_num),
-                integer(1), blob(agent_id), blob(digest), integer(1), blob(t.input_hash),
-                blob(r.output_hash), blob(core::Hash32{}), integer(time), blob(o.verifier.view()),
-                blob(core::Uint256{o.chain_id}.to_word()), blob(txn_of(block_num)),
+                index::int_value(o.chain_id), index::blob_value(o.verifier.view()),
+                index::blob_value(out.run_id), index::int_value(block_num), index::int_value(1),
+                index::blob_value(agent_id), index::blob_value(digest), index::int_value(1),
+                index::blob_value(t.input_hash), index::blob_value(r.output_hash),
+                index::blob_value(core::Hash32{}), index::int_value(time),
+                index::blob_value(o.verifier.view()),
+                index::blob_value(core::Uint256{o.chain_id}.to_word()),
+                index::blob_value(txn_of(block_num)),
                 // its transaction: onAgentProve([rh], proof) on the workflow
-                blob(o.workflow.view()), hashes({rh})};
+                index::blob_value(o.workflow.view()), hashes({rh})};
             if (auto ok = db.exec(kProof, pp); !ok) return std::unexpected(ok.error());
         }
         prev_replies = {rh};

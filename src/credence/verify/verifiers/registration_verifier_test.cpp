@@ -24,7 +24,7 @@
 namespace credence::verify {
 namespace {
 
-using Json = nlohmann::ordered_json;
+using OrderedJson = nlohmann::ordered_json;
 using testing::HttpsServer;
 namespace idr = chain::bindings::identity_registry;
 using Clock = std::chrono::steady_clock;
@@ -78,8 +78,8 @@ protected:
 
     /// A full registration file naming `agent_id` on `registry` with `services`.
     [[nodiscard]] static std::string file(const core::Uint256& agent_id,
-                                          const std::string& registry, Json services) {
-        Json doc;
+                                          const std::string& registry, OrderedJson services) {
+        OrderedJson doc;
         doc["type"] = "https://eips.ethereum.org/EIPS/eip-8004#registration-v1";
         doc["name"] = "agent";
         doc["description"] = "an agent under test";
@@ -87,24 +87,25 @@ protected:
         doc["services"] = std::move(services);
         doc["x402Support"] = false;
         doc["active"] = true;
-        doc["registrations"] = Json::array(
-            {Json{{"agentId", Json::parse(agent_id.to_dec())}, {"agentRegistry", registry}}});
-        doc["supportedTrust"] = Json::array({"reputation"});
+        doc["registrations"] = OrderedJson::array({OrderedJson{
+            {"agentId", OrderedJson::parse(agent_id.to_dec())}, {"agentRegistry", registry}}});
+        doc["supportedTrust"] = OrderedJson::array({"reputation"});
         return doc.dump();
     }
     [[nodiscard]] std::string file(const core::Uint256& agent_id,
-                                   Json services = Json::array()) const {
+                                   OrderedJson services = OrderedJson::array()) const {
         return file(agent_id, registry_string(), std::move(services));
     }
     /// A minimal domain file: "at least a registrations list".
     [[nodiscard]] std::string domain_file(const core::Uint256& agent_id) const {
-        return Json{{"registrations", Json::array({Json{{"agentId", Json::parse(agent_id.to_dec())},
-                                                        {"agentRegistry", registry_string()}}})}}
+        return OrderedJson{{"registrations", OrderedJson::array({OrderedJson{
+                                                 {"agentId", OrderedJson::parse(agent_id.to_dec())},
+                                                 {"agentRegistry", registry_string()}}})}}
             .dump();
     }
 
-    static Json service(const std::string& name, const std::string& endpoint) {
-        return Json{{"name", name}, {"endpoint", endpoint}, {"version", "1"}};
+    static OrderedJson service(const std::string& name, const std::string& endpoint) {
+        return OrderedJson{{"name", name}, {"endpoint", endpoint}, {"version", "1"}};
     }
 
     AgentVerification verify(const OnChainAgent& agent) { return verify_agent(agent, *fetcher_); }
@@ -127,14 +128,14 @@ protected:
 
 TEST_F(VerifyRegistration, good_registration_with_domains_and_agent_card_is_verified) {
     const auto agent = register_agent("https://agent-a.test/agent.json");
-    const Json services =
-        Json::array({service("A2A", "https://agent-a.test/.well-known/agent-card.json"),
-                     service("MCP", "https://mcp.agent-b.test/mcp"), service("ENS", "agent.eth"),
-                     Json{{"name", "OASF"},
-                          {"endpoint", "ipfs://bafyoasf"},
-                          {"version", "0.8"},
-                          {"skills", {"natural_language_processing/summarization"}},
-                          {"domains", {"technology/software_engineering"}}}});
+    const OrderedJson services = OrderedJson::array(
+        {service("A2A", "https://agent-a.test/.well-known/agent-card.json"),
+         service("MCP", "https://mcp.agent-b.test/mcp"), service("ENS", "agent.eth"),
+         OrderedJson{{"name", "OASF"},
+                     {"endpoint", "ipfs://bafyoasf"},
+                     {"version", "0.8"},
+                     {"skills", {"natural_language_processing/summarization"}},
+                     {"domains", {"technology/software_engineering"}}}});
     server_->serve("agent-a.test", "/agent.json", file(agent.agent_id, services));
     server_->serve("mcp.agent-b.test", "/.well-known/agent-registration.json",
                    domain_file(agent.agent_id));
@@ -172,7 +173,7 @@ TEST_F(VerifyRegistration, good_registration_with_domains_and_agent_card_is_veri
     ASSERT_EQ(card.card->skills.size(), 2U);
     EXPECT_EQ(card.card->skills[0].id, "summarize");
     EXPECT_EQ(card.binding, CardBinding::card_domain);
-    const Json j = v.to_json();
+    const OrderedJson j = v.to_json();
     EXPECT_EQ(j["status"], "verified");
     EXPECT_EQ(j["agentCards"][0]["skills"][1]["id"], "translate");
     EXPECT_EQ(j["domains"][0]["sameDomainShortcut"], true);
@@ -194,18 +195,19 @@ TEST_F(VerifyRegistration, registration_entry_with_another_registry_is_unverifie
     const std::string elsewhere = "eip155:" + std::to_string(devnet().chain_id()) + ":" +
                                   devnet().address("ReputationRegistry").to_checksum_hex();
     server_->serve("agent-a.test", "/wrong-registry.json",
-                   file(agent.agent_id, elsewhere, Json::array()));
+                   file(agent.agent_id, elsewhere, OrderedJson::array()));
     EXPECT_EQ(verify(agent).reason, AgentReason::wrong_registry);
     // The right address on another chain is another registry too.
     server_->serve("agent-a.test", "/wrong-registry.json",
-                   file(agent.agent_id, registry_string(8453), Json::array()));
+                   file(agent.agent_id, registry_string(8453), OrderedJson::array()));
     EXPECT_EQ(verify(agent).reason, AgentReason::wrong_registry);
 }
 
 TEST_F(VerifyRegistration, missing_domain_file_leaves_the_domain_unverified_not_the_agent) {
     const auto agent = register_agent("https://agent-a.test/missing.json");
-    server_->serve("agent-a.test", "/missing.json",
-                   file(agent.agent_id, Json::array({service("MCP", "https://other.test/mcp")})));
+    server_->serve(
+        "agent-a.test", "/missing.json",
+        file(agent.agent_id, OrderedJson::array({service("MCP", "https://other.test/mcp")})));
     const auto v = verify(agent);
     EXPECT_EQ(v.status, AgentStatus::verified) << v.detail;
     const DomainCheck* d = domain(v, "other.test");
@@ -220,8 +222,9 @@ TEST_F(VerifyRegistration, missing_domain_file_leaves_the_domain_unverified_not_
 
 TEST_F(VerifyRegistration, domain_file_listing_another_agent_does_not_verify_the_domain) {
     const auto agent = register_agent("https://agent-a.test/squat.json");
-    server_->serve("agent-a.test", "/squat.json",
-                   file(agent.agent_id, Json::array({service("MCP", "https://other.test/mcp")})));
+    server_->serve(
+        "agent-a.test", "/squat.json",
+        file(agent.agent_id, OrderedJson::array({service("MCP", "https://other.test/mcp")})));
     server_->serve("other.test", "/.well-known/agent-registration.json",
                    domain_file(agent.agent_id + core::Uint256{1000}));
     const auto v = verify(agent);
@@ -240,8 +243,9 @@ TEST_F(VerifyRegistration, same_domain_shortcut_needs_a_matching_file_served_by_
     // of agent-a.test is not demonstrated by it and the well-known file is checked.
     const auto agent = register_agent("https://agent-a.test/moved.json");
     server_->redirect("agent-a.test", "/moved.json", "https://cdn.test/agent.json");
-    server_->serve("cdn.test", "/agent.json",
-                   file(agent.agent_id, Json::array({service("web", "https://agent-a.test/")})));
+    server_->serve(
+        "cdn.test", "/agent.json",
+        file(agent.agent_id, OrderedJson::array({service("web", "https://agent-a.test/")})));
     auto v = verify(agent);
     EXPECT_EQ(v.status, AgentStatus::verified) << v.detail;
     const DomainCheck* d = domain(v, "agent-a.test");
@@ -263,7 +267,7 @@ TEST_F(VerifyRegistration, data_uri_registration_is_verified_and_gives_no_shortc
     next.data = idr::next_agent_id().value();
     const auto next_id = idr::decode_next_agent_id_result(rpc.call(next).value()).value();
     const std::string body =
-        file(next_id, Json::array({service("MCP", "https://mcp.agent-b.test/mcp")}));
+        file(next_id, OrderedJson::array({service("MCP", "https://mcp.agent-b.test/mcp")}));
     const std::string uri =
         core::encode_base64_data_uri(
             "application/json",
@@ -285,7 +289,7 @@ TEST_F(VerifyRegistration, empty_agent_uri_bad_json_and_invalid_files_are_unveri
     server_->serve("agent-a.test", "/bad.json", R"({"type": "x", "type": "y"})");
     EXPECT_EQ(verify(bad).reason, AgentReason::not_json);
     const auto invalid = register_agent("https://agent-a.test/invalid.json");
-    Json doc = Json::parse(file(invalid.agent_id));
+    OrderedJson doc = OrderedJson::parse(file(invalid.agent_id));
     doc.erase("name");
     server_->serve("agent-a.test", "/invalid.json", doc.dump());
     const auto v = verify(invalid);
@@ -315,8 +319,9 @@ TEST_F(VerifyRegistration, unreachable_agent_uri_and_http_endpoints) {
     EXPECT_EQ(v.status, AgentStatus::unreachable);
     EXPECT_EQ(v.fetch_error, FetchError::http_status);
     const auto plain = register_agent("https://agent-a.test/plain.json");
-    server_->serve("agent-a.test", "/plain.json",
-                   file(plain.agent_id, Json::array({service("web", "http://other.test/")})));
+    server_->serve(
+        "agent-a.test", "/plain.json",
+        file(plain.agent_id, OrderedJson::array({service("web", "http://other.test/")})));
     v = verify(plain);
     ASSERT_EQ(v.domains.size(), 1U);
     EXPECT_EQ(v.domains[0].reason, DomainReason::not_https);
@@ -328,21 +333,22 @@ TEST_F(VerifyRegistration, agent_card_bound_by_first_draft_registration_entry) {
     // The card lives on a domain the agent never proved; its registrations entry names the
     // agent's owner on this chain (first draft §Agent Card Structure).
     const auto agent = register_agent("https://agent-a.test/card.json", 2);
-    server_->serve("agent-a.test", "/card.json",
-                   file(agent.agent_id, Json::array({service("A2A", "https://other.test/a2a")})));
-    const Json card{
+    server_->serve(
+        "agent-a.test", "/card.json",
+        file(agent.agent_id, OrderedJson::array({service("A2A", "https://other.test/a2a")})));
+    const OrderedJson card{
         {"name", "C"},
         {"description", "d"},
         {"url", "https://other.test/a2a"},
         {"version", "1"},
         {"skills",
-         Json::array(
-             {Json{{"id", "s1"}, {"name", "n"}, {"description", "d"}, {"tags", Json::array()}}})},
-        {"registrations",
-         Json::array({Json{{"agentId", Json::parse(agent.agent_id.to_dec())},
-                           {"agentAddress", "eip155:" + std::to_string(devnet().chain_id()) + ":" +
-                                                agent.owner.to_checksum_hex()},
-                           {"signature", "0x00"}}})}};
+         OrderedJson::array({OrderedJson{
+             {"id", "s1"}, {"name", "n"}, {"description", "d"}, {"tags", OrderedJson::array()}}})},
+        {"registrations", OrderedJson::array({OrderedJson{
+                              {"agentId", OrderedJson::parse(agent.agent_id.to_dec())},
+                              {"agentAddress", "eip155:" + std::to_string(devnet().chain_id()) +
+                                                   ":" + agent.owner.to_checksum_hex()},
+                              {"signature", "0x00"}}})}};
     server_->serve("other.test", "/.well-known/agent-card.json", card.dump());
     auto v = verify(agent);
     ASSERT_EQ(v.agent_cards.size(), 1U);
@@ -351,7 +357,7 @@ TEST_F(VerifyRegistration, agent_card_bound_by_first_draft_registration_entry) {
     EXPECT_EQ(v.agent_cards[0].card->skills.at(0).id, "s1");
     EXPECT_EQ(v.agent_cards[0].binding, CardBinding::agent_address);
     // A card naming someone else's address is not bound.
-    Json stolen = card;
+    OrderedJson stolen = card;
     stolen["registrations"][0]["agentAddress"] = "eip155:" + std::to_string(devnet().chain_id()) +
                                                  ":" + devnet().dev_address(5).to_checksum_hex();
     server_->serve("other.test", "/.well-known/agent-card.json", stolen.dump());
@@ -367,18 +373,19 @@ TEST_F(VerifyRegistration, many_agents_fetch_each_url_once) {
     for (int i = 0; i < 6; ++i) {
         const std::string path = "/many-" + std::to_string(i) + ".json";
         agents.push_back(register_agent("https://agent-a.test" + path));
-        server_->serve("agent-a.test", path,
-                       file(agents.back().agent_id,
-                            Json::array({service("MCP", "https://mcp.agent-b.test/shared")})));
+        server_->serve(
+            "agent-a.test", path,
+            file(agents.back().agent_id,
+                 OrderedJson::array({service("MCP", "https://mcp.agent-b.test/shared")})));
     }
     // The shared domain file lists every agent.
-    Json regs = Json::array();
+    OrderedJson regs = OrderedJson::array();
     for (const auto& a : agents) {
-        regs.push_back(
-            {{"agentId", Json::parse(a.agent_id.to_dec())}, {"agentRegistry", registry_string()}});
+        regs.push_back({{"agentId", OrderedJson::parse(a.agent_id.to_dec())},
+                        {"agentRegistry", registry_string()}});
     }
     server_->serve("mcp.agent-b.test", "/.well-known/agent-registration.json",
-                   Json{{"registrations", regs}}.dump());
+                   OrderedJson{{"registrations", regs}}.dump());
     const auto results = verify_agents(agents, *fetcher_);
     ASSERT_EQ(results.size(), agents.size());
     for (const auto& v : results) {

@@ -22,7 +22,7 @@
 namespace credence::verify {
 namespace {
 
-using Json = nlohmann::ordered_json;
+using OrderedJson = nlohmann::ordered_json;
 namespace idr = chain::bindings::identity_registry;
 
 TEST(verify_resolver, normalize_domain_accepts_domains_and_urls) {
@@ -75,16 +75,17 @@ protected:
     }
 
     [[nodiscard]] std::string registration(const core::Uint256& id, const std::string& mcp) {
-        Json doc{
+        OrderedJson doc{
             {"type", "https://eips.ethereum.org/EIPS/eip-8004#registration-v1"},
             {"name", "a"},
             {"description", "d"},
             {"image", "https://agent-a.test/i.png"},
-            {"services", Json::array({Json{{"name", "MCP"}, {"endpoint", mcp}}})},
+            {"services", OrderedJson::array({OrderedJson{{"name", "MCP"}, {"endpoint", mcp}}})},
             {"registrations",
-             Json::array({Json{{"agentId", Json::parse(id.to_dec())},
-                               {"agentRegistry", "eip155:" + std::to_string(devnet().chain_id()) +
-                                                     ":" + registry_.to_checksum_hex()}}})}};
+             OrderedJson::array(
+                 {OrderedJson{{"agentId", OrderedJson::parse(id.to_dec())},
+                              {"agentRegistry", "eip155:" + std::to_string(devnet().chain_id()) +
+                                                    ":" + registry_.to_checksum_hex()}}})}};
         return doc.dump();
     }
 
@@ -150,10 +151,11 @@ TEST_F(VerifyResolver, resolve_by_domain_returns_only_agents_that_proved_the_dom
                  registration(squatter, "https://mcp.shared.test/mcp"));
     server.serve(
         "mcp.shared.test", "/.well-known/agent-registration.json",
-        Json{{"registrations",
-              Json::array({Json{{"agentId", Json::parse(honest.to_dec())},
-                                {"agentRegistry", "eip155:" + std::to_string(devnet().chain_id()) +
-                                                      ":" + registry_.to_checksum_hex()}}})}}
+        OrderedJson{{"registrations",
+                     OrderedJson::array({OrderedJson{
+                         {"agentId", OrderedJson::parse(honest.to_dec())},
+                         {"agentRegistry", "eip155:" + std::to_string(devnet().chain_id()) + ":" +
+                                               registry_.to_checksum_hex()}}})}}
             .dump());
     auto db = indexed("resolver-domain.db");
 
