@@ -43,7 +43,8 @@ if [ -x scripts/check-unicode-tables.sh ]; then
 fi
 
 step "build (asan)"
-bash scripts/build.sh asan
+# The test binaries and what they link, nothing else (the explorer was built with the release tree).
+CREDENCE_BUILD_TARGETS=credence_tests CREDENCE_BUILD_WEB=0 bash scripts/build.sh asan
 step "tests (asan + ubsan)"
 ctest --preset asan -j "$(nproc)"
 
