@@ -5,7 +5,7 @@
 #   3. generated-table reproducibility
 #   4. the library suites under ASan + UBSan (the CLI's end-to-end suite runs in step 2 only)
 #   5. lint (clang-format + clang-tidy)
-#   6. contracts (forge build + forge test, offline)
+#   6. contracts (forge build + forge test, offline), run alongside step 2's tests
 #   7. the Debian package: built from the release tree, installed into a scratch root, run
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,8 +34,25 @@ echo "postgresql on 127.0.0.1:$PG_PORT"
 step "build (release)"
 # The benchmarks are built by `make bench`, not here: CI's 40-minute budget on 2 cores.
 bash scripts/build.sh release -DCREDENCE_BENCH=OFF
-step "tests (release)"
+# The contracts (forge build with solc-js, then forge test on one thread) run alongside the release
+# tests, which wait on devnets and servers more than they compute: about a third of two cores.
+contracts_log=$(mktemp /tmp/credence-contracts.XXXXXX)
+contracts_pid=""
+if [ -x scripts/test-contracts.sh ]; then
+    bash scripts/test-contracts.sh --threads 1 >"$contracts_log" 2>&1 &
+    contracts_pid=$!
+fi
+trap '[ -z "$contracts_pid" ] || kill "$contracts_pid" 2>/dev/null; rm -f "$contracts_log"; pg_server_stop "$pg_dir"' EXIT
+step "tests (release), the contracts alongside"
 ctest --preset release -j "$(nproc)"
+if [ -n "$contracts_pid" ]; then
+    step "contracts (forge build + forge test)"
+    contracts_rc=0
+    wait "$contracts_pid" || contracts_rc=$?
+    contracts_pid=""
+    cat "$contracts_log"
+    [ "$contracts_rc" = 0 ] || { echo "test: the contracts failed" >&2; exit 1; }
+fi
 
 if [ -x scripts/check-unicode-tables.sh ]; then
     step "unicode tables reproduce"
@@ -50,11 +67,6 @@ ctest --preset asan -j "$(nproc)"
 
 step lint
 bash scripts/lint.sh build/release
-
-if [ -x scripts/test-contracts.sh ]; then
-    step contracts
-    bash scripts/test-contracts.sh
-fi
 
 step "package (build, install into a scratch root, run)"
 deb=$(bash scripts/package.sh --no-build | tail -n 1)
