@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "support/devnet.hpp"
 #include "support/scratch.hpp"
 
@@ -36,6 +38,69 @@ TEST(cli_errors, a_database_that_cannot_open_is_named_once) {
     EXPECT_EQ(count(r.err, "database open"), 1u) << r.err;
     EXPECT_EQ(count(r.err, "database: database"), 0u) << r.err;
     EXPECT_EQ(count(r.err, "\n"), 1u) << r.err;
+}
+
+// The command line's own errors keep the same contract: one line, exit 1 (CLI11's own codes, 105
+// to 109, are not part of it), and a "did you mean" for a mistyped command.
+CommandResult run_without_home(const std::vector<std::string>& args) {
+    return run_command(CREDENCE_BIN, args, {{"CREDENCE_HOME", "/nonexistent"}});
+}
+
+TEST(cli_errors, a_mistyped_command_gets_did_you_mean_on_one_line) {
+    const CommandResult r = run_without_home({"agent", "shwo", "1"});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.err, "error: unknown command 'shwo' for 'credence agent' (did you mean 'show'?)\n");
+    const CommandResult top = run_without_home({"agnet", "show", "1"});
+    EXPECT_EQ(top.exit_code, 1);
+    EXPECT_EQ(top.err, "error: unknown command 'agnet' for 'credence' (did you mean 'agent'?)\n");
+}
+
+TEST(cli_errors, a_word_that_is_no_command_lists_where_the_commands_are) {
+    const CommandResult r = run_without_home({"frobnicate"});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_EQ(r.err, "error: unknown command 'frobnicate' for 'credence'; see 'credence --help'\n");
+}
+
+TEST(cli_errors, flags_a_command_does_not_take_are_one_line_and_exit_1) {
+    const CommandResult r = run_without_home({"agent", "show", "1", "--no-such-flag"});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_TRUE(r.err.starts_with("error: ")) << r.err;
+    EXPECT_NE(r.err.find("--no-such-flag"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("see 'credence agent show --help'"), std::string::npos) << r.err;
+    EXPECT_EQ(count(r.err, "\n"), 1u) << r.err;
+    const CommandResult missing = run_without_home({"agent", "show"});
+    EXPECT_EQ(missing.exit_code, 1);
+    EXPECT_EQ(count(missing.err, "\n"), 1u) << missing.err;
+}
+
+TEST(cli_errors, with_json_errors_are_a_json_document) {
+    const CommandResult usage = run_without_home({"agent", "shwo", "1", "--json"});
+    EXPECT_EQ(usage.exit_code, 1);
+    const auto doc = nlohmann::json::parse(usage.err, nullptr, false);
+    ASSERT_TRUE(doc.is_object()) << usage.err;
+    EXPECT_EQ(doc["error"]["message"],
+              "unknown command 'shwo' for 'credence agent' (did you mean 'show'?)");
+
+    const std::string zero = "0x" + std::string(40, '1');
+    const std::string dir = (credence::testing::scratch_dir() / "not-a-db-json").string();
+    std::filesystem::create_directories(dir);
+    const CommandResult failed =
+        run_without_home({"trust", "score", "1", "--json", "--database", dir, "--chain-id", "31337",
+                          "--identity", zero, "--reputation", zero, "--validation", zero});
+    EXPECT_EQ(failed.exit_code, 1);
+    const auto failure = nlohmann::json::parse(failed.err, nullptr, false);
+    ASSERT_TRUE(failure.is_object()) << failed.err;
+    EXPECT_TRUE(failure["error"]["message"].get<std::string>().starts_with("database open error: "))
+        << failed.err;
+}
+
+TEST(cli_errors, help_and_version_still_succeed) {
+    const CommandResult help = run_without_home({"agent", "--help"});
+    EXPECT_EQ(help.exit_code, 0);
+    EXPECT_NE(help.out.find("show"), std::string::npos);
+    const CommandResult version = run_without_home({"--version"});
+    EXPECT_EQ(version.exit_code, 0);
+    EXPECT_TRUE(version.out.starts_with("credence ")) << version.out;
 }
 
 }  // namespace

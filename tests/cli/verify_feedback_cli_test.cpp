@@ -90,12 +90,14 @@ TEST_F(VerifyFeedbackCli, served_feedback_file_with_a_real_payment_is_verified) 
     EXPECT_NE(plain.out.find("payment verified: 1000000000000000 wei"), std::string::npos)
         << plain.out;
 
-    // The host swaps the file: hash_mismatch, the report on stdout, one error line, exit 1.
+    // The host swaps the file: hash_mismatch, the report on stdout, the error (JSON, as --json
+    // asks; docs/cli.md §Errors) on stderr, exit 1.
     server_->serve(kHost, "/fb.json", read_file(file_path) + " ");
     const CommandResult bad = verify({"verify", "feedback", agent, addr(1), "1"});
     EXPECT_EQ(bad.exit_code, 1);
     EXPECT_EQ(nlohmann::json::parse(bad.out)["reason"], "hash_mismatch");
-    EXPECT_EQ(trim(bad.err), "error: feedback failed verification: hash_mismatch");
+    EXPECT_EQ(nlohmann::json::parse(bad.err)["error"]["message"],
+              "feedback failed verification: hash_mismatch");
 }
 
 TEST_F(VerifyFeedbackCli, data_uri_feedback_needs_no_server) {

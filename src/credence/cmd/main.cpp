@@ -1,14 +1,18 @@
 // credence: the command-line entry point. Each command group lives in its own file in this folder
-// and registers its subcommands on the CLI11 app. This is the one boundary where errors become a
-// single line on stderr and a non-zero exit code.
+// and registers its subcommands on the CLI11 app. This is the one boundary where errors, the
+// command line's own included, become a single line on stderr (JSON with --json) and exit code 1
+// (docs/cli.md §Errors).
 #include <exception>
+#include <span>
 
-#include <fmt/core.h>
 #include <CLI/CLI.hpp>
 
 #include <credence/cmd/commands.hpp>
+#include <credence/cmd/error_report.hpp>
 
 int main(int argc, char** argv) {
+    const std::span<const char* const> args(argv, static_cast<size_t>(argc));
+    const bool json = credence::cmd::json_requested(args);
     try {
         CLI::App app{
             "credence: the on-chain trust layer for AI agents (ERC-8004, ERC-8257, ERC-8301)"};
@@ -32,11 +36,14 @@ int main(int argc, char** argv) {
         try {
             app.parse(argc, argv);
         } catch (const CLI::ParseError& e) {
-            return app.exit(e);
+            // --help and --version end the parse with success; CLI11 prints them.
+            if (e.get_exit_code() == 0) return app.exit(e);
+            credence::cmd::print_error(credence::cmd::describe_usage_error(app, e, args), json);
+            return 1;
         }
         return 0;
     } catch (const std::exception& e) {
-        fmt::print(stderr, "error: {}\n", e.what());
+        credence::cmd::print_error(e.what(), json);
         return 1;
     }
 }

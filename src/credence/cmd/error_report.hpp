@@ -1,0 +1,25 @@
+// How a failure leaves the CLI (docs/cli.md §Errors): one line on stderr and exit code 1, for
+// argument errors as much as for failed commands, and a JSON document instead of the line when
+// the command line asks for --json.
+#pragma once
+
+#include <span>
+#include <string>
+#include <string_view>
+
+#include <CLI/CLI.hpp>
+
+namespace credence::cmd {
+
+/// True when the arguments (before a "--") include --json.
+[[nodiscard]] bool json_requested(std::span<const char* const> args);
+
+/// One line for a command line that CLI11 refused: its message, or for an unknown command the
+/// commands it could have been ("did you mean 'show'?"), and where the usage is.
+[[nodiscard]] std::string describe_usage_error(const CLI::App& app, const CLI::ParseError& error,
+                                               std::span<const char* const> args);
+
+/// Prints `message` to stderr: "error: <message>" or, with `json`, {"error":{"message":...}}.
+void print_error(std::string_view message, bool json);
+
+}  // namespace credence::cmd
