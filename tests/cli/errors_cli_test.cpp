@@ -103,4 +103,13 @@ TEST(cli_errors, help_and_version_still_succeed) {
     EXPECT_TRUE(version.out.starts_with("credence ")) << version.out;
 }
 
+TEST(cli_errors, no_node_at_the_rpc_url_says_how_to_get_one) {
+    const std::string url = credence::testing::closed_loopback_url();
+    const CommandResult r = run_without_home({"agent", "show", "1", "--rpc", url});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_TRUE(r.err.starts_with("error: ")) << r.err;
+    EXPECT_NE(r.err.find("`credence devnet` starts a local one"), std::string::npos) << r.err;
+    EXPECT_EQ(count(r.err, "\n"), 1u) << r.err;
+}
+
 }  // namespace

@@ -41,6 +41,8 @@ struct CommandResult {
 /// cast's printed value (trimmed stdout); a non-zero exit fails the current test, with cast's
 /// output in the message.
 [[nodiscard]] std::string cast_output(const std::vector<std::string>& args);
+/// http://127.0.0.1:<port> where nothing listens: a loopback port that was free a moment ago.
+[[nodiscard]] std::string closed_loopback_url();
 /// `text` without trailing newlines and spaces (a command's printed value).
 [[nodiscard]] std::string trimmed(std::string text);
 

@@ -33,6 +33,12 @@ void throw_rpc_error(const chain::RpcError& error, std::string_view what) {
     if (chain::is_revert(error))
         throw CliError(
             fmt::format("{} reverted: {}", what, chain::describe_credence_revert(error.data)));
+    // No node answering is what a newcomer meets first: say how to get one.
+    if (error.kind == chain::RpcErrorKind::transport || error.kind == chain::RpcErrorKind::timeout)
+        throw CliError(
+            fmt::format("{}: {} (is a node running there? `credence devnet` starts a "
+                        "local one; --rpc URL or $ETH_RPC_URL names another)",
+                        what, error.to_string()));
     throw CliError(fmt::format("{}: {}", what, error.to_string()));
 }
 
