@@ -5,7 +5,9 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <system_error>
 
 namespace credence::chain {
 
@@ -190,6 +192,13 @@ std::expected<SigningKey, KeySourceFailure> load_signing_key(const KeySourceOpti
 
     if (options.keystore_path) {
         const std::string& path = *options.keystore_path;
+        // A missing file is found before anyone is asked for its password.
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(path, ec))
+            return failure(KeySourceError::keystore,
+                           "keystore " + path +
+                               ": no such file (give the path of a JSON keystore, Web3 Secret "
+                               "Storage v3)");
         WipedString password;
         if (options.password_file) {
             auto p = read_password_file(*options.password_file);

@@ -209,6 +209,24 @@ TEST(chain_key_source, keystore_without_password_on_a_non_terminal_fails_clearly
     EXPECT_EQ(no_prompt.error().code, KeySourceError::no_password);
 }
 
+TEST(chain_key_source, a_missing_keystore_is_named_before_any_password_is_asked) {
+    TempDir dir;
+    int fds[2];
+    ASSERT_EQ(::pipe(fds), 0);
+    auto o = with_env({});
+    o.keystore_path = (dir.path() / "nosuch.json").string();
+    o.allow_prompt = true;
+    o.prompt_fd = fds[0];
+    auto k = load_signing_key(o);
+    ::close(fds[0]);
+    ::close(fds[1]);
+    ASSERT_FALSE(k);
+    EXPECT_EQ(k.error().code, KeySourceError::keystore);
+    EXPECT_NE(k.error().detail.find("nosuch.json: no such file"), std::string::npos)
+        << k.error().detail;
+    EXPECT_EQ(k.error().detail.find("password"), std::string::npos) << k.error().detail;
+}
+
 /// Reads from `fd` until `needle` shows up or `ms` pass; returns everything read.
 std::string read_until(int fd, std::string_view needle, int ms) {
     std::string out;
