@@ -241,6 +241,17 @@ TEST_F(IndexCli, sync_indexes_every_registry_and_matches_the_chain) {
     EXPECT_EQ(status["cursor"], head());
     EXPECT_EQ(status["lag"], 0);
     EXPECT_EQ(status["counts"]["raw_logs"], chain_logs);
+    // status only reads the index: with no node at --rpc it still answers, from the one chain
+    // the index holds, with no head.
+    const CommandResult offline =
+        run_cli(devnet(), {"index", "status", "--database", db, "--json", "--rpc",
+                           credence::testing::closed_loopback_url()});
+    ASSERT_EQ(offline.exit_code, 0) << offline.err;
+    const Json offline_status = Json::parse(offline.out, nullptr, false);
+    EXPECT_EQ(offline_status["chainId"], devnet().chain_id());
+    EXPECT_EQ(offline_status["cursor"], head());
+    EXPECT_TRUE(offline_status["head"].is_null()) << offline.out;
+    EXPECT_EQ(offline_status["counts"]["raw_logs"], chain_logs);
 
     // A second run finds nothing new and changes nothing.
     const Json again = index_ok(db);
