@@ -13,7 +13,8 @@ export CCACHE_DISABLE=1
 log=$dir/make-run.log
 start=$(date +%s.%N)
 # Timestamps of the phase markers that scripts/run.sh and scripts/build.sh print.
-CREDENCE_PORT=0 make run >"$log" 2>&1 &
+# Its own session, so that stopping it stops the devnet and the node it started too.
+CREDENCE_PORT=0 setsid make run >"$log" 2>&1 &
 pid=$!
 declare -A seen
 stamp() { printf '%.1f' "$(echo "$(date +%s.%N) - $start" | bc)"; }
@@ -28,7 +29,7 @@ while kill -0 "$pid" 2>/dev/null; do
     [ -n "${seen["credence node: serving"]:-}" ] && break
     sleep 0.5
 done
-kill -INT "$pid" 2>/dev/null || true
+kill -INT -- -"$pid" 2>/dev/null || true
 wait "$pid" 2>/dev/null || true
 [ -n "${seen["credence node: serving"]:-}" ] || { tail -20 "$log"; echo "cold make run: no URL" >&2; exit 1; }
 echo "cold make run: URL after ${seen["credence node: serving"]} s ($(nproc) cores, $(grep -c '^\[' "$log") ninja steps)"
