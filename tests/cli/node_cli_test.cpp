@@ -166,6 +166,25 @@ TEST(node_cli, embedded_devnet_serves_and_sigint_exits_zero) {
     EXPECT_NE(node.err().find("credence node: stopped"), std::string::npos) << node.err();
 }
 
+TEST(node_cli, without_rpc_it_follows_the_running_devnet_and_leaves_its_file) {
+    auto dev = Devnet::start();
+    ASSERT_TRUE(dev) << dev.error();
+    Devnet& devnet = **dev;
+    const fs::path data = fresh_dir("node_running_devnet");
+    // The devnet's home is the node's CREDENCE_HOME: its devnet.json names the running chain.
+    NodeChild node(devnet.home(), node_args(data, {}));
+    const auto url = node.wait_serving(std::chrono::seconds(30));
+    ASSERT_TRUE(url) << node.err();
+    const json status = wait_status(*url, std::chrono::seconds(5),
+                                    [](const json& s) { return s.contains("node"); });
+    EXPECT_EQ(status["node"]["embedded_devnet"], false) << status.dump();
+    EXPECT_NE(node.err().find("following the running devnet at " + devnet.rpc_url()),
+              std::string::npos)
+        << node.err();
+    EXPECT_EQ(node.stop(SIGINT, std::chrono::seconds(15)), 0) << node.err();
+    EXPECT_TRUE(fs::exists(devnet.home() / "devnet.json"));  // still the running devnet's
+}
+
 TEST(node_cli, port_taken_is_one_line) {
     // A plain listening socket (no SO_REUSEPORT), so nobody else can bind the port.
     const int fd = ::socket(AF_INET, SOCK_STREAM, 0);

@@ -9,20 +9,26 @@
 //                 [--check-index quick|full|off]
 //
 // The TOML file (docs/node.md) is read first; each flag given wins over its key. Without --rpc
-// (and chain.rpc) the node starts the embedded devnet. Prints "credence node: serving <url>" on
+// (and chain.rpc) the node follows the running devnet, as every command finds it (devnet.json,
+// when its RPC answers), else starts the embedded devnet. Prints "credence node: serving <url>" on
 // stdout once the server listens. Errors (bad config naming the key, port taken) are one line.
 #include <signal.h>
 
+#include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 #include <stop_token>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include <credence/chain/deployment.hpp>
+#include <credence/chain/rpc_client.hpp>
 #include <credence/cmd/commands.hpp>
 #include <credence/cmd/util.hpp>
 #include <credence/cmd/verify.hpp>
@@ -78,12 +84,40 @@ node::NodeConfig merged_config(const NodeArgs& a) {
     return c;
 }
 
+/// The running devnet's RPC URL: devnet.json names one and it answers with the chain id the file
+/// names. A file left behind by a devnet that is gone does not count.
+std::optional<std::string> running_devnet_rpc() {
+    std::error_code ec;
+    if (!std::filesystem::exists(chain::devnet_path(), ec)) return std::nullopt;
+    auto devnet = chain::load_deployment(chain::devnet_path());
+    if (!devnet) return std::nullopt;
+    const chain::Deployment& found = *devnet;
+    if (!found.rpc_url) return std::nullopt;
+    std::string url = *found.rpc_url;
+    chain::HttpOptions http;
+    http.connect_timeout = std::chrono::seconds(2);
+    http.total_timeout = std::chrono::seconds(5);
+    chain::RetryPolicy once;
+    once.max_attempts = 1;
+    auto rpc = chain::RpcClient::make_http(url, http, once);
+    auto id = rpc.chain_id();
+    if (!id || *id != found.chain_id) return std::nullopt;
+    return url;
+}
+
 void run_node(const NodeArgs& a) {
     // Block the stop signals before any thread or child starts: they stay pending until the
     // watcher below collects them, so a Ctrl-C during start-up still ends in a clean shutdown.
     const sigset_t stop_signals = block_stop_signals();
 
     node::NodeConfig config = merged_config(a);
+    if (config.chain.rpc.empty()) {
+        if (auto rpc = running_devnet_rpc()) {
+            config.chain.rpc = *rpc;
+            fmt::print(stderr, "credence node: following the running devnet at {} ({})\n", *rpc,
+                       chain::devnet_path().string());
+        }
+    }
     auto started = node::Node::start(std::move(config));
     if (!started) throw CliError(started.error());
     node::Node& n = **started;
@@ -116,7 +150,8 @@ void add_node_commands(CLI::App& app) {
         "node", "Run the node: index, verify, score and serve the REST API, MCP and the explorer");
     cmd->add_option("--config", args.config_file, "TOML configuration file (docs/node.md)")
         ->check(CLI::ExistingFile);
-    cmd->add_option("--rpc", args.rpc, "JSON-RPC URL (default: start the embedded devnet)");
+    cmd->add_option("--rpc", args.rpc,
+                    "JSON-RPC URL (default: the running devnet, else start the embedded one)");
     cmd->add_option("--chain-id", args.chain_id, "Expected chain id");
     cmd->add_option("--deployment", args.deployment, "Deployment file (contract addresses)");
     cmd->add_option("--database", args.database,
