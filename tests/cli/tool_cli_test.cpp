@@ -239,8 +239,13 @@ TEST_F(ToolCli, register_show_update_access_deregister) {
     const std::string expected_hash = cast_keccak_of_jcs(manifest);
 
     // register: toolId 1, the hash of the JCS bytes, creator = signer.
-    const auto reg =
-        parse_json_out(run({"tool", "register", file, "--private-key", key(0), "--json"}));
+    const CommandResult registered =
+        run({"tool", "register", file, "--private-key", key(0), "--json"});
+    // Without --uri the manifest goes on chain as a data: URI, which §7 never verifies: said.
+    EXPECT_NE(registered.err.find("stored as a data: URI, which ERC-8257 §7 never verifies"),
+              std::string::npos)
+        << registered.err;
+    const auto reg = parse_json_out(registered);
     EXPECT_EQ(reg["toolId"], 1);
     EXPECT_EQ(reg["manifestHash"], expected_hash);
     const std::string uri = reg["metadataURI"].get<std::string>();
@@ -252,19 +257,22 @@ TEST_F(ToolCli, register_show_update_access_deregister) {
     EXPECT_NE(chain_cfg.out.find(uri), std::string::npos) << chain_cfg.out;
     EXPECT_EQ(cast_tool_count(), "1");
 
-    // show: the onchain config, and the data: URI manifest verifies (§7 checks 3 and 4).
+    // show: the onchain config, and what `verify tool` would say of a data: URI (§7 check 1
+    // fails), with its bytes checked against checks 3 and 4.
     const auto show = parse_json_out(run({"tool", "show", "1", "--json"}));
     EXPECT_EQ(show["creator"], addr(0));
     EXPECT_EQ(show["manifestHash"], expected_hash);
     EXPECT_EQ(show["metadataURI"], uri);
     EXPECT_EQ(show["accessPredicate"], "0x0000000000000000000000000000000000000000");
-    EXPECT_EQ(show["manifest"], "verified");
+    const std::string data_uri_status =
+        "unverified: not_https (a data: URI; its manifest matches manifestHash and the creator)";
+    EXPECT_EQ(show["manifest"], data_uri_status);
     // Without --json each value is labeled with its --json name (docs/cli.md §Output).
     const CommandResult plain = run({"tool", "show", "1"});
     ASSERT_EQ(plain.exit_code, 0) << plain.err;
     EXPECT_EQ(labeled_value(plain.out, "toolId"), "1") << plain.out;
     EXPECT_EQ(labeled_value(plain.out, "creator"), addr(0)) << plain.out;
-    EXPECT_EQ(labeled_value(plain.out, "manifest"), "verified") << plain.out;
+    EXPECT_EQ(labeled_value(plain.out, "manifest"), data_uri_status) << plain.out;
 
     // access: open access is granted for anyone.
     CommandResult acc = run({"tool", "access", "1", addr(3)});

@@ -58,6 +58,16 @@ std::string metadata_uri(const ToolManifest& m, const std::string& flag) {
     return uri;
 }
 
+/// After a data: URI went on chain (no --uri): said once the transaction is through, so that a
+/// failure stays one line.
+void warn_if_data_uri(const ToolManifest& m, const std::string& flag) {
+    if (!flag.empty()) return;
+    fmt::print(stderr,
+               "warning: {}: stored as a data: URI, which ERC-8257 §7 never verifies (the "
+               "metadataURI must be https://); publish the manifest and pass --uri\n",
+               m.source);
+}
+
 tr::ToolConfig read_config(ChainContext& ctx, const core::Address& registry,
                            const core::Uint256& tool_id) {
     return ctx.call(tr::call::get_tool_config, registry, tool_id);
@@ -108,6 +118,7 @@ void run_register(ChainOptions& o, const ToolArgs& a) {
     }
     ChainContext::report(out, sent);
     out.flush();
+    warn_if_data_uri(m, a.uri);
 }
 
 void run_update(ChainOptions& o, const ToolArgs& a) {
@@ -135,6 +146,7 @@ void run_update(ChainOptions& o, const ToolArgs& a) {
     if (o.json) out.add("metadataURI", uri);
     ChainContext::report(out, sent);
     out.flush();
+    warn_if_data_uri(m, a.uri);
 }
 
 void run_set_predicate(ChainOptions& o, const ToolArgs& a) {
@@ -164,11 +176,13 @@ void run_deregister(ChainOptions& o, const ToolArgs& a) {
     out.flush();
 }
 
-/// ERC-8257 §7 checks 3 and 4 for a manifest carried in a data: URI; other schemes are not
-/// fetched by the CLI.
+/// What `tool show` can say without fetching, in `verify tool`'s words (ERC-8257 §7). A data:
+/// URI fails §7's first check (the metadataURI must be https://) whatever it holds, so the best
+/// it gets is not_https with its bytes checked against checks 3 and 4; other URIs are left to
+/// `verify tool`, which fetches them.
 std::string manifest_status(const tr::ToolConfig& config) {
     if (!config.metadata_uri.starts_with("data:"))
-        return "not checked (only data: URIs are verified by the CLI)";
+        return "not checked here (`credence verify tool` fetches and checks it)";
     auto uri = core::parse_data_uri(config.metadata_uri);
     if (!uri) return fmt::format("unverified: bad data: URI ({})", to_string(uri.error().code));
     auto m = core::verify_manifest_bytes(uri->data, config.manifest_hash);
@@ -181,7 +195,7 @@ std::string manifest_status(const tr::ToolConfig& config) {
     if (creator == nullptr || !creator->is_string() ||
         creator->as_string() != config.creator.to_lower_hex())
         return "unverified: creatorAddress is not the onchain creator";
-    return "verified";
+    return "unverified: not_https (a data: URI; its manifest matches manifestHash and the creator)";
 }
 
 void run_show(ChainOptions& o, const ToolArgs& a) {
