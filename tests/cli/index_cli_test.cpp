@@ -525,7 +525,7 @@ TEST_F(IndexCli, reorgs_of_depth_1_to_64_leave_an_index_equal_to_a_fresh_one) {
 TEST_F(IndexCli, follower_serves_metrics_and_stops_cleanly_on_sigterm) {
     traffic(1);
     const std::string db = sqlite_path("follow.sqlite");
-    const int port = 20000 + static_cast<int>(::getpid() % 20000);
+    const int port = credence::testing::free_loopback_port();
     const pid_t pid = ::fork();
     ASSERT_GE(pid, 0);
     const fs::path out = files_ / "follow.out";

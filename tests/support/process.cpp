@@ -70,7 +70,7 @@ std::string cast_output(const std::vector<std::string>& args) {
     return trimmed(r.out);
 }
 
-std::string closed_loopback_url() {
+uint16_t free_loopback_port() {
     const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
     EXPECT_GE(fd, 0);
     sockaddr_in addr{};
@@ -81,7 +81,11 @@ std::string closed_loopback_url() {
                        ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0;
     EXPECT_TRUE(bound);
     ::close(fd);
-    return "http://127.0.0.1:" + std::to_string(ntohs(addr.sin_port));
+    return ntohs(addr.sin_port);
+}
+
+std::string closed_loopback_url() {
+    return "http://127.0.0.1:" + std::to_string(free_loopback_port());
 }
 
 std::string trimmed(std::string text) {

@@ -4,6 +4,7 @@
 // Thread-safety: run_command may be called from several threads; each call owns its child.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -41,7 +42,11 @@ struct CommandResult {
 /// cast's printed value (trimmed stdout); a non-zero exit fails the current test, with cast's
 /// output in the message.
 [[nodiscard]] std::string cast_output(const std::vector<std::string>& args);
-/// http://127.0.0.1:<port> where nothing listens: a loopback port that was free a moment ago.
+/// A loopback TCP port the kernel just reported free (bound to port 0, then closed): for a child
+/// that must be told its port. Never a fixed formula, which can land on another test's
+/// ephemeral port.
+[[nodiscard]] uint16_t free_loopback_port();
+/// http://127.0.0.1:<port> where nothing listens: free_loopback_port().
 [[nodiscard]] std::string closed_loopback_url();
 /// `text` without trailing newlines and spaces (a command's printed value).
 [[nodiscard]] std::string trimmed(std::string text);
