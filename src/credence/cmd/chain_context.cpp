@@ -17,7 +17,8 @@ std::optional<std::string> env(const char* name) {
     return std::string(v);
 }
 
-// The devnet's deployment, when `credence devnet` is running (or left its file behind).
+}  // namespace
+
 std::optional<chain::Deployment> running_devnet() {
     const auto path = chain::devnet_path();
     std::error_code ec;
@@ -26,8 +27,6 @@ std::optional<chain::Deployment> running_devnet() {
     if (!d) throw CliError(d.error());
     return std::move(*d);
 }
-
-}  // namespace
 
 void throw_rpc_error(const chain::RpcError& error, std::string_view what) {
     if (chain::is_revert(error))

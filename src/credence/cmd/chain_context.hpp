@@ -122,6 +122,10 @@ private:
 };
 
 /// Throws CliError("<what>: <one line>"), decoding revert data when there is some.
+/// The devnet's deployment when `credence devnet` is running (or left its file behind): how
+/// every command, and `node` without --rpc, finds the local chain.
+[[nodiscard]] std::optional<chain::Deployment> running_devnet();
+
 [[noreturn]] void throw_rpc_error(const chain::RpcError& error, std::string_view what);
 
 /// Unwraps an RpcResult or throws as throw_rpc_error does.

@@ -37,7 +37,6 @@
 #include <credence/cmd/index_database.hpp>
 #include <credence/cmd/util.hpp>
 #include <credence/index/indexer.hpp>
-#include <credence/index/row.hpp>
 
 namespace credence::cmd {
 namespace {
@@ -266,16 +265,13 @@ void run_index(const IndexOptions& o) {
 
 /// The chain whose status is asked: --chain-id, else the node's (the devnet file names it), else,
 /// with no node to ask, the one chain the index holds: status only reads the index.
-uint64_t status_chain_id(const IndexOptions& o, ChainContext& ctx, index::Database& db) {
+uint64_t status_chain_id(const IndexOptions& o, ChainContext& ctx, index::IndexStore& store) {
     if (o.chain.chain_id) return *o.chain.chain_id;
     try {
         return ctx.chain_id();
     } catch (const CliError& no_node) {
-        auto rows = db.query("SELECT chain_id FROM cursors", {});
-        if (rows && rows->size() == 1) {
-            if (const int64_t* id = index::int_at(rows->front(), 0); id != nullptr && *id >= 0)
-                return static_cast<uint64_t>(*id);
-        }
+        auto chains = store.chains();
+        if (chains && chains->size() == 1) return chains->front();
         throw CliError(fmt::format("{}; or pass --chain-id N to read the index without a node",
                                    no_node.what()));
     }
@@ -284,9 +280,9 @@ uint64_t status_chain_id(const IndexOptions& o, ChainContext& ctx, index::Databa
 void run_status(const IndexOptions& o) {
     ChainContext ctx(o.chain);
     auto db = open_index_database(o.database);
-    const uint64_t chain_id = status_chain_id(o, ctx, *db);
     auto store = index::IndexStore::open(*db);
     if (!store) throw CliError(store.error().to_string());
+    const uint64_t chain_id = status_chain_id(o, ctx, *store);
     auto status = store->status(chain_id);
     if (!status) throw CliError(status.error().to_string());
     // The head is optional: status works offline too.

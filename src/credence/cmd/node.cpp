@@ -16,11 +16,9 @@
 
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <optional>
 #include <stop_token>
 #include <string>
-#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -29,6 +27,7 @@
 
 #include <credence/chain/deployment.hpp>
 #include <credence/chain/rpc_client.hpp>
+#include <credence/cmd/chain_context.hpp>
 #include <credence/cmd/commands.hpp>
 #include <credence/cmd/util.hpp>
 #include <credence/cmd/verify.hpp>
@@ -87,9 +86,7 @@ node::NodeConfig merged_config(const NodeArgs& a) {
 /// The running devnet's RPC URL: devnet.json names one and it answers with the chain id the file
 /// names. A file left behind by a devnet that is gone does not count.
 std::optional<std::string> running_devnet_rpc() {
-    std::error_code ec;
-    if (!std::filesystem::exists(chain::devnet_path(), ec)) return std::nullopt;
-    auto devnet = chain::load_deployment(chain::devnet_path());
+    const auto devnet = running_devnet();
     if (!devnet) return std::nullopt;
     const chain::Deployment& found = *devnet;
     if (!found.rpc_url) return std::nullopt;

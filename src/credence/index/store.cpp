@@ -63,6 +63,7 @@ constexpr std::string_view kUpsertCursor =
     "INSERT INTO cursors (chain_id, block_num) VALUES ($1, $2) ON CONFLICT (chain_id) DO UPDATE "
     "SET block_num = excluded.block_num";
 constexpr std::string_view kSelectCursor = "SELECT block_num FROM cursors WHERE chain_id = $1";
+constexpr std::string_view kSelectChains = "SELECT chain_id FROM cursors ORDER BY chain_id";
 constexpr std::string_view kSelectHeaders =
     "SELECT block_num, hash, parent_hash, timestamp FROM block_hashes WHERE chain_id = $1 ORDER BY "
     "block_num DESC";
@@ -280,6 +281,18 @@ DbResult<std::optional<uint64_t>> IndexStore::cursor(uint64_t chain_id) {
     auto v = read_u64(rows->front(), 0);
     if (!v) return std::unexpected(v.error());
     return std::optional<uint64_t>(*v);
+}
+
+DbResult<std::vector<uint64_t>> IndexStore::chains() {
+    auto rows = db_->query(kSelectChains, {});
+    if (!rows) return std::unexpected(rows.error());
+    std::vector<uint64_t> out;
+    for (const DbRow& row : *rows) {
+        auto id = read_u64(row, 0);
+        if (!id) return std::unexpected(id.error());
+        out.push_back(*id);
+    }
+    return out;
 }
 
 DbResult<BatchOutcome> IndexStore::commit_batch(const Batch& batch) {

@@ -125,6 +125,8 @@ public:
 
     /// The last fully indexed block of `chain_id`, or nullopt when it has never been indexed.
     [[nodiscard]] DbResult<std::optional<uint64_t>> cursor(uint64_t chain_id);
+    /// Every chain with a cursor, ascending.
+    [[nodiscard]] DbResult<std::vector<uint64_t>> chains();
 
     /// Stores, projects and advances the cursor in one transaction (all or nothing).
     [[nodiscard]] DbResult<BatchOutcome> commit_batch(const Batch& batch);
