@@ -87,9 +87,71 @@ TEST_F(AgentCli, register_refuses_an_invalid_file_before_sending) {
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_NE(r.err.find("not a valid ERC-8004 registration file (2 errors)"), std::string::npos)
         << r.err;
+    // The one line names every error, each by its JSON pointer.
+    EXPECT_NE(r.err.find(" /type: "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("; /name: "), std::string::npos) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    // With --json the error document carries the whole report.
+    const CommandResult j = run_cli(devnet(), {"agent", "register", file.string(), "--json",
+                                               "--private-key", devnet().dev_key(0)});
+    EXPECT_EQ(j.exit_code, 1);
+    const auto doc = nlohmann::json::parse(j.err, nullptr, false);
+    ASSERT_TRUE(doc.is_object()) << j.err;
+    EXPECT_EQ(doc["error"]["errors"], 2) << j.err;
+    ASSERT_EQ(doc["error"]["issues"].size(), 3u) << j.err;  // and the warning
+    EXPECT_EQ(doc["error"]["issues"][0]["path"], "/type") << j.err;
+    EXPECT_EQ(doc["error"]["issues"][1]["path"], "/name") << j.err;
     EXPECT_EQ(cast_call(devnet(), devnet().address("IdentityRegistry"), "nextAgentId()(uint256)"),
               before);
+}
+
+// ERC-8004 §Registration's register() mints with no agentURI; the CLI takes that only when asked
+// (--no-uri), so a forgotten file never mints an agent nobody can resolve.
+TEST_F(AgentCli, register_without_a_file_or_uri_is_refused_unless_no_uri) {
+    const auto registry = devnet().address("IdentityRegistry");
+    const std::string before = cast_call(devnet(), registry, "nextAgentId()(uint256)");
+    const CommandResult r =
+        run_cli(devnet(), {"agent", "register", "--private-key", devnet().dev_key(0)});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_TRUE(r.err.starts_with("error: register needs a registration FILE or --uri URI"))
+        << r.err;
+    EXPECT_NE(r.err.find("pass --no-uri"), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_EQ(cast_call(devnet(), registry, "nextAgentId()(uint256)"), before);
+
+    const auto doc = credence_json(
+        devnet(), {"agent", "register", "--no-uri", "--private-key", devnet().dev_key(0)});
+    const std::string id = doc.value("agentId", std::string());
+    ASSERT_EQ(id, first_word(before)) << doc.dump();
+    EXPECT_EQ(cast_call(devnet(), registry, "tokenURI(uint256)(string)", {id}), "\"\"");
+    EXPECT_EQ(doc["next"], "credence agent set-uri " + id + " --file FILE");
+}
+
+// A file cannot name its own agentId before register mints it (ERC-8004 §Agent URI and Agent
+// Registration File, registrations[]). register says the next step with the id it printed, and
+// following it as written gives a file with no warning left.
+TEST_F(AgentCli, register_names_the_set_uri_step_a_file_without_registrations_needs) {
+    auto file_json = nlohmann::ordered_json::parse(registration_file("gamma"));
+    const auto file = temp_file("gamma.json", file_json.dump(2));
+    const auto doc = credence_json(
+        devnet(), {"agent", "register", file.string(), "--private-key", devnet().dev_key(0)});
+    const std::string id = doc.value("agentId", std::string());
+    ASSERT_FALSE(id.empty()) << doc.dump();
+    const std::string registry = "eip155:31337:" + identity();
+    EXPECT_EQ(doc["next"],
+              "add {\"agentId\": " + id + ", \"agentRegistry\": \"" + registry +
+                  "\"} to the file's registrations, then run: credence agent set-uri " + id +
+                  " --file " + file.string())
+        << doc.dump();
+
+    file_json["registrations"].push_back(
+        {{"agentId", std::stoll(id)}, {"agentRegistry", registry}});
+    const auto fixed = temp_file("gamma.json", file_json.dump(2));
+    credence_json(devnet(), {"agent", "set-uri", id, "--file", fixed.string(), "--private-key",
+                             devnet().dev_key(0)});
+    const auto show = credence_json(devnet(), {"agent", "show", id});
+    EXPECT_EQ(show["registration"]["validation"]["errors"], 0) << show.dump();
+    EXPECT_EQ(show["registration"]["validation"]["warnings"], 0) << show.dump();
 }
 
 // Without --json, the show and write commands label each value with its --json name

@@ -113,11 +113,14 @@ TEST(cli_agent_check, errors_are_listed_and_exit_1) {
         write_scratch("raw-agent.json", drop_trailing_commas(strip_jsonc_comments(
                                             read_erc_example("erc8004-registration-file.jsonc"))));
     EXPECT_EQ(run_offline({"agent", "check", raw}).exit_code, 1);
-    // Not JSON: one line, exit 1.
-    const CommandResult nj = run_offline({"agent", "check", write_scratch("nj.json", "{\"a\":")});
+    // Not JSON: one line, exit 1, and where the syntax broke as an editor counts it.
+    const CommandResult nj =
+        run_offline({"agent", "check", write_scratch("nj.json", "{\n  \"name\": \"é\", x\n}")});
     EXPECT_EQ(nj.exit_code, 1);
     EXPECT_TRUE(nj.err.starts_with("error: ")) << nj.err;
-    EXPECT_NE(nj.err.find("not JSON"), std::string::npos) << nj.err;
+    EXPECT_NE(nj.err.find("not JSON: unexpected_char: expected member name at line 2, column 16"),
+              std::string::npos)
+        << nj.err;
     EXPECT_EQ(run_offline({"agent", "check", (scratch_dir() / "missing.json").string()}).exit_code,
               1);
 }

@@ -2,6 +2,8 @@
 // result read back with the real `cast`; feedback-file hashes checked with `cast keccak`.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -149,10 +151,36 @@ TEST_F(FeedbackCli, give_builds_the_feedback_file_and_hashes_its_exact_bytes) {
 
     // An extra member may not replace a MUST field.
     const CommandResult clash =
-        run_cli(devnet(), {"feedback", "give", agent, "1", "--file-out", out_path.string(),
-                           "--field", "agentId=7", "--private-key", devnet().dev_key(2)});
+        run_cli(devnet(),
+                {"feedback", "give", agent, "1", "--file-out", out_path.string(), "--uri",
+                 "ipfs://bafyclash", "--field", "agentId=7", "--private-key", devnet().dev_key(2)});
     EXPECT_EQ(clash.exit_code, 1);
     EXPECT_TRUE(clash.err.starts_with("error: feedback file: ")) << clash.err;
+}
+
+// feedbackURI is what readers fetch to check feedbackHash (ERC-8004 §Giving Feedback); the path
+// of a file on this machine is not one, so --file-out alone is refused before anything is sent.
+TEST_F(FeedbackCli, file_out_without_a_uri_is_refused_before_sending) {
+    const std::string agent = make_agent();
+    const auto out_path = credence::testing::scratch_dir() / "erc8004_unpublished.json";
+    const CommandResult r =
+        run_cli(devnet(), {"feedback", "give", agent, "5", "--file-out", out_path.string(),
+                           "--private-key", devnet().dev_key(2)});
+    EXPECT_EQ(r.exit_code, 1);
+    EXPECT_NE(r.err.find("--uri URL"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("--file-data-uri"), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(out_path));
+    EXPECT_EQ(cast_call(devnet(), devnet().address("ReputationRegistry"),
+                        "getLastIndex(uint256,address)(uint64)", {agent, addr(2)}),
+              "0");
+
+    // With --file-data-uri the same file is written and its data: URI goes on chain.
+    const auto doc =
+        credence_json(devnet(), {"feedback", "give", agent, "5", "--file-out", out_path.string(),
+                                 "--file-data-uri", "--private-key", devnet().dev_key(2)});
+    EXPECT_TRUE(doc["feedbackURI"].get<std::string>().starts_with("data:application/json;base64,"));
+    EXPECT_EQ(doc["feedbackHash"], cast_offline({"keccak", hex_of(read_file(out_path))}));
 }
 
 TEST_F(FeedbackCli, give_with_a_data_uri_feedback_file) {

@@ -1,8 +1,7 @@
 // `credence agent`: the ERC-8004 Identity Registry from the terminal (docs/cli.md, agent).
 //
-//   register [FILE] [--uri URI] [--metadata k=v]... [--metadata-hex k=0x..]...
-//   set-uri <agentId> [URI] [--file FILE]
-//   set-metadata <agentId> <key> <value> [--hex]
+//   register (FILE [--uri URI] | --uri URI | --no-uri) [--metadata k=v]... [--metadata-hex
+//   k=0x..]... set-uri <agentId> [URI] [--file FILE] set-metadata <agentId> <key> <value> [--hex]
 //   get-metadata <agentId> <key> [--text]
 //   set-wallet <agentId> [WALLET] (--wallet-key HEX | --signature HEX) [--deadline UNIX]
 //   unset-wallet <agentId>
@@ -80,8 +79,7 @@ struct CheckedFile {
 CheckedFile read_registration_file(const std::string& path) {
     std::string text = read_input(path);
     auto report = core::validate_registration_file(text);
-    if (!report)
-        throw CliError(fmt::format("{}: not JSON: {}", path, core::to_string(report.error().code)));
+    if (!report) throw CliError(fmt::format("{}: not JSON: {}", path, error_text(report.error())));
     require_valid_registration(*report, path);
     return {std::move(text), registration_report_json(*report)};
 }
@@ -109,9 +107,28 @@ struct RegisterArgs {
     std::optional<std::string> uri;
     std::vector<std::string> metadata;
     std::vector<std::string> metadata_hex;
+    bool no_uri = false;
 };
 
+/// True when the report warns that the file names no registration: the file cannot name the
+/// agentId before register has minted it, so the usual path is register, then set-uri.
+bool lacks_registrations(const nlohmann::ordered_json& report) {
+    return std::ranges::any_of(report["issues"], [](const nlohmann::ordered_json& i) {
+        return i["reason"] == "no_registrations";
+    });
+}
+
 void run_register(const RegisterArgs& a) {
+    // ERC-8004 §Registration: register() mints with no agentURI ("added later with
+    // setAgentURI()"). An agent nobody can resolve is rarely what a missing argument meant, so it
+    // takes an explicit --no-uri.
+    if (a.no_uri && (!a.file.empty() || a.uri))
+        throw CliError(
+            "--no-uri registers without an agentURI; drop the file and --uri, or --no-uri");
+    if (!a.no_uri && a.file.empty() && !a.uri)
+        throw CliError(
+            "register needs a registration FILE or --uri URI (see docs/formats.md); to mint with "
+            "no agentURI and set it later with `credence agent set-uri`, pass --no-uri");
     Output out(a.common.chain.json, OutputStyle::labeled);
     std::optional<std::string> uri = a.uri;
     // Validate before anything touches the chain, so a bad file costs nothing.
@@ -144,18 +161,32 @@ void run_register(const RegisterArgs& a) {
         calldata = must(idr::register_0(), "register");
 
     const SentTxn sent = ctx.send(registry, std::move(calldata), "register");
+    std::optional<core::Uint256> agent_id;
     if (sent.receipt) {
-        const auto id = registered_agent_id(*sent.receipt, registry);
-        if (!id) throw CliError("register: the receipt holds no Registered event");
-        out.add("agentId", id->to_dec());
+        agent_id = registered_agent_id(*sent.receipt, registry);
+        if (!agent_id) throw CliError("register: the receipt holds no Registered event");
+        out.add("agentId", agent_id->to_dec());
         out.add("owner", sent.receipt->from.to_checksum_hex());
     }
     out.add("agentURI", uri.value_or(""));
+    std::optional<std::string> next;
     if (file) {
+        if (agent_id && lacks_registrations(file->validation)) {
+            // ERC-8004 §Agent URI and Agent Registration File: registrations[] names this
+            // agent by {agentId, agentRegistry}, known only now.
+            next = fmt::format(
+                "add {{\"agentId\": {}, \"agentRegistry\": \"eip155:{}:{}\"}} to the file's "
+                "registrations, then run: credence agent set-uri {} --file {}",
+                agent_id->to_dec(), ctx.chain_id(), registry.to_checksum_hex(), agent_id->to_dec(),
+                a.file);
+        }
         out.add("validation", a.common.chain.json
                                   ? std::move(file->validation)
                                   : nlohmann::ordered_json(report_summary(file->validation)));
+    } else if (agent_id && a.no_uri) {
+        next = fmt::format("credence agent set-uri {} --file FILE", agent_id->to_dec());
     }
+    if (next) out.add("next", *next);
     ChainContext::report(out, sent);
     out.flush();
 }
@@ -172,11 +203,8 @@ struct AgentCheckArgs {
 void run_agent_check(const AgentCheckArgs& a) {
     const std::string text = read_input(a.file);
     auto report = core::validate_registration_file(text);
-    if (!report) {
-        const auto& e = report.error();  // the detail says where; the code is its short name
-        throw CliError(fmt::format("{}: not JSON: {}", a.file,
-                                   e.detail.empty() ? core::to_string(e.code) : e.detail));
-    }
+    if (!report)
+        throw CliError(fmt::format("{}: not JSON: {}", a.file, error_text(report.error())));
     Output out(a.json, OutputStyle::labeled);
     out.add("file", a.file);
     add_report(out, a.json, registration_report_json(*report));
@@ -419,7 +447,7 @@ nlohmann::ordered_json decode_registration(const std::string& uri, uint64_t chai
                                 data->data.size());
     auto report = core::validate_registration_file(text);
     if (!report) {
-        out["error"] = fmt::format("not JSON: {}", core::to_string(report.error().code));
+        out["error"] = fmt::format("not JSON: {}", error_text(report.error()));
         return out;
     }
     out["file"] = nlohmann::ordered_json::parse(text, nullptr, false);
@@ -495,6 +523,8 @@ void add_agent_commands(CLI::App& app) {
                                       a->common, true);
         cmd->add_option("file", a->file, "ERC-8004 registration file (JSON), '-' for stdin");
         cmd->add_option("--uri", a->uri, "agentURI to store instead of the file's data: URI");
+        cmd->add_flag("--no-uri", a->no_uri,
+                      "Register with no agentURI (ERC-8004 register()); set it later with set-uri");
         cmd->add_option("--metadata", a->metadata, "On-chain metadata key=value (UTF-8 value)");
         cmd->add_option("--metadata-hex", a->metadata_hex, "On-chain metadata key=0x.. (bytes)");
         cmd->callback([a] { run_register(*a); });

@@ -16,6 +16,14 @@ namespace credence::cmd {
 class CliError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
+    /// An error with structured detail: with --json, its members join "message" in the error
+    /// document (for example a validation report's "issues").
+    CliError(const std::string& message, nlohmann::ordered_json details)
+        : std::runtime_error(message), details_(std::move(details)) {}
+    [[nodiscard]] const nlohmann::ordered_json& details() const noexcept { return details_; }
+
+private:
+    nlohmann::ordered_json details_;  ///< an object, or null
 };
 
 /// How a result reads without --json (docs/cli.md §Output).

@@ -43,29 +43,6 @@ std::string now_rfc3339() {
     return {buf, n};
 }
 
-namespace {
-
-/// {ok, errors, warnings, issues: [{severity, reason, path, message}]} of any Issue list.
-template <typename Reason>
-nlohmann::ordered_json issues_report_json(const std::vector<core::Issue<Reason>>& all) {
-    nlohmann::ordered_json issues = nlohmann::ordered_json::array();
-    size_t errors = 0;
-    size_t warnings = 0;
-    for (const auto& i : all) {
-        (i.severity == core::IssueSeverity::warning ? warnings : errors) += 1;
-        issues.push_back({{"severity", std::string(core::to_string(i.severity))},
-                          {"reason", std::string(to_string(i.reason))},
-                          {"path", i.path},
-                          {"message", i.message}});
-    }
-    return {{"ok", errors == 0},
-            {"errors", errors},
-            {"warnings", warnings},
-            {"issues", std::move(issues)}};
-}
-
-}  // namespace
-
 nlohmann::ordered_json registration_report_json(const core::RegistrationReport& report) {
     return issues_report_json(report.issues);
 }
@@ -98,15 +75,25 @@ void add_report(Output& out, bool json, nlohmann::ordered_json report) {
     out.add("issues", std::move(lines));
 }
 
-void require_valid_registration(const core::RegistrationReport& report, std::string_view source) {
-    if (report.ok()) return;
-    for (const auto& i : report.issues) {
-        if (i.severity != core::IssueSeverity::error) continue;
-        throw CliError(
-            fmt::format("{}: not a valid ERC-8004 registration file ({} error{}): {}: {}", source,
-                        report.error_count(), report.error_count() == 1 ? "" : "s",
-                        i.path.empty() ? "/" : i.path, i.message));
+void refuse_invalid(const nlohmann::ordered_json& report, std::string_view source,
+                    std::string_view what) {
+    const auto errors = report["errors"].get<size_t>();
+    if (errors == 0) return;
+    std::string line = fmt::format("{}: not a valid {} ({} error{}):", source, what, errors,
+                                   errors == 1 ? "" : "s");
+    const char* separator = " ";
+    for (const auto& i : report["issues"]) {
+        if (i["severity"].get<std::string>() != "error") continue;
+        const std::string path = i["path"].get<std::string>();
+        line += fmt::format("{}{}: {}", separator, path.empty() ? "/" : path,
+                            i["message"].get<std::string>());
+        separator = "; ";
     }
+    throw CliError(line, report);
+}
+
+void require_valid_registration(const core::RegistrationReport& report, std::string_view source) {
+    refuse_invalid(registration_report_json(report), source, "ERC-8004 registration file");
 }
 
 std::optional<std::string> printable_text(core::ByteView bytes) {

@@ -35,7 +35,28 @@ namespace credence::cmd {
 /// The current UTC time as an RFC 3339 date-time, e.g. "2026-11-30T14:00:00Z".
 [[nodiscard]] std::string now_rfc3339();
 
-/// A registration-file validation report as JSON: {ok, errors, warnings, issues:[...]}.
+/// Any validation report as JSON: {ok, errors, warnings, issues: [{severity, reason, path,
+/// message}]}, the path a JSON pointer into the checked document.
+template <typename Reason>
+[[nodiscard]] nlohmann::ordered_json issues_report_json(
+    const std::vector<core::Issue<Reason>>& all) {
+    nlohmann::ordered_json issues = nlohmann::ordered_json::array();
+    size_t errors = 0;
+    size_t warnings = 0;
+    for (const auto& i : all) {
+        (i.severity == core::IssueSeverity::warning ? warnings : errors) += 1;
+        issues.push_back({{"severity", std::string(core::to_string(i.severity))},
+                          {"reason", std::string(to_string(i.reason))},
+                          {"path", i.path},
+                          {"message", i.message}});
+    }
+    return {{"ok", errors == 0},
+            {"errors", errors},
+            {"warnings", warnings},
+            {"issues", std::move(issues)}};
+}
+
+/// A registration-file validation report as JSON (issues_report_json).
 [[nodiscard]] nlohmann::ordered_json registration_report_json(
     const core::RegistrationReport& report);
 /// The same for a feedback file (core/feedback_file.hpp).
@@ -45,7 +66,12 @@ namespace credence::cmd {
 /// Adds a report to `out`: its members with --json; else `validation` (report_summary) and
 /// `issues`, one "<severity> <path>: <message> (<reason>)" line each.
 void add_report(Output& out, bool json, nlohmann::ordered_json report);
-/// Throws CliError when the report holds an error: "<source>: <n> error(s): <path>: <message>".
+/// Throws CliError when `report` (issues_report_json) holds an error. The one line names every
+/// error, "<source>: not a valid <what> (2 errors): /name: ...; /services/0/endpoint: ...", and
+/// with --json the error document carries the whole report.
+void refuse_invalid(const nlohmann::ordered_json& report, std::string_view source,
+                    std::string_view what);
+/// refuse_invalid for a registration file.
 void require_valid_registration(const core::RegistrationReport& report, std::string_view source);
 
 /// Text of bytes when they are printable UTF-8-ish ASCII/UTF-8 without control characters.

@@ -99,9 +99,12 @@ std::string describe_usage_error(const CLI::App& app, const CLI::ParseError& err
     return fmt::format("{}; see '{} --help'", one_line(error.what()), walk.path);
 }
 
-void print_error(std::string_view message, bool json) {
+void print_error(std::string_view message, bool json, const nlohmann::ordered_json& details) {
     if (json) {
-        const nlohmann::json doc{{"error", {{"message", message}}}};
+        nlohmann::ordered_json error{{"message", message}};
+        if (details.is_object())
+            for (const auto& [key, value] : details.items()) error[key] = value;
+        const nlohmann::ordered_json doc{{"error", std::move(error)}};
         fmt::print(stderr, "{}\n",
                    doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     } else {

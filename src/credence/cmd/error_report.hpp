@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 namespace credence::cmd {
 
@@ -19,7 +20,9 @@ namespace credence::cmd {
 [[nodiscard]] std::string describe_usage_error(const CLI::App& app, const CLI::ParseError& error,
                                                std::span<const char* const> args);
 
-/// Prints `message` to stderr: "error: <message>" or, with `json`, {"error":{"message":...}}.
-void print_error(std::string_view message, bool json);
+/// Prints `message` to stderr: "error: <message>" or, with `json`, {"error":{"message":...}}
+/// with the members of `details` (an object, or null) after "message".
+void print_error(std::string_view message, bool json,
+                 const nlohmann::ordered_json& details = nullptr);
 
 }  // namespace credence::cmd

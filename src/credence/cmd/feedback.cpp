@@ -18,7 +18,8 @@
 // createdAt, value, valueDecimals filled from the chain and the signer; tag1/tag2/endpoint when
 // given; extra members from --extra and --field), canonicalized with JCS (core/feedback_file.hpp),
 // and sets feedbackHash = keccak256 of exactly those bytes (§Giving Feedback). feedbackURI is
-// --uri when given, else the data: URI (--file-data-uri), else the path written (--file-out).
+// --uri when given (where the caller publishes the --file-out file), else the data: URI
+// (--file-data-uri). --file-out alone is refused: a local path is nothing a reader can fetch.
 #include <memory>
 #include <optional>
 #include <string>
@@ -99,8 +100,8 @@ core::JsonValue extra_members(const GiveArgs& a) {
         const std::string text = read_input(*a.extra);
         auto doc = core::parse_json(text);
         if (!doc)
-            throw CliError(fmt::format("--extra {}: not JSON: {}", *a.extra,
-                                       core::to_string(doc.error().code)));
+            throw CliError(
+                fmt::format("--extra {}: not JSON: {}", *a.extra, error_text(doc.error())));
         if (!doc->is_object())
             throw CliError(fmt::format("--extra {}: not a JSON object", *a.extra));
         members = doc->as_object();
@@ -126,6 +127,11 @@ void run_give(const GiveArgs& a) {
     const bool build_file = a.file_out.has_value() || a.file_data_uri;
     if (build_file && a.hash)
         throw CliError("--hash cannot be combined with a built feedback file (its hash is used)");
+    if (a.file_out && !a.uri && !a.file_data_uri)
+        throw CliError(fmt::format(
+            "--file-out {}: feedbackURI must be where readers fetch the file, not a local path; "
+            "add --uri URL where you will publish it, or --file-data-uri to put it on chain",
+            *a.file_out));
     if (!build_file && (!a.fields.empty() || a.extra || a.created_at))
         throw CliError("--field, --extra and --created-at need --file-out or --file-data-uri");
     const std::string created_at = a.created_at.value_or(now_rfc3339());
@@ -156,11 +162,9 @@ void run_give(const GiveArgs& a) {
         feedback_hash = built.feedback_hash;
         if (a.file_out) write_file(*a.file_out, built.bytes);
         if (!a.uri) {
-            feedback_uri = a.file_data_uri
-                               ? must(core::encode_base64_data_uri("application/json",
-                                                                   core::as_bytes(built.bytes)),
-                                      "data URI")
-                               : *a.file_out;
+            feedback_uri =
+                must(core::encode_base64_data_uri("application/json", core::as_bytes(built.bytes)),
+                     "data URI");
         }
         file_bytes = std::move(built.bytes);
     }
@@ -211,24 +215,15 @@ struct FeedbackCheckArgs {
 void run_feedback_check(const FeedbackCheckArgs& a) {
     const std::string text = read_input(a.file);
     auto report = core::validate_feedback_file(text);
-    if (!report) {
-        const auto& e = report.error();  // the detail says where; the code is its short name
-        throw CliError(fmt::format("{}: not JSON: {}", a.file,
-                                   e.detail.empty() ? core::to_string(e.code) : e.detail));
-    }
+    if (!report)
+        throw CliError(fmt::format("{}: not JSON: {}", a.file, error_text(report.error())));
     Output out(a.json, OutputStyle::labeled);
     out.add("file", a.file);
     out.add("feedbackHash", core::to_hex(core::keccak256(core::as_bytes(text))));
     auto json = feedback_report_json(*report);
-    const auto errors = json["errors"].get<size_t>();
-    add_report(out, a.json, std::move(json));
+    add_report(out, a.json, json);
     out.flush();
-    for (const auto& i : report->issues) {
-        if (i.severity != core::IssueSeverity::error) continue;
-        throw CliError(fmt::format("{}: not a valid ERC-8004 feedback file ({} error{}): {}: {}",
-                                   a.file, errors, errors == 1 ? "" : "s",
-                                   i.path.empty() ? "/" : i.path, i.message));
-    }
+    refuse_invalid(json, a.file, "ERC-8004 feedback file");
 }
 
 // ---- revoke / respond -------------------------------------------------------------------------

@@ -42,6 +42,9 @@ int main(int argc, char** argv) {
             return 1;
         }
         return 0;
+    } catch (const credence::cmd::CliError& e) {
+        credence::cmd::print_error(e.what(), json, e.details());
+        return 1;
     } catch (const std::exception& e) {
         credence::cmd::print_error(e.what(), json);
         return 1;

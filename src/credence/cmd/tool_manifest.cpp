@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <credence/cmd/commands.hpp>
+#include <credence/cmd/erc8004_args.hpp>
 #include <credence/cmd/util.hpp>
 #include <credence/core/bytes.hpp>
 #include <credence/verify/rules/manifest_schema.hpp>
@@ -10,12 +11,10 @@
 namespace credence::cmd {
 
 // The field grammar lives once, in verify/rules/manifest_schema (the consumer's validator); the
-// producer refuses the first error it reports and lets warnings through.
+// producer refuses every error it reports, in one line, and lets warnings through.
 void check_manifest_fields(const core::JsonValue& manifest, const std::string& source) {
     const verify::ManifestReport report = verify::validate_manifest(manifest);
-    if (const verify::ManifestIssue* issue = report.first_error())
-        throw CliError(
-            fmt::format("{}: invalid manifest: {}: {}", source, issue->path, issue->message));
+    refuse_invalid(issues_report_json(report.issues), source, "ERC-8257 tool manifest");
 }
 
 core::CanonicalManifest canonical_manifest_bytes(const std::string& bytes,

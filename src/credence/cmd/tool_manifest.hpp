@@ -41,7 +41,8 @@ struct ToolManifest {
 [[nodiscard]] ToolManifest load_tool_manifest(const std::string& path);
 
 /// The field grammar alone (verify::validate_manifest), over a parsed manifest; throws
-/// CliError("<source>: invalid manifest: <pointer>: …") for the first error; warnings pass.
+/// CliError("<source>: not a valid ERC-8257 tool manifest (N errors): <pointer>: …; …") naming
+/// every error; warnings pass.
 void check_manifest_fields(const core::JsonValue& manifest, const std::string& source);
 
 }  // namespace credence::cmd

@@ -28,15 +28,17 @@ void add_util_json_commands(CLI::App& util, UtilOptions& opts);
 CLI::App* add_util_command(CLI::App& util, const std::string& name, const std::string& about,
                            UtilOptions& opts);
 
+/// "<reason>: <detail>" of a core error, or its reason alone: how every message names one.
+template <typename Code>
+[[nodiscard]] std::string error_text(const core::Error<Code>& e) {
+    return e.detail.empty() ? std::string(to_string(e.code))
+                            : fmt::format("{}: {}", to_string(e.code), e.detail);
+}
+
 /// Unwraps a core result, or throws CliError("<what>: <reason>[: detail]").
 template <typename T, typename Code>
 T must(core::Result<T, Code>&& r, std::string_view what) {
-    if (!r) {
-        const auto& e = r.error();
-        throw CliError(e.detail.empty()
-                           ? fmt::format("{}: {}", what, to_string(e.code))
-                           : fmt::format("{}: {}: {}", what, to_string(e.code), e.detail));
-    }
+    if (!r) throw CliError(fmt::format("{}: {}", what, error_text(r.error())));
     if constexpr (!std::is_void_v<T>) return std::move(*r);
 }
 

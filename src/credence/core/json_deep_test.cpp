@@ -49,7 +49,7 @@ TEST(core_json_deep, rejects_150k_open_brackets_at_the_depth_limit) {
     const auto r = parse_json(attack);
     ASSERT_FALSE(r.has_value());
     EXPECT_EQ(r.error().code, JsonError::too_deep);
-    EXPECT_EQ(r.error().detail, "nesting deeper than 128");
+    EXPECT_EQ(r.error().detail, "nesting deeper than 128 at line 1, column 129");
     EXPECT_EQ(canonicalize(std::string_view(attack)).error().code, JsonError::too_deep);
     std::string objects;
     for (int i = 0; i < 150'000; ++i) objects += "{\"a\":";

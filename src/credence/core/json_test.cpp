@@ -185,6 +185,20 @@ TEST(core_json, rejects_structural_errors) {
     EXPECT_EQ(parse_error("\v1"), JsonError::unexpected_char);       // not JSON whitespace
 }
 
+// Every syntax error says where, as an editor counts: line and column from 1, columns in code
+// points (the "é" below is two bytes and one column).
+TEST(core_json, syntax_errors_name_line_and_column) {
+    const auto detail = [](std::string_view text) {
+        auto r = parse_json(text);
+        return r ? std::string("parsed") : r.error().detail;
+    };
+    EXPECT_EQ(detail("{\n  \"a\": tru\n}"), "expected true, false or null at line 2, column 8");
+    EXPECT_EQ(detail("[1,\n\"\xC3\xA9\" 2]"),
+              "expected ',' or a closing bracket at line 2, column 5");
+    EXPECT_EQ(detail("{} x"), "data after the value at line 1, column 4");
+    EXPECT_EQ(detail("\n\n"), "expected a value at line 3, column 1");
+}
+
 TEST(core_json, enforces_depth_limit) {
     ParseLimits limits;
     limits.max_depth = 16;

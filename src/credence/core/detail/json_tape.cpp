@@ -69,6 +69,8 @@ public:
           tape_(out) {}
 
     Result<void, JsonError> run();
+    /// Where parsing stopped: the byte offset of the input a failure points at.
+    [[nodiscard]] size_t position() const noexcept { return static_cast<size_t>(p_ - base_); }
 
 private:
     const char* const base_;
@@ -83,7 +85,6 @@ private:
     void skip_ws() noexcept {
         while (p_ != end_ && is_ws(*p_)) ++p_;
     }
-    [[nodiscard]] std::string offset_text() const { return "offset " + std::to_string(p_ - base_); }
     Result<uint32_t, JsonError> push(TapeNode n) {
         if (tape_.nodes.size() >= std::numeric_limits<uint32_t>::max())
             return fail(JsonError::too_large, "too many values");
@@ -452,7 +453,7 @@ Result<void, JsonError> TapeParser::run() {
         } else if (c == 't' || c == 'f' || c == 'n') {
             if (auto r = parse_literal(); !r) return r;
         } else {
-            return fail(JsonError::unexpected_char, "unexpected character at " + offset_text());
+            return fail(JsonError::unexpected_char, "unexpected character");
         }
         if (!have_value) continue;
 
@@ -460,9 +461,7 @@ Result<void, JsonError> TapeParser::run() {
         for (;;) {
             if (stack_.empty()) {
                 skip_ws();
-                if (p_ != end_)
-                    return fail(JsonError::trailing_garbage,
-                                "data after the value at " + offset_text());
+                if (p_ != end_) return fail(JsonError::trailing_garbage, "data after the value");
                 return {};
             }
             Frame& f = stack_.back();
@@ -478,8 +477,7 @@ Result<void, JsonError> TapeParser::run() {
                 break;  // parse the next element
             }
             if (*p_ != (f.is_object ? '}' : ']'))
-                return fail(JsonError::unexpected_char,
-                            "expected ',' or a closing bracket at " + offset_text());
+                return fail(JsonError::unexpected_char, "expected ',' or a closing bracket");
             ++p_;
             if (f.is_object)
                 if (auto r = close_object(f); !r) return r;
@@ -493,6 +491,21 @@ Result<void, JsonError> TapeParser::run() {
 
 }  // namespace
 
+TextPosition text_position(std::string_view text, size_t offset) noexcept {
+    TextPosition at;
+    const size_t end = std::min(offset, text.size());
+    for (size_t i = 0; i < end; ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c == '\n') {
+            ++at.line;
+            at.column = 1;
+        } else if ((c & 0xC0U) != 0x80U) {
+            ++at.column;  // UTF-8 continuation bytes belong to the code point before them
+        }
+    }
+    return at;
+}
+
 Result<void, JsonError> parse_tape(std::string_view text, const ParseLimits& limits, TapeMode mode,
                                    JsonTape& out) {
     out.input = text;
@@ -501,7 +514,14 @@ Result<void, JsonError> parse_tape(std::string_view text, const ParseLimits& lim
     out.order.clear();
     out.output_bound = 0;
     TapeParser parser(text, limits, mode, out);
-    return parser.run();
+    auto parsed = parser.run();
+    if (!parsed) {
+        // Every failure says where, as an editor counts: line and column (in code points) from 1.
+        const TextPosition at = text_position(text, parser.position());
+        parsed.error().detail +=
+            " at line " + std::to_string(at.line) + ", column " + std::to_string(at.column);
+    }
+    return parsed;
 }
 
 }  // namespace credence::core::detail

@@ -67,6 +67,15 @@ struct JsonTape {
     }
 };
 
+/// A place in a text as an editor shows it: both from 1, the column in code points.
+struct TextPosition {
+    size_t line = 1;
+    size_t column = 1;
+};
+
+/// The line and column of byte `offset` of `text`.
+[[nodiscard]] TextPosition text_position(std::string_view text, size_t offset) noexcept;
+
 /// Parses `text` (all of it) into `out`, which is cleared first and may be reused.
 [[nodiscard]] Result<void, JsonError> parse_tape(std::string_view text, const ParseLimits& limits,
                                                  TapeMode mode, JsonTape& out);
