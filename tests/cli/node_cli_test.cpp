@@ -212,6 +212,57 @@ TEST(node_cli, port_taken_is_one_line) {
     ::close(fd);
 }
 
+// docs/node.md §One index, one writer: a second node on the first one's port or index file is
+// refused in one line and the first one keeps serving; `credence index` on that file likewise.
+TEST(node_cli, a_second_node_on_the_same_port_or_index_is_refused_in_one_line) {
+    auto dev = Devnet::start();
+    ASSERT_TRUE(dev) << dev.error();
+    const fs::path home = fresh_dir("node_first");
+    const std::vector<std::string> chain{"--rpc", (*dev)->rpc_url(), "--deployment",
+                                         deployment_of(**dev)};
+    auto with_chain = [&chain](std::vector<std::string> args) {
+        args.insert(args.begin(), chain.begin(), chain.end());
+        return args;
+    };
+    NodeChild first(home, with_chain(node_args(home, {})));
+    const auto url = first.wait_serving(std::chrono::seconds(30));
+    ASSERT_TRUE(url) << first.err();
+    const std::string port = url->substr(url->rfind(':') + 1);
+
+    const fs::path other = fresh_dir("node_second");
+    NodeChild same_port(other,
+                        with_chain({"--port", port, "--data-dir", other.string(), "--no-verify"}));
+    EXPECT_EQ(same_port.wait_exit(std::chrono::seconds(20)), 1);
+    const std::string port_error = same_port.err();
+    EXPECT_EQ(port_error.rfind("error: http: cannot serve on 127.0.0.1:" + port, 0), 0u)
+        << port_error;
+    EXPECT_EQ(std::count(port_error.begin(), port_error.end(), '\n'), 1) << port_error;
+
+    const std::string index_file = (home / "index.sqlite").string();
+    const std::string busy = "another credence process (pid " + std::to_string(first.pid()) +
+                             ") is writing " + index_file +
+                             ": stop it, or give this one its own "
+                             "--database\n";
+    NodeChild same_index(other, with_chain(node_args(home, {})));
+    EXPECT_EQ(same_index.wait_exit(std::chrono::seconds(20)), 1);
+    EXPECT_EQ(same_index.err(), "error: indexer: " + busy);
+
+    const CommandResult index =
+        run_command(CREDENCE_BIN,
+                    {"index", "--once", "--database", index_file, "--rpc", (*dev)->rpc_url(),
+                     "--deployment", deployment_of(**dev)},
+                    (*dev)->env());
+    EXPECT_EQ(index.exit_code, 1);
+    EXPECT_EQ(index.err, "error: " + busy);
+
+    EXPECT_EQ(get_json(*url, "/api/v1/status").first, 200);
+    EXPECT_EQ(first.stop(SIGINT, std::chrono::seconds(15)), 0) << first.err();
+    // The lock dies with its holder: the file is free again.
+    NodeChild again(home, with_chain(node_args(home, {})));
+    EXPECT_TRUE(again.wait_serving(std::chrono::seconds(30))) << again.err();
+    EXPECT_EQ(again.stop(SIGINT, std::chrono::seconds(15)), 0) << again.err();
+}
+
 // Activity for the indexer: agents, feedback and many empty blocks.
 std::vector<std::string> make_activity(Devnet& devnet, int agents) {
     std::vector<std::string> ids;

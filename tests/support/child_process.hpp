@@ -93,6 +93,8 @@ public:
     [[nodiscard]] std::string out() const { return read_text(out_path_); }
     [[nodiscard]] std::string err() const { return read_text(err_path_); }
 
+    [[nodiscard]] pid_t pid() const noexcept { return pid_; }
+
 private:
     std::filesystem::path out_path_;
     std::filesystem::path err_path_;

@@ -41,6 +41,11 @@ IndexStore& Indexer::store() {
 }
 
 std::expected<std::vector<std::string>, IndexError> Indexer::start() {
+    if (!writer_lock_) {
+        auto lock = WriterLock::acquire(*db_);
+        if (!lock) return fail(IndexErrorKind::busy, lock.error());
+        writer_lock_.emplace(std::move(*lock));
+    }
     auto opened = IndexStore::open(*db_);
     if (!opened) return db_fail(opened.error(), "open store");
     store_.emplace(*opened);

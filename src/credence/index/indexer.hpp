@@ -42,6 +42,7 @@
 #include <credence/index/sources.hpp>
 #include <credence/index/store.hpp>
 #include <credence/index/worker_thread.hpp>
+#include <credence/index/writer_lock.hpp>
 
 namespace credence::index {
 
@@ -111,6 +112,7 @@ enum class IndexErrorKind {
     database,     // the store failed
     wrong_chain,  // eth_chainId differs from the configured chain id
     deep_reorg,   // the fork point is older than every remembered block hash
+    busy,         // another process writes this index (writer_lock.hpp)
 };
 
 struct IndexError {
@@ -139,7 +141,8 @@ class Indexer {
 public:
     Indexer(IndexerOptions options, chain::RpcClient client, Database& db);
 
-    /// Opens the store (migrations), checks the chain id and records each registry's code hash.
+    /// Takes the index's writer lock (writer_lock.hpp), opens the store (migrations), checks the
+    /// chain id and records each registry's code hash.
     [[nodiscard]] std::expected<std::vector<std::string>, IndexError> start();
     /// One batch (see above).
     [[nodiscard]] std::expected<StepReport, IndexError> step();
@@ -176,6 +179,7 @@ private:
     IndexerOptions options_;
     LogSource source_;
     Database* db_;
+    std::optional<WriterLock> writer_lock_;  ///< held from start() to destruction
     std::optional<IndexStore> store_;
     IndexerMetrics metrics_;
     // Read from the store on first use, then kept in step with what this indexer does.
