@@ -176,6 +176,15 @@ TEST_F(WorkflowCli, happy_path_run_reply_prove_result_trace) {
 
     EXPECT_EQ(wf_json({"result", run_id})["status"], "Pending");
 
+    // A signer the verifier never enabled gets the fix, not a bare ProofRejected; nothing is sent.
+    const std::string stranger = devnet().dev_address(5).to_checksum_hex();
+    ASSERT_EQ(cast({"call", verifier_, "isAttester(address)(bool)", stranger}), "false");
+    EXPECT_EQ(wf_error({"prove", reply_hash, "--attester-key", devnet().dev_key(5)}),
+              "error: " + stranger + " is not an attester of the workflow's verifier " + verifier_ +
+                  ": sign with --attester-key of one it enabled, or have its owner "
+                  "call setAttester(" +
+                  stranger + ", true)");
+
     const Json proved = wf_json({"prove", reply_hash});
     ASSERT_TRUE(proved.contains("statements")) << proved.dump();
     EXPECT_EQ(proved["verifier"], verifier_);

@@ -13,6 +13,7 @@
 
 #include <credence/agent/reply_prover.hpp>
 #include <credence/agent/reply_submitter.hpp>
+#include <credence/chain/bindings/ecdsa_attestation_verifier.hpp>
 #include <credence/chain/bindings/i_agent_workflow.hpp>
 #include <credence/chain/bindings/single_stage_workflow.hpp>
 #include <credence/chain/deployment.hpp>
@@ -404,6 +405,18 @@ void run_prove(ProveArgs& a) {
         const core::SecretKey& key = own_key ? *own_key : ctx.signer().key;
         const core::Address attester = core::address_of(key);
         const agent::ProofPolicy proof_policy{policy.verifier, policy.agent_verifier_mode};
+        // ERC-8274 ECDSA attestation: the verifier accepts only the attesters it enabled. Asked
+        // first, so a wrong key gets a fix instead of a bare ProofRejected. A verifier without
+        // isAttester (another proof system) answers with a failure, and the send decides.
+        auto enabled = chain::bindings::ecdsa_attestation_verifier::call::is_attester(
+            ctx.caller(), policy.verifier, attester);
+        if (enabled && !*enabled) {
+            throw CliError(fmt::format(
+                "{} is not an attester of the workflow's verifier {}: sign with --attester-key "
+                "of one it enabled, or have its owner call setAttester({}, true)",
+                attester.to_checksum_hex(), policy.verifier.to_checksum_hex(),
+                attester.to_checksum_hex()));
+        }
         for (const auto& rh : reply_hashes) {
             const auto r = get_reply(ctx, wf, rh);
             if (r.reply.prev_task_hashes.empty())
@@ -425,8 +438,18 @@ void run_prove(ProveArgs& a) {
     }
     // One reply: the proof as is. Several: abi.encode(bytes[]), one proof per reply.
     const core::Bytes proof = agent::combine_proofs(std::move(proofs));
-    const SentTxn sent =
-        ctx.send(wf, must(iw::on_agent_prove(reply_hashes, proof), "onAgentProve"), "onAgentProve");
+    const SentTxn sent = [&] {
+        try {
+            return ctx.send(wf, must(iw::on_agent_prove(reply_hashes, proof), "onAgentProve"),
+                            "onAgentProve");
+        } catch (const CliError& e) {
+            // ERC-8301 §onAgentProve: the verifier refused the proof itself.
+            if (std::string_view(e.what()).find("ProofRejected(") == std::string_view::npos) throw;
+            throw CliError(std::string(e.what()) +
+                           ": the workflow's verifier refused the proof; check that its signer "
+                           "is an attester the verifier enabled and that it signs this reply");
+        }
+    }();
     out.add("replyHashes", hex_list(reply_hashes));
     if (!statements.empty()) out.add("statements", statements);
     out.add("proof", core::to_hex(proof));
