@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make test: install, build, and pass every test.
 #   1. setup (pinned Debian packages, npm ci)
-#   2. release build + every CTest suite (the external vector suites run in full)
+#   2. release build + every CTest suite (the external vector suites run in full, and every
+#      shell block of README.md and docs/, tests/docs/docs_runner.cpp)
 #   3. generated-table reproducibility
 #   4. the library suites under ASan + UBSan (the CLI's end-to-end suite runs in step 2 only)
 #   5. lint (clang-format + clang-tidy)
@@ -45,6 +46,9 @@ fi
 trap '[ -z "$contracts_pid" ] || kill "$contracts_pid" 2>/dev/null; rm -f "$contracts_log"; pg_server_stop "$pg_dir"' EXIT
 step "tests (release), the contracts alongside"
 ctest --preset release -j "$(nproc)"
+# Every shell block of README.md and docs/ ran above (tests/docs); these are the ones marked not
+# runnable, with why.
+build/release/tests/credence_docs_runner --source . --list
 if [ -n "$contracts_pid" ]; then
     step "contracts (forge build + forge test)"
     contracts_rc=0
