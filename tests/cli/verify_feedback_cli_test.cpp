@@ -39,9 +39,9 @@ protected:
         }
         return f;
     }
-    CommandResult verify(std::vector<std::string> args, bool json = true) {
+    CommandResult verify(std::vector<std::string> args, bool as_json = true) {
         for (auto& f : fetch_flags()) args.push_back(std::move(f));
-        if (json) args.emplace_back("--json");
+        if (as_json) args.emplace_back("--json");
         return run_cli(devnet(), args);
     }
     std::string url(const std::string& path) { return std::string("https://") + kHost + path; }

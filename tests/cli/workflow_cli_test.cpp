@@ -16,6 +16,7 @@
 #include <credence/core/address.hpp>
 #include <credence/core/bytes.hpp>
 
+#include "cli/erc8004_cli_helpers.hpp"
 #include "support/devnet.hpp"
 
 namespace {
@@ -28,6 +29,7 @@ using credence::testing::run_command;
 using Json = nlohmann::json;
 
 using credence::testing::cast_binary;
+using credence::testing::erc8004::hex_of;
 
 class WorkflowCli : public credence::testing::DevnetFixture {
 protected:
@@ -128,10 +130,6 @@ protected:
     std::string verifier_;
     fs::path files_;
 };
-
-std::string hex_of(const std::string& text) {
-    return credence::core::to_hex(credence::core::as_bytes(text));
-}
 
 }  // namespace
 
