@@ -240,9 +240,8 @@ TEST(node_cli, a_second_node_on_the_same_port_or_index_is_refused_in_one_line) {
 
     const std::string index_file = (home / "index.sqlite").string();
     const std::string busy = "another credence process (pid " + std::to_string(first.pid()) +
-                             ") is writing " + index_file +
-                             ": stop it, or give this one its own "
-                             "--database\n";
+                             ") is indexing chain 31337 into " + index_file +
+                             ": stop it, or give this one its own --database\n";
     NodeChild same_index(other, with_chain(node_args(home, {})));
     EXPECT_EQ(same_index.wait_exit(std::chrono::seconds(20)), 1);
     EXPECT_EQ(same_index.err(), "error: indexer: " + busy);

@@ -41,11 +41,6 @@ IndexStore& Indexer::store() {
 }
 
 std::expected<std::vector<std::string>, IndexError> Indexer::start() {
-    if (!writer_lock_) {
-        auto lock = WriterLock::acquire(*db_);
-        if (!lock) return fail(IndexErrorKind::busy, lock.error());
-        writer_lock_.emplace(std::move(*lock));
-    }
     auto opened = IndexStore::open(*db_);
     if (!opened) return db_fail(opened.error(), "open store");
     store_.emplace(*opened);
@@ -58,6 +53,11 @@ std::expected<std::vector<std::string>, IndexError> Indexer::start() {
         return fail(IndexErrorKind::wrong_chain,
                     fmt::format("the node serves chain {}, not the configured chain {}", *chain_id,
                                 options_.chain_id));
+    }
+    if (!writer_lock_) {
+        auto lock = WriterLock::acquire(*db_, options_.chain_id);
+        if (!lock) return fail(IndexErrorKind::busy, lock.error());
+        writer_lock_.emplace(std::move(*lock));
     }
     auto head = rpc.block_number();
     if (!head) return rpc_fail(head.error(), "eth_blockNumber");

@@ -112,7 +112,7 @@ enum class IndexErrorKind {
     database,     // the store failed
     wrong_chain,  // eth_chainId differs from the configured chain id
     deep_reorg,   // the fork point is older than every remembered block hash
-    busy,         // another process writes this index (writer_lock.hpp)
+    busy,         // another process indexes this chain into this index (writer_lock.hpp)
 };
 
 struct IndexError {
@@ -141,8 +141,8 @@ class Indexer {
 public:
     Indexer(IndexerOptions options, chain::RpcClient client, Database& db);
 
-    /// Takes the index's writer lock (writer_lock.hpp), opens the store (migrations), checks the
-    /// chain id and records each registry's code hash.
+    /// Opens the store (migrations), checks the chain id, takes the chain's writer lock of the
+    /// index (writer_lock.hpp) and records each registry's code hash.
     [[nodiscard]] std::expected<std::vector<std::string>, IndexError> start();
     /// One batch (see above).
     [[nodiscard]] std::expected<StepReport, IndexError> step();

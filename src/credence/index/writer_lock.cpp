@@ -13,14 +13,14 @@
 
 namespace credence::index {
 
-std::expected<WriterLock, std::string> WriterLock::acquire(const Database& db) {
+std::expected<WriterLock, std::string> WriterLock::acquire(const Database& db, uint64_t chain_id) {
     if (db.dialect() != Dialect::sqlite) return WriterLock(-1);
     std::string path = db.describe();
     constexpr std::string_view kPrefix = "sqlite:";
     if (path.starts_with(kPrefix)) path.erase(0, kPrefix.size());
     if (path.empty() || path == ":memory:") return WriterLock(-1);
 
-    const std::string lock_path = path + ".lock";
+    const std::string lock_path = fmt::format("{}.chain-{}.lock", path, chain_id);
     const int fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0) {
         return std::unexpected(
@@ -39,9 +39,9 @@ std::expected<WriterLock, std::string> WriterLock::acquire(const Database& db) {
                 fmt::format("cannot lock {}: {}", lock_path, std::strerror(err)));
         }
         return std::unexpected(fmt::format(
-            "another credence process{} is writing {}: stop it, or give this one its own "
-            "--database",
-            holder.empty() ? std::string() : " (pid " + holder + ")", path));
+            "another credence process{} is indexing chain {} into {}: stop it, or give this one "
+            "its own --database",
+            holder.empty() ? std::string() : " (pid " + holder + ")", chain_id, path));
     }
     const std::string pid = std::to_string(::getpid()) + "\n";
     if (::ftruncate(fd, 0) == 0) {
