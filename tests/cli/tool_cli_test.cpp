@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/erc8004_cli_helpers.hpp"
 #include "cli/labeled_output.hpp"
 #include "support/devnet.hpp"
 #include "support/scratch.hpp"
@@ -31,6 +32,7 @@ using credence::testing::labeled_value;
 using credence::testing::run_command;
 
 using credence::testing::cast_binary;
+using credence::testing::erc8004::lower;
 
 CommandResult run_tool_cli(const std::vector<std::string>& args,
                            const std::map<std::string, std::string>& env = {}) {
@@ -45,11 +47,6 @@ std::string write_file(const std::string& name, const std::string& content) {
         .string();
 }
 
-std::string lower(std::string s) {
-    for (char& c : s)
-        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-    return s;
-}
 
 /// The ERC-8257 §2 free-tool example with the given creator (lowercase hex).
 nlohmann::json example_manifest(const std::string& creator,

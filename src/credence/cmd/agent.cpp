@@ -84,11 +84,6 @@ CheckedFile read_registration_file(const std::string& path) {
     return {std::move(text), registration_report_json(*report)};
 }
 
-std::string data_uri_of(const std::string& json_text) {
-    return must(core::encode_base64_data_uri("application/json", core::as_bytes(json_text)),
-                "data URI");
-}
-
 /// The agentId the Registered event of `receipt` names (the return value is not in a receipt).
 std::optional<core::Uint256> registered_agent_id(const chain::Receipt& receipt,
                                                  const core::Address& registry) {

@@ -52,6 +52,10 @@ private:
 /// Reads a whole file, or stdin for "-". Throws CliError when it cannot.
 [[nodiscard]] std::string read_input(const std::string& path);
 
+/// `bytes` as a base64 data: URI (RFC 2397), application/json when they are JSON, else
+/// application/octet-stream: how a file goes on chain without a server (ERC-8004 §Agent URI).
+[[nodiscard]] std::string data_uri_of(std::string_view bytes);
+
 void add_util_commands(CLI::App& app);
 void add_devnet_commands(CLI::App& app);
 void add_agent_commands(CLI::App& app);

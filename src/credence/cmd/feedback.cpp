@@ -162,9 +162,7 @@ void run_give(const GiveArgs& a) {
         feedback_hash = built.feedback_hash;
         if (a.file_out) write_file(*a.file_out, built.bytes);
         if (!a.uri) {
-            feedback_uri =
-                must(core::encode_base64_data_uri("application/json", core::as_bytes(built.bytes)),
-                     "data URI");
+            feedback_uri = data_uri_of(built.bytes);
         }
         file_bytes = std::move(built.bytes);
     }

@@ -14,7 +14,9 @@
 
 #include <fmt/core.h>
 
+#include <credence/core/data_uri.hpp>
 #include <credence/core/detail/huge_pages.hpp>
+#include <credence/core/json.hpp>
 
 namespace credence::cmd {
 
@@ -106,6 +108,14 @@ std::string read_input(const std::string& path) {
     if (std::ferror(f.get()) != 0)
         throw CliError(fmt::format("cannot read {}: {}", path, std::strerror(errno)));
     return data;
+}
+
+std::string data_uri_of(std::string_view bytes) {
+    const bool json = core::parse_json(bytes).has_value();
+    auto uri = core::encode_base64_data_uri(json ? "application/json" : "application/octet-stream",
+                                            core::as_bytes(bytes));
+    if (!uri) throw CliError(fmt::format("data: URI: {}", core::to_string(uri.error().code)));
+    return std::move(*uri);
 }
 
 }  // namespace credence::cmd

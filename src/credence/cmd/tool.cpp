@@ -47,9 +47,7 @@ constexpr size_t kMaxMetadataUriBytes = 2048;
 /// --uri, else the JCS bytes as a base64 data: URI (which must fit the 2,048-byte cap).
 std::string metadata_uri(const ToolManifest& m, const std::string& flag) {
     if (!flag.empty()) return flag;
-    std::string uri =
-        must(core::encode_base64_data_uri("application/json", core::as_bytes(m.canonical.jcs)),
-             "cannot build a data: URI");
+    std::string uri = data_uri_of(m.canonical.jcs);
     if (uri.size() > kMaxMetadataUriBytes)
         throw CliError(fmt::format(
             "{}: the manifest as a data: URI is {} bytes, over the registry's {}-byte cap; "

@@ -34,14 +34,6 @@ namespace {
 namespace vr = chain::bindings::validation_registry;
 constexpr std::string_view kValidationRegistry = "ValidationRegistry";
 
-/// The file's bytes as a data: URI: application/json when they parse as JSON.
-std::string report_data_uri(const std::string& bytes) {
-    const bool json = core::parse_json(std::string_view(bytes)).has_value();
-    return must(core::encode_base64_data_uri(json ? "application/json" : "application/octet-stream",
-                                             core::as_bytes(bytes)),
-                "cannot build a data: URI");
-}
-
 struct RequestArgs {
     std::string validator, agent_id, file, uri, registry;
 };
@@ -62,7 +54,7 @@ void run_request(ChainOptions& o, const RequestArgs& a) {
     const core::Uint256 agent_id = parse_uint256_arg("agent id", a.agent_id);
     const std::string bytes = read_input(a.file);
     const core::Hash32 request_hash = core::keccak256(core::as_bytes(bytes));
-    const std::string uri = a.uri.empty() ? report_data_uri(bytes) : a.uri;
+    const std::string uri = a.uri.empty() ? data_uri_of(bytes) : a.uri;
 
     ChainContext ctx(o);
     const auto registry = ctx.contract(kValidationRegistry, a.registry);
@@ -91,7 +83,7 @@ void run_respond(ChainOptions& o, const ValidationRespondArgs& a) {
     if (!a.file.empty()) {
         const std::string bytes = read_input(a.file);
         response_hash = core::keccak256(core::as_bytes(bytes));
-        if (uri.empty()) uri = report_data_uri(bytes);
+        if (uri.empty()) uri = data_uri_of(bytes);
     }
     ChainContext ctx(o);
     const auto registry = ctx.contract(kValidationRegistry, a.registry);
