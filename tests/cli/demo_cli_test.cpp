@@ -13,9 +13,11 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <string>
+#include <thread>
 #include <variant>
 #include <vector>
 
@@ -25,6 +27,7 @@
 #include <credence/index/database.hpp>
 #include <credence/verify/store/verification_store.hpp>
 
+#include "support/child_process.hpp"
 #include "support/devnet.hpp"
 #include "support/scratch.hpp"
 
@@ -247,6 +250,50 @@ TEST_F(DemoCli, demo_seeds_a_world_the_verifiers_and_trust_engine_see) {
     const double trusted = Json::parse(score.out)["score"].get<double>() * 100.0;
     EXPECT_GT(unweighted, 80.0) << mean.out;
     EXPECT_LT(trusted, unweighted - 30.0) << score.out;
+
+    // `credence node` on the same world verifies the payments on the chain it follows over its own
+    // RPC (ERC-8004 §Off-Chain Feedback File Structure, proofOfPayment): every paid feedback gets
+    // the payment_verified flag the trust engine weighs, none is left payment_chain_unavailable.
+    {
+        const auto node_dir = scratch_dir() / ("demo-node-" + std::to_string(::getpid()));
+        std::filesystem::create_directories(node_dir);
+        std::vector<std::string> argv{CREDENCE_BIN,      "node",      "--port", "0", "--data-dir",
+                                      node_dir.string(), "--poll-ms", "100"};
+        for (const auto& f : summary["https"]["fetchFlags"]) argv.push_back(f.get<std::string>());
+        credence::testing::ChildProcess node(argv, devnet().home(), node_dir / "node.out",
+                                             node_dir / "node.err");
+        const size_t paid = summary["paidFeedback"].get<size_t>();
+        ASSERT_GT(paid, 0U);
+        const std::string node_db = (node_dir / "index.sqlite").string();
+        int64_t verified_payments = -1;
+        const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(90);
+        while (std::chrono::steady_clock::now() < until && !node.exited()) {
+            if (auto opened_node_db = index::open_database(node_db)) {
+                auto rows = (*opened_node_db)
+                                ->query(
+                                    "SELECT COUNT(*) FROM verifications WHERE subject_kind = "
+                                    "'feedback' AND (flags & 1) = 1");
+                if (rows && rows->size() == 1) verified_payments = std::get<int64_t>((*rows)[0][0]);
+            }
+            if (verified_payments == static_cast<int64_t>(paid)) break;
+            std::this_thread::sleep_for(std::chrono::milliseconds(250));
+        }
+        EXPECT_EQ(verified_payments, static_cast<int64_t>(paid)) << node.err();
+        // The honest reviewers of the target paid, and the score computed from the node's index
+        // counts their payments: none of them is flagged no_verified_payment.
+        const auto explained = run({"trust", "score", target, "--explain", "--limit", "100",
+                                    "--database", node_db, "--json"});
+        ASSERT_EQ(explained.exit_code, 0) << explained.err;
+        const Json explanation = Json::parse(explained.out);
+        size_t paid_reviewers = 0;
+        for (const auto& c : explanation["contributions"]) {
+            bool unpaid = false;
+            for (const auto& d : c["discounts"]) unpaid = unpaid || d == "no_verified_payment";
+            if (!unpaid) ++paid_reviewers;
+        }
+        EXPECT_GE(paid_reviewers, 1U) << explained.out;
+        EXPECT_EQ(node.stop(SIGINT, std::chrono::seconds(20)), 0) << node.err();
+    }
 
     // Idempotent: a second run on the same chain finds it seeded and only serves again.
     const auto again = run({"demo", "--json", "--once", "--state-dir", state.string()});

@@ -44,7 +44,7 @@ struct NodeArgs {
     std::optional<uint16_t> port, devnet_port;
     std::optional<unsigned> poll_ms;
     std::optional<int64_t> max_age;
-    std::vector<std::string> trusted, allow_hosts, connect_to;
+    std::vector<std::string> trusted, allow_hosts, connect_to, payment_rpcs;
     bool no_verify = false;
     bool allow_http = false;
 };
@@ -80,6 +80,13 @@ node::NodeConfig merged_config(const NodeArgs& a) {
     if (a.ca_file) c.fetch.ca_file = *a.ca_file;
     if (!a.allow_hosts.empty()) c.fetch.allow_hosts = a.allow_hosts;
     if (!a.connect_to.empty()) c.fetch.connect_to = a.connect_to;
+    if (!a.payment_rpcs.empty()) {
+        c.payment_chains.clear();
+        for (const auto& kv : a.payment_rpcs) {
+            auto [chain, url] = split_key_value("--payment-rpc", kv);
+            c.payment_chains.push_back({parse_u64_arg("--payment-rpc chain id", chain), url});
+        }
+    }
     return c;
 }
 
@@ -173,6 +180,9 @@ void add_node_commands(CLI::App& app) {
         ->check(allow_host_check());
     cmd->add_option("--connect-to", args.connect_to,
                     "curl CONNECT_TO host:port:connect-host:connect-port (repeatable)");
+    cmd->add_option("--payment-rpc", args.payment_rpcs,
+                    "CHAIN=URL: check proofOfPayment transactions on another chain (repeatable; "
+                    "the followed chain needs none)");
     cmd->add_option("--finality-depth", args.finality_depth, "Blocks that may still reorg");
     cmd->add_option("--poll-ms", args.poll_ms, "Indexer poll interval once caught up");
     cmd->callback([] { run_node(args); });

@@ -337,6 +337,37 @@ Result apply_registries(const toml::node& node, std::string_view origin,
     return {};
 }
 
+// [[payment_chains]] chain_id = 8453, rpc = "https://..."
+Result apply_payment_chains(const toml::node& node, std::string_view origin,
+                            std::vector<PaymentChain>& out) {
+    const auto* array = node.as_array();
+    if (array == nullptr) {
+        return std::unexpected(fmt::format(
+            "{}: payment_chains: must be an array of tables ([[payment_chains]])", origin));
+    }
+    out.clear();
+    size_t i = 0;
+    for (const auto& item : *array) {
+        const std::string prefix = fmt::format("payment_chains[{}]", i++);
+        if (item.as_table() == nullptr)
+            return std::unexpected(fmt::format("{}: {}: must be a table", origin, prefix));
+        PaymentChain chain;
+        const Fields fields{
+            {"chain_id",
+             [&chain](const Reader& r, const toml::node& n) {
+                 return r.integer(n, chain.chain_id, 1, kMaxInt);
+             }},
+            {"rpc",
+             [&chain](const Reader& r, const toml::node& n) { return r.string(n, chain.rpc); }},
+        };
+        if (auto r = apply_table(item, prefix, origin, fields); !r) return r;
+        if (chain.chain_id == 0 || chain.rpc.empty())
+            return std::unexpected(fmt::format("{}: {}: needs chain_id and rpc", origin, prefix));
+        out.push_back(std::move(chain));
+    }
+    return {};
+}
+
 }  // namespace
 
 std::expected<void, std::string> apply_node_config(std::string_view toml_text,
@@ -370,6 +401,8 @@ std::expected<void, std::string> apply_node_config(std::string_view toml_text,
             r = apply_table(value, k, origin, fetch_fields(config.fetch));
         } else if (k == "registries") {
             r = apply_registries(value, origin, config.registries);
+        } else if (k == "payment_chains") {
+            r = apply_payment_chains(value, origin, config.payment_chains);
         } else {
             r = std::unexpected(fmt::format("{}: {}: unknown table", origin, k));
         }

@@ -6,6 +6,7 @@
 //   [database]  location (SQLite path or postgresql:// URL), data_dir, check
 //   [health]    max_lag_blocks, degraded_status
 //   [[registries]] kind, address, start_block, name
+//   [[payment_chains]] chain_id, rpc
 //   [http]      bind, port, static_dir, max_body_bytes, rate_limit_per_second, rate_limit_burst,
 //               threads, max_connections, max_connections_per_ip, idle_timeout_ms,
 //               header_timeout_ms, body_timeout_ms, write_timeout_ms, max_header_bytes,
@@ -106,9 +107,17 @@ struct FetchConfig {
     std::vector<std::string> ipfs_gateways;
 };
 
+/// A chain where feedback files' proofOfPayment transactions are checked (ERC-8004 §Off-Chain
+/// Feedback File Structure). The chain the node follows needs none: its own RPC serves.
+struct PaymentChain {
+    uint64_t chain_id = 0;
+    std::string rpc;
+};
+
 struct NodeConfig {
     ChainConfig chain;
     DatabaseConfig database;
+    std::vector<PaymentChain> payment_chains;
     /// Registries to index; empty: the deployment's contracts plus the chain's deployed ERC-8004
     /// registries (as `credence index` picks them).
     std::vector<index::RegistrySource> registries;

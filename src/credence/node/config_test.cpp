@@ -38,6 +38,10 @@ start_block = 100
 kind = "identity"
 address = "0x8004A818BFB912233c491871b3d84c89A494BD9e"
 
+[[payment_chains]]
+chain_id = 8453
+rpc = "https://base.example/rpc"
+
 [http]
 bind = "0.0.0.0"
 port = 9000
@@ -71,6 +75,9 @@ allow_hosts = ["127.0.0.0/8"]
     ASSERT_EQ(c.registries.size(), 2u);
     EXPECT_EQ(c.registries[0].kind, index::ContractKind::reputation_registry);
     EXPECT_EQ(c.registries[0].start_block, 100u);
+    ASSERT_EQ(c.payment_chains.size(), 1u);
+    EXPECT_EQ(c.payment_chains[0].chain_id, 8453u);
+    EXPECT_EQ(c.payment_chains[0].rpc, "https://base.example/rpc");
     EXPECT_EQ(c.registries[1].kind, index::ContractKind::identity_registry);
     EXPECT_EQ(c.http.bind, "0.0.0.0");
     EXPECT_EQ(c.http.port, 9000);
@@ -114,6 +121,11 @@ TEST(node_config, errors_name_the_key) {
     EXPECT_EQ(error_of("[[registries]]\nkind = \"nope\"\naddress = \"0x12\"\n"),
               "node.toml: registries[0].kind: must be identity, reputation, validation, tool, "
               "workflow or verifier");
+    EXPECT_EQ(error_of("[[payment_chains]]\nchain_id = 8453\n"),
+              "node.toml: payment_chains[0]: needs chain_id and rpc");
+    EXPECT_EQ(
+        error_of("[[payment_chains]]\nchain_id = 0\nrpc = \"https://x\"\n"),
+        "node.toml: payment_chains[0].chain_id: must be an integer in 1..9223372036854775807");
     EXPECT_EQ(error_of("[chain]\nseconds_per_block = 0\n"),
               "node.toml: chain.seconds_per_block: must be a number in 0.001..86400");
 }

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -300,10 +301,27 @@ struct Node::Impl {
         fetch.ipfs_gateways = config.fetch.ipfs_gateways;
         const auto fetcher = verify::make_curl_fetcher(std::move(fetch));
         auto rpc = chain::RpcClient::make_http(rpc_url);
+        // ERC-8004 §Off-Chain Feedback File Structure: a proofOfPayment names its chain. The
+        // followed chain's payments are checked over the node's own RPC, others over
+        // [[payment_chains]]; a chain with neither stays payment_chain_unavailable (a warning).
+        std::map<uint64_t, std::unique_ptr<chain::RpcClient>> payment_rpcs;
+        for (const auto& p : config.payment_chains) {
+            if (p.chain_id != chain_id)
+                payment_rpcs[p.chain_id] =
+                    std::make_unique<chain::RpcClient>(chain::RpcClient::make_http(p.rpc));
+        }
+        verify::FeedbackVerifyOptions feedback_options;
+        feedback_options.rpc_for_chain = [&rpc, &payment_rpcs,
+                                          followed = chain_id](uint64_t id) -> chain::RpcClient* {
+            if (id == followed) return &rpc;
+            const auto it = payment_rpcs.find(id);
+            return it == payment_rpcs.end() ? nullptr : it->second.get();
+        };
         const std::map<verify::SubjectKind, verify::BatchCheck> all{
             {verify::SubjectKind::agent, verify::make_agent_check(*fetcher, rpc, chain_id)},
             {verify::SubjectKind::tool, verify::make_tool_check(*fetcher, rpc)},
-            {verify::SubjectKind::feedback, verify::make_feedback_check(*fetcher, rpc)},
+            {verify::SubjectKind::feedback,
+             verify::make_feedback_check(*fetcher, rpc, std::move(feedback_options))},
             {verify::SubjectKind::validation, verify::make_validation_check(*fetcher, rpc)},
             {verify::SubjectKind::run, verify::make_run_check(**db, chain_id)},
         };
