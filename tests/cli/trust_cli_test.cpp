@@ -3,6 +3,8 @@
 // getSummary` (the contract's own answer) and the trust score's explanation read back.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -150,13 +152,58 @@ TEST_F(TrustCli, summary_without_clients_is_refused_like_the_contract) {
         devnet().address("ReputationRegistry").to_checksum_hex(),
         "--validation",
         devnet().address("ValidationRegistry").to_checksum_hex()};
-    const auto unknown = run_command(CREDENCE_BIN, offline_summary);
+    // A home with no deployment file, whatever this machine's own ~/.credence holds.
+    const std::map<std::string, std::string> no_deployments{
+        {"CREDENCE_HOME", (credence::testing::scratch_dir() / "no-deployments").string()}};
+    const auto unknown = run_command(CREDENCE_BIN, offline_summary, no_deployments);
     EXPECT_EQ(unknown.exit_code, 1);
     EXPECT_NE(unknown.err.find("pass --rules credence or --rules erc8004-v2"), std::string::npos)
         << unknown.err;
     offline_summary.insert(offline_summary.end(), {"--rules", "credence", "--json"});
-    const auto named = run_command(CREDENCE_BIN, offline_summary);
+    const auto named = run_command(CREDENCE_BIN, offline_summary, no_deployments);
     EXPECT_EQ(named.exit_code, 0) << named.err;
+}
+
+// README.md §The CLI: `trust` and `index status` read only the index. With no node, the chain is
+// the index's one chain and the registries are the deployment file's (whose ReputationRegistry
+// is a Credence one, so getSummary's rules need no --rules).
+TEST_F(TrustCli, the_index_answers_with_no_node) {
+    const std::string agent = cast_register(devnet(), 0, "ipfs://agent");
+    give(2, agent, "80", "quality");
+    const std::string db = index_db();
+    auto env = devnet().env();
+    env["ETH_RPC_URL"] = credence::testing::closed_loopback_url();
+    const std::string client = devnet().dev_address(2).to_checksum_hex();
+    const auto score =
+        run_command(CREDENCE_BIN, {"trust", "score", agent, "--database", db, "--json"}, env);
+    ASSERT_EQ(score.exit_code, 0) << score.err;
+    EXPECT_EQ(nlohmann::json::parse(score.out)["reviews"], 1) << score.out;
+    const auto summary = run_command(
+        CREDENCE_BIN, {"trust", "summary", agent, "--client", client, "--database", db, "--json"},
+        env);
+    ASSERT_EQ(summary.exit_code, 0) << summary.err;
+    EXPECT_EQ(nlohmann::json::parse(summary.out)["rules"], "credence") << summary.out;
+
+    const auto status =
+        run_command(CREDENCE_BIN, {"index", "status", "--database", db, "--json"}, env);
+    ASSERT_EQ(status.exit_code, 0) << status.err;
+    EXPECT_EQ(nlohmann::json::parse(status.out)["chainId"], devnet().chain_id()) << status.out;
+    // A node on another chain than the one asked gives no head to that chain.
+    const auto other =
+        run_cli(devnet(), {"index", "status", "--database", db, "--chain-id", "1", "--json"});
+    ASSERT_EQ(other.exit_code, 0) << other.err;
+    EXPECT_TRUE(nlohmann::json::parse(other.out)["head"].is_null()) << other.out;
+    // A mistyped index is an error, never a new empty one.
+    const std::string missing = (credence::testing::scratch_dir() / "typo.sqlite").string();
+    for (const auto& args : std::vector<std::vector<std::string>>{
+             {"index", "status", "--database", missing},
+             {"trust", "score", agent, "--database", missing},
+             {"verify", "resolve", "address", client, "--database", missing}}) {
+        const auto r = run_cli(devnet(), args);
+        EXPECT_EQ(r.exit_code, 1) << args[0];
+        EXPECT_NE(r.err.find("no index at " + missing), std::string::npos) << r.err;
+    }
+    EXPECT_FALSE(std::filesystem::exists(missing));
 }
 
 }  // namespace

@@ -84,6 +84,9 @@ public:
     [[nodiscard]] const std::string& rpc_url() const noexcept { return rpc_url_; }
     /// The node's chain id (checked against --chain-id once).
     [[nodiscard]] uint64_t chain_id();
+    /// For commands that read only the index: take `id` as the chain without asking the node
+    /// (the deployment file is then found for it offline).
+    void assume_chain_id(uint64_t id) noexcept { chain_id_ = id; }
     /// A contract's address by its name in the deployment file, e.g. "ReputationRegistry".
     /// `override_flag`, when non-empty, is an explicit address that wins (e.g. --registry).
     [[nodiscard]] core::Address contract(std::string_view name,

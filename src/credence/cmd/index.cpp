@@ -263,30 +263,21 @@ void run_index(const IndexOptions& o) {
     progress.summary(cursor, head);
 }
 
-/// The chain whose status is asked: --chain-id, else the node's (the devnet file names it), else,
-/// with no node to ask, the one chain the index holds: status only reads the index.
-uint64_t status_chain_id(const IndexOptions& o, ChainContext& ctx, index::IndexStore& store) {
-    if (o.chain.chain_id) return *o.chain.chain_id;
-    try {
-        return ctx.chain_id();
-    } catch (const CliError& no_node) {
-        auto chains = store.chains();
-        if (chains && chains->size() == 1) return chains->front();
-        throw CliError(fmt::format("{}; or pass --chain-id N to read the index without a node",
-                                   no_node.what()));
-    }
-}
-
+/// The chain whose status is asked (index_chain_id): status only reads the index, and asks the
+/// node for the head only when the node is on that chain.
 void run_status(const IndexOptions& o) {
     ChainContext ctx(o.chain);
-    auto db = open_index_database(o.database);
+    auto db = open_index_database(o.database, IndexOpen::existing);
     auto store = index::IndexStore::open(*db);
     if (!store) throw CliError(store.error().to_string());
-    const uint64_t chain_id = status_chain_id(o, ctx, *store);
+    const uint64_t chain_id = index_chain_id(o.chain, ctx, *store);
     auto status = store->status(chain_id);
     if (!status) throw CliError(status.error().to_string());
-    // The head is optional: status works offline too.
-    auto head = ctx.rpc().block_number();
+    // The head is optional: status works offline too, and a node on another chain has none.
+    std::optional<uint64_t> head;
+    if (auto node_chain = ctx.rpc().chain_id(); node_chain && *node_chain == chain_id) {
+        if (auto block = ctx.rpc().block_number()) head = *block;
+    }
 
     Output out(o.chain.json);
     out.add("chainId", chain_id);

@@ -24,7 +24,9 @@ std::unique_ptr<index::Database> open_index_database(const std::string& location
     if (!is_postgres) {
         const std::filesystem::path path = where.starts_with("sqlite:") ? where.substr(7) : where;
         if (mode == IndexOpen::existing && !std::filesystem::exists(path)) {
-            throw CliError(fmt::format("database: no index at {}", path.string()));
+            throw CliError(fmt::format(
+                "database: no index at {}: run `credence index` first, or pass --database",
+                path.string()));
         }
         std::error_code ec;  // open_database reports a directory that could not be made
         if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
@@ -32,6 +34,18 @@ std::unique_ptr<index::Database> open_index_database(const std::string& location
     auto db = index::open_database(where);
     if (!db) throw CliError(db.error().to_string());
     return std::move(*db);
+}
+
+uint64_t index_chain_id(const ChainOptions& options, ChainContext& ctx, index::IndexStore& store) {
+    if (options.chain_id) return *options.chain_id;
+    try {
+        return ctx.chain_id();
+    } catch (const CliError& no_node) {
+        auto chains = store.chains();
+        if (chains && chains->size() == 1) return chains->front();
+        throw CliError(fmt::format("{}; or pass --chain-id N to read the index without a node",
+                                   no_node.what()));
+    }
 }
 
 }  // namespace credence::cmd

@@ -7,7 +7,9 @@
 #include <memory>
 #include <string>
 
+#include <credence/cmd/chain_context.hpp>
 #include <credence/index/database.hpp>
+#include <credence/index/store.hpp>
 
 namespace credence::cmd {
 
@@ -22,6 +24,12 @@ enum class IndexOpen { create, existing };
 /// the index) a missing file is an error rather than a new empty index.
 [[nodiscard]] std::unique_ptr<index::Database> open_index_database(
     const std::string& location, IndexOpen mode = IndexOpen::create);
+
+/// The chain a command that reads the index is about: --chain-id, else the node's, else the one
+/// chain the index holds, so the index answers without a node (docs/cli.md). Throws the node's
+/// error, with the way out, when none of them says.
+[[nodiscard]] uint64_t index_chain_id(const ChainOptions& options, ChainContext& ctx,
+                                      index::IndexStore& store);
 
 /// The --database help text, the same for every command.
 inline constexpr const char* kDatabaseHelp =

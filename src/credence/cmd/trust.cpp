@@ -7,10 +7,10 @@
 //                       as on chain) and ValidationRegistry.getSummary (--validations); the
 //                       reputation mirror follows the implementation at the address (--rules:
 //                       trust/summary.hpp, docs/compatibility.md §The getSummary mirror)
-// The registries are the deployment file's (IdentityRegistry, ReputationRegistry,
-// ValidationRegistry) unless --identity / --reputation / --validation name others; with all three
-// and --chain-id no node is contacted. The index is --database (cmd/index_database.hpp); run
-// `credence index` first.
+// The chain is --chain-id, else the node's, else the one chain the index holds (index_chain_id):
+// no node is needed. The registries are the chain's deployment file's (IdentityRegistry,
+// ReputationRegistry, ValidationRegistry) unless --identity / --reputation / --validation name
+// others. The index is --database (cmd/index_database.hpp); run `credence index` first.
 #include <algorithm>
 #include <chrono>
 #include <memory>
@@ -63,27 +63,22 @@ struct Opened {
 
 Opened open(TrustArgs& a) {
     Opened o;
-    if (a.chain.chain_id && !a.identity.empty() && !a.reputation.empty() && !a.validation.empty()) {
-        // Everything named: no node needed, the index alone answers.
-        o.sources.chain_id = *a.chain.chain_id;
-        o.sources.identity_registry = parse_address_arg("--identity", a.identity);
-        o.sources.reputation_registry = parse_address_arg("--reputation", a.reputation);
-        o.sources.validation_registry = parse_address_arg("--validation", a.validation);
-    } else {
-        ChainContext ctx(a.chain);
-        o.sources.chain_id = ctx.chain_id();
-        o.sources.identity_registry = ctx.contract("IdentityRegistry", a.identity);
-        o.sources.reputation_registry = ctx.contract("ReputationRegistry", a.reputation);
-        o.sources.validation_registry = ctx.contract("ValidationRegistry", a.validation);
-        if (const chain::Deployment* d = ctx.deployment(false); d != nullptr) {
-            const auto it = d->contracts.find("ReputationRegistry");
-            o.reputation_is_credence =
-                it != d->contracts.end() && it->second == o.sources.reputation_registry;
-        }
-    }
-    o.db = open_index_database(a.database);
+    o.db = open_index_database(a.database, IndexOpen::existing);
     auto store = index::IndexStore::open(*o.db);
     if (!store) throw CliError(store.error().to_string());
+    // The index answers; a node, when there is one, only names the chain, and the registries
+    // come from the flags or the chain's deployment file.
+    ChainContext ctx(a.chain);
+    o.sources.chain_id = index_chain_id(a.chain, ctx, *store);
+    ctx.assume_chain_id(o.sources.chain_id);
+    o.sources.identity_registry = ctx.contract("IdentityRegistry", a.identity);
+    o.sources.reputation_registry = ctx.contract("ReputationRegistry", a.reputation);
+    o.sources.validation_registry = ctx.contract("ValidationRegistry", a.validation);
+    if (const chain::Deployment* d = ctx.deployment(false); d != nullptr) {
+        const auto it = d->contracts.find("ReputationRegistry");
+        o.reputation_is_credence =
+            it != d->contracts.end() && it->second == o.sources.reputation_registry;
+    }
     auto cursor = store->cursor(o.sources.chain_id);
     if (!cursor) throw CliError(cursor.error().to_string());
     const std::optional<uint64_t> head = *cursor;

@@ -162,7 +162,7 @@ verify::IndexFilter filter_of(const ResolveArgs& a) {
 
 void run_resolve_address(const ResolveArgs& a) {
     const core::Address address = parse_address_arg("address", a.key);
-    auto db = open_index_database(a.database);
+    auto db = open_index_database(a.database, IndexOpen::existing);
     auto found = verify::resolve_by_address(*db, address, filter_of(a));
     if (!found) throw CliError(found.error().to_string());
     print_resolved(a, *found);
@@ -172,7 +172,7 @@ void run_resolve_domain(const ResolveArgs& a) {
     if (!verify::normalize_domain(a.key)) {
         throw CliError(fmt::format("domain: \"{}\" is not a DNS name", a.key));
     }
-    auto db = open_index_database(a.database);
+    auto db = open_index_database(a.database, IndexOpen::existing);
     const auto fetcher = make_fetcher(a.fetch);
     auto found = verify::resolve_domain_live(*db, *fetcher, a.key, filter_of(a));
     if (!found) throw CliError(found.error().to_string());

@@ -50,10 +50,17 @@ int64_t unix_now() {
 
 void run_pending(const PendingArgs& a) {
     const sigset_t stop_signals = block_stop_signals();
+    // The arguments first: a typo is named before any node or file is touched.
+    for (const auto& name : a.kinds) {
+        if (!verify::subject_kind_from_string(name)) {
+            throw CliError(fmt::format(
+                "--kind: unknown kind '{}' (agent, tool, feedback, validation, run)", name));
+        }
+    }
 
     ChainContext ctx(a.chain);
     const uint64_t chain_id = ctx.chain_id();
-    auto db = open_index_database(a.database);
+    auto db = open_index_database(a.database, IndexOpen::existing);
     auto store = index::IndexStore::open(*db);  // applies the migrations (verifications table)
     if (!store) throw CliError(store.error().to_string());
     const auto fetcher = make_fetcher(a.fetch);
@@ -66,12 +73,6 @@ void run_pending(const PendingArgs& a) {
         }
         return false;
     };
-    for (const auto& name : a.kinds) {
-        if (!verify::subject_kind_from_string(name)) {
-            throw CliError(fmt::format(
-                "--kind: unknown kind '{}' (agent, tool, feedback, validation, run)", name));
-        }
-    }
     if (wanted(verify::SubjectKind::agent)) {
         checks[verify::SubjectKind::agent] =
             verify::make_agent_check(*fetcher, ctx.rpc(), chain_id);
