@@ -80,6 +80,13 @@ TEST(cli_errors, with_json_errors_are_a_json_document) {
     ASSERT_TRUE(doc.is_object()) << usage.err;
     EXPECT_EQ(doc["error"]["message"],
               "unknown command 'shwo' for 'credence agent' (did you mean 'show'?)");
+    // "--json anywhere": before the command too, with the same answer.
+    const CommandResult first = run_without_home({"--json", "agent", "shwo", "1"});
+    EXPECT_EQ(first.exit_code, 1);
+    EXPECT_EQ(first.err, usage.err);
+    const CommandResult offline = run_without_home({"--json", "util", "keccak", "hello"});
+    ASSERT_EQ(offline.exit_code, 0) << offline.err;
+    EXPECT_TRUE(nlohmann::json::parse(offline.out, nullptr, false).is_object()) << offline.out;
 
     const std::string zero = "0x" + std::string(40, '1');
     const std::string dir = (credence::testing::scratch_dir() / "not-a-db-json").string();

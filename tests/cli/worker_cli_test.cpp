@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -187,6 +188,32 @@ TEST_F(WorkerCli, one_worker_completes_a_sequential_pipeline_with_once) {
     EXPECT_EQ(result(wf, run_id).value("status", ""), "Success");
     const auto verified = credence({"verify", "run", run_id, "--workflow", wf, "--json"});
     EXPECT_EQ(verified.exit_code, 0) << verified.out << verified.err;
+}
+
+// ERC-8274: a proof signed by a key the verifier never enabled is rejected. The worker says so
+// once, at start, with the fix, instead of leaving a bare ProofRejected per task.
+TEST_F(WorkerCli, a_signer_the_verifier_never_enabled_is_named_at_start) {
+    const std::string stranger = devnet().dev_address(6).to_checksum_hex();
+    const std::string verifier = devnet().address("ECDSAAttestationVerifier").to_checksum_hex();
+    auto args =
+        worker_args("SingleStageWorkflow", 1, devnet().home() / "worker-stranger", "builtin:echo");
+    *(std::find(args.begin(), args.end(), "--attester-key") + 1) = devnet().dev_key(6);
+    args.emplace_back("--once");
+    const auto r = credence(args);
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_NE(r.err.find("worker: warning: " + stranger +
+                         " is not an attester of the workflow's verifier " + verifier +
+                         ": its proofs will be rejected; pass --attester-key of one it enabled, "
+                         "or --prove never"),
+              std::string::npos)
+        << r.err;
+    // The devnet's own attester (dev account 0) draws no warning.
+    auto fine =
+        worker_args("SingleStageWorkflow", 1, devnet().home() / "worker-attester", "builtin:echo");
+    fine.emplace_back("--once");  // worker_args signs proofs with dev account 0
+    const auto ok = credence(fine);
+    ASSERT_EQ(ok.exit_code, 0) << ok.err;
+    EXPECT_EQ(ok.err.find("warning"), std::string::npos) << ok.err;
 }
 
 TEST_F(WorkerCli, sigterm_stops_a_running_worker_cleanly) {

@@ -168,12 +168,19 @@ void run_register(const RegisterArgs& a) {
     if (file) {
         if (agent_id && lacks_registrations(file->validation)) {
             // ERC-8004 §Agent URI and Agent Registration File: registrations[] names this
-            // agent by {agentId, agentRegistry}, known only now.
-            next = fmt::format(
-                "add {{\"agentId\": {}, \"agentRegistry\": \"eip155:{}:{}\"}} to the file's "
-                "registrations, then run: credence agent set-uri {} --file {}",
-                agent_id->to_dec(), ctx.chain_id(), registry.to_checksum_hex(), agent_id->to_dec(),
-                a.file);
+            // agent by {agentId, agentRegistry}, known only now. A file published at --uri is
+            // republished there; one stored on chain is stored again.
+            const std::string entry =
+                fmt::format("{{\"agentId\": {}, \"agentRegistry\": \"eip155:{}:{}\"}}",
+                            agent_id->to_dec(), ctx.chain_id(), registry.to_checksum_hex());
+            next = a.uri ? fmt::format(
+                               "add {} to the file's registrations, then publish it again "
+                               "at {}",
+                               entry, *a.uri)
+                         : fmt::format(
+                               "add {} to the file's registrations, then run: credence "
+                               "agent set-uri {} --file {}",
+                               entry, agent_id->to_dec(), a.file);
         }
         out.add("validation", a.common.chain.json
                                   ? std::move(file->validation)

@@ -6,11 +6,17 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 namespace credence::cmd {
+
+/// The command line with a --json given before the command moved to its end (before a "--"), so
+/// `credence --json agent show 0` means `credence agent show 0 --json`: "--json anywhere"
+/// (docs/cli.md §Errors). The pointers are the originals'.
+[[nodiscard]] std::vector<const char*> json_moved_last(std::span<const char* const> args);
 
 /// True when the arguments (before a "--") include --json.
 [[nodiscard]] bool json_requested(std::span<const char* const> args);

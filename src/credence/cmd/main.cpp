@@ -4,6 +4,7 @@
 // (docs/cli.md §Errors).
 #include <exception>
 #include <span>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -11,7 +12,9 @@
 #include <credence/cmd/error_report.hpp>
 
 int main(int argc, char** argv) {
-    const std::span<const char* const> args(argv, static_cast<size_t>(argc));
+    const std::vector<const char*> line = credence::cmd::json_moved_last(
+        std::span<const char* const>(argv, static_cast<size_t>(argc)));
+    const std::span<const char* const> args(line);
     const bool json = credence::cmd::json_requested(args);
     try {
         CLI::App app{
@@ -34,7 +37,7 @@ int main(int argc, char** argv) {
         cmd::add_node_commands(app);
         cmd::add_demo_commands(app);
         try {
-            app.parse(argc, argv);
+            app.parse(static_cast<int>(line.size()), line.data());
         } catch (const CLI::ParseError& e) {
             // --help and --version end the parse with success; CLI11 prints them.
             if (e.get_exit_code() == 0) return app.exit(e);

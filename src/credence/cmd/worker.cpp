@@ -24,6 +24,8 @@
 #include <credence/agent/handler.hpp>
 #include <credence/agent/stop_signals.hpp>
 #include <credence/agent/task_worker.hpp>
+#include <credence/chain/bindings/ecdsa_attestation_verifier.hpp>
+#include <credence/chain/bindings/single_stage_workflow.hpp>
 #include <credence/chain/deployment.hpp>
 #include <credence/cmd/agent_subscribe.hpp>
 #include <credence/cmd/chain_context.hpp>
@@ -117,6 +119,24 @@ void run_worker(WorkerArgs& a) {
         throw CliError("--prove: auto, always or never");
     }
     const bool json = a.chain.json;
+    // ERC-8274 ECDSA attestation: a signer the workflow's verifier never enabled gets every proof
+    // rejected (ProofRejected). Said once, at start, with the fix; replies still go out.
+    if (config.proof_mode != agent::ProofMode::never) {
+        const core::Address proof_signer =
+            attester ? core::address_of(*attester) : core::address_of(*key);
+        auto policy = chain::bindings::single_stage_workflow::call::proof_policy(ctx.caller(), wf);
+        if (policy && !policy->verifier.is_zero()) {
+            auto enabled = chain::bindings::ecdsa_attestation_verifier::call::is_attester(
+                ctx.caller(), policy->verifier, proof_signer);
+            if (enabled && !*enabled) {
+                fmt::print(stderr,
+                           "worker: warning: {} is not an attester of the workflow's verifier {}: "
+                           "its proofs will be rejected; pass --attester-key of one it enabled, "
+                           "or --prove never\n",
+                           proof_signer.to_checksum_hex(), policy->verifier.to_checksum_hex());
+            }
+        }
+    }
     // The worker owns its node connection: the context's client moves into it (the context has
     // resolved everything it needs from the node already).
     auto worker = agent::TaskWorker::create(std::move(ctx.rpc()), std::move(*key),
