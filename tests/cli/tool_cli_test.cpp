@@ -47,7 +47,6 @@ std::string write_file(const std::string& name, const std::string& content) {
         .string();
 }
 
-
 /// The ERC-8257 §2 free-tool example with the given creator (lowercase hex).
 nlohmann::json example_manifest(const std::string& creator,
                                 const std::string& description = "Returns estimated floor price.") {

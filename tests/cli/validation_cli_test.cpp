@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/labeled_output.hpp"
 #include "support/devnet.hpp"
 #include "support/scratch.hpp"
 
@@ -119,7 +120,7 @@ TEST_F(ValidationCli, request_respond_status_summary_list) {
     // status through the CLI and through cast: pending (response 0, no tag).
     const auto st0 = run_json({"validation", "status", request_hash});
     EXPECT_EQ(st0["validator"], addr(1));
-    EXPECT_EQ(st0["agentId"], std::stoi(agent));
+    EXPECT_EQ(st0["agentId"], agent);  // a uint256 as a decimal string, as everywhere
     EXPECT_EQ(st0["response"], 0);
     EXPECT_EQ(st0["tag"], "");
     CommandResult c =
@@ -142,12 +143,19 @@ TEST_F(ValidationCli, request_respond_status_summary_list) {
     EXPECT_TRUE(c.out.starts_with(addr(1) + "\n" + agent + "\n80\n" + response_hash +
                                   "\n\"soft-finality\"\n"))
         << c.out;
-    // Plain status output: one value per line, in the getter's order.
+    // Plain status output: every value labeled with its --json name, in the getter's order
+    // (docs/cli.md §Output).
     const CommandResult plain = run({"validation", "status", request_hash});
     ASSERT_EQ(plain.exit_code, 0) << plain.err;
-    EXPECT_TRUE(plain.out.starts_with(addr(1) + "\n" + agent + "\n80\n" + response_hash +
-                                      "\nsoft-finality\n"))
+    EXPECT_EQ(credence::testing::labels(plain.out),
+              (std::vector<std::string>{"validator", "agentId", "response", "responseHash", "tag",
+                                        "lastUpdate"}))
         << plain.out;
+    EXPECT_EQ(credence::testing::labeled_value(plain.out, "validator"), addr(1));
+    EXPECT_EQ(credence::testing::labeled_value(plain.out, "agentId"), agent);
+    EXPECT_EQ(credence::testing::labeled_value(plain.out, "response"), "80");
+    EXPECT_EQ(credence::testing::labeled_value(plain.out, "responseHash"), response_hash);
+    EXPECT_EQ(credence::testing::labeled_value(plain.out, "tag"), "soft-finality");
 
     // A second request to validator dev 2, answered 40 with another tag.
     const std::string request2 = "{\"task\":\"second\"}";

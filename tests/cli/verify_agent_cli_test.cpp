@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/erc8004_cli_helpers.hpp"
+#include "cli/labeled_output.hpp"
 #include "support/devnet.hpp"
 #include "support/https_server.hpp"
 #include "support/scratch.hpp"
@@ -100,12 +101,12 @@ TEST_F(VerifyAgentCli, verify_agent_reports_file_domains_and_card) {
     EXPECT_EQ(j["agentCards"][0]["skills"][0]["id"], "summarize");
     EXPECT_EQ(j["agentCards"][0]["binding"], "card_domain");
 
-    // Plain output: the status first, one line per domain and card.
+    // Plain output: the status first, labeled, one line per domain and card.
     const CommandResult plain = run({"verify", "agent", id});
     ASSERT_EQ(plain.exit_code, 0) << plain.err;
-    const auto out = lines(plain.out);
-    ASSERT_FALSE(out.empty());
-    EXPECT_EQ(out[0], "verified");
+    ASSERT_FALSE(credence::testing::labels(plain.out).empty()) << plain.out;
+    EXPECT_EQ(credence::testing::labels(plain.out)[0], "status") << plain.out;
+    EXPECT_EQ(credence::testing::labeled_value(plain.out, "status"), "verified") << plain.out;
     EXPECT_NE(plain.out.find("mcp.test verified"), std::string::npos) << plain.out;
     EXPECT_NE(plain.out.find("skills=summarize"), std::string::npos) << plain.out;
 }

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/erc8004_cli_helpers.hpp"
+#include "cli/labeled_output.hpp"
 #include "support/devnet.hpp"
 #include "support/https_server.hpp"
 
@@ -81,12 +82,12 @@ TEST_F(VerifyFeedbackCli, served_feedback_file_with_a_real_payment_is_verified) 
     EXPECT_EQ(doc["report"]["payment"]["amount"], "1000000000000000");
     EXPECT_EQ(lower(doc["report"]["payment"]["txnHash"].get<std::string>()), lower(txn));
 
-    // Plain output: the status first, then the payment line.
+    // Plain output: the status first, labeled, then the payment line.
     const CommandResult plain = verify({"verify", "feedback", agent, addr(1), "1"}, false);
     ASSERT_EQ(plain.exit_code, 0) << plain.err;
-    const auto out = lines(plain.out);
-    ASSERT_FALSE(out.empty());
-    EXPECT_EQ(out[0], "verified");
+    ASSERT_FALSE(credence::testing::labels(plain.out).empty()) << plain.out;
+    EXPECT_EQ(credence::testing::labels(plain.out)[0], "status") << plain.out;
+    EXPECT_EQ(credence::testing::labeled_value(plain.out, "status"), "verified") << plain.out;
     EXPECT_NE(plain.out.find("payment verified: 1000000000000000 wei"), std::string::npos)
         << plain.out;
 

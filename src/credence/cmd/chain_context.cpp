@@ -47,10 +47,11 @@ void add_chain_options(CLI::App& cmd, ChainOptions& o, bool signs) {
                    "JSON-RPC URL (default: $ETH_RPC_URL, else the running devnet, else "
                    "http://127.0.0.1:8545)");
     cmd.add_option("--chain-id", o.chain_id, "Expected chain id (checked against the node)");
-    cmd.add_option("--deployment", o.deployment,
-                   "Deployment file with the contract addresses (default: $CREDENCE_DEPLOYMENT, "
-                   "else $CREDENCE_HOME/deployments/<chainId>.json, where credence devnet writes its "
-                   "own)");
+    cmd.add_option(
+        "--deployment", o.deployment,
+        "Deployment file with the contract addresses (default: $CREDENCE_DEPLOYMENT, "
+        "else $CREDENCE_HOME/deployments/<chainId>.json, where credence devnet writes its "
+        "own)");
     if (!signs) return;
     cmd.add_option("--private-key", o.private_key,
                    "Hex private key (else --keystore, $CREDENCE_PRIVATE_KEY, $ETH_PRIVATE_KEY)");

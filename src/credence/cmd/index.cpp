@@ -279,7 +279,7 @@ void run_status(const IndexOptions& o) {
         if (auto block = ctx.rpc().block_number()) head = *block;
     }
 
-    Output out(o.chain.json);
+    Output out(o.chain.json, OutputStyle::labeled);
     out.add("chainId", chain_id);
     out.add("database", db->describe());
     const std::optional<uint64_t> cursor = status->cursor;

@@ -62,11 +62,11 @@ void run_request(ChainOptions& o, const RequestArgs& a) {
                          must_abi(vr::validation_request(validator, agent_id, uri, request_hash),
                                   "validationRequest"),
                          "validationRequest");
-    Output out(o.json);
+    Output out(o.json, OutputStyle::labeled);
     out.add("requestHash", core::to_hex(request_hash));
     if (o.json) {
         out.add("validator", validator.to_checksum_hex());
-        out.add("agentId", uint_json(agent_id));
+        out.add("agentId", agent_id.to_dec());  // uint256: a decimal string everywhere
         out.add("requestURI", uri);
     }
     ChainContext::report(out, sent);
@@ -92,7 +92,7 @@ void run_respond(ChainOptions& o, const ValidationRespondArgs& a) {
         must_abi(vr::validation_response(request_hash, a.response, uri, response_hash, a.tag),
                  "validationResponse"),
         "validationResponse");
-    Output out(o.json);
+    Output out(o.json, OutputStyle::labeled);
     out.add("requestHash", core::to_hex(request_hash));
     out.add("response", a.response);
     if (o.json) {
@@ -109,10 +109,10 @@ void run_status(ChainOptions& o, const ValidationReadArgs& a) {
     ChainContext ctx(o);
     const auto registry = ctx.contract(kValidationRegistry, a.registry);
     const auto s = ctx.call(vr::call::get_validation_status, registry, request_hash);
-    Output out(o.json);
+    Output out(o.json, OutputStyle::labeled);
     if (o.json) out.add("requestHash", core::to_hex(request_hash));
     out.add("validator", s.validator_address.to_checksum_hex());
-    out.add("agentId", uint_json(s.agent_id));
+    out.add("agentId", s.agent_id.to_dec());
     out.add("response", s.response);
     out.add("responseHash", core::to_hex(s.response_hash));
     out.add("tag", s.tag);
@@ -128,7 +128,7 @@ void run_summary(ChainOptions& o, const ValidationReadArgs& a) {
     ChainContext ctx(o);
     const auto registry = ctx.contract(kValidationRegistry, a.registry);
     const auto s = ctx.call(vr::call::get_summary, registry, agent_id, validators, a.tag);
-    Output out(o.json);
+    Output out(o.json, OutputStyle::labeled);
     out.add("count", s.count);
     out.add("averageResponse", s.average_response);
     out.flush();
@@ -149,7 +149,7 @@ void run_list(ChainOptions& o, const ValidationReadArgs& a) {
     }
     auto list = nlohmann::ordered_json::array();
     for (const auto& h : hashes) list.push_back(core::to_hex(h));
-    Output out(o.json);
+    Output out(o.json, OutputStyle::labeled);
     out.add("requestHashes", std::move(list));
     out.flush();
 }

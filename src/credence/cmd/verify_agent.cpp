@@ -102,7 +102,7 @@ void run_verify_agent(const VerifyAgentArgs& a) {
     options.fetch_agent_cards = !a.no_card;
     const auto fetcher = make_fetcher(a.fetch);
     const auto report = verify::verify_agent(*agent, *fetcher, options);
-    Output out(a.chain.json);
+    Output out(a.chain.json, OutputStyle::labeled);
     if (a.chain.json) {
         // A named object: a range-for over a temporary's items() would dangle (no P2718 in GCC 12).
         const auto doc = report.to_json();
@@ -130,7 +130,7 @@ void run_verify_agent(const VerifyAgentArgs& a) {
 }
 
 void print_resolved(const ResolveArgs& a, const std::vector<verify::ResolvedAgent>& agents) {
-    Output out(a.json);
+    Output out(a.json, OutputStyle::labeled);
     if (a.json) {
         nlohmann::ordered_json list = nlohmann::ordered_json::array();
         for (const auto& r : agents) list.push_back(r.to_json());

@@ -95,7 +95,7 @@ void run_verify_feedback(const VerifyFeedbackArgs& a) {
     const auto fetcher = make_fetcher(a.fetch);
     const auto report = verify::verify_feedback(*fetcher, *record, options);
 
-    Output out(a.chain.json);
+    Output out(a.chain.json, OutputStyle::labeled);
     out.add("status", std::string(verify::to_string(report.status)));
     if (report.reason) out.add("reason", std::string(verify::to_string(*report.reason)));
     out.add("feedbackURI", record->feedback_uri);
@@ -141,7 +141,7 @@ void run_verify_validation(const VerifyValidationArgs& a) {
     const auto fetcher = make_fetcher(a.fetch);
     const auto report = verify::verify_validation(*fetcher, *record);
 
-    Output out(a.chain.json);
+    Output out(a.chain.json, OutputStyle::labeled);
     if (a.chain.json) {
         const auto doc = nlohmann::ordered_json::parse(report.to_json(*record).dump());
         for (const auto& [key, value] : doc.items()) out.add(key, value);

@@ -110,7 +110,7 @@ void run_pending(const PendingArgs& a) {
         }
     });
 
-    Output out(a.chain.json);
+    Output out(a.chain.json, OutputStyle::labeled);
     do {
         verify::ReverifyOptions options;
         options.now = unix_now();

@@ -47,7 +47,7 @@ void run_verify_tool(const VerifyToolArgs& a) {
     const verify::ToolVerification report =
         verify::verify_tool(ctx.rpc(), registry, tool_id, *fetcher, options);
 
-    Output out(a.chain.json);
+    Output out(a.chain.json, OutputStyle::labeled);
     if (a.chain.json) {
         // Keep the document alive across the loop: items() only references it (GCC 12 does not
         // extend temporaries in a range-for initializer).

@@ -169,7 +169,7 @@ void run_run(RunArgs& a) {
     auto calldata = must(iw::run(input_hash, plaintext, core::Uint256{expires_at}), "run");
     const SentTxn sent = ctx.send(wf, std::move(calldata), "run");
 
-    Output out(a.common.chain.json);
+    Output out(a.common.chain.json, OutputStyle::labeled);
     const auto tasks = new_tasks(sent.receipt, wf);
     if (sent.receipt) {
         if (tasks.empty()) throw CliError("run: the receipt holds no NewAgentTask event");
@@ -197,7 +197,7 @@ void run_task(TaskArgs& a) {
     const core::Address wf = resolve_workflow(ctx, a.common.workflow);
     const auto t = get_task(ctx, wf, th);
     const bool eligible = ctx.call(sw::call::is_task_eligible, wf, th);
-    Output out(a.common.chain.json);
+    Output out(a.common.chain.json, OutputStyle::labeled);
     out.add("taskHash", core::to_hex(th));
     out.add("runId", core::to_hex(t.task.workflow_run_id));
     out.add("stage", t.task.stage);
@@ -298,7 +298,7 @@ void run_reply(ReplyArgs& a) {
     reply.prev_task_hashes = task_hashes;
     reply.workflow_run_id = run_id;
 
-    Output out(a.common.chain.json);
+    Output out(a.common.chain.json, OutputStyle::labeled);
     if (a.common.chain.dry_run) {
         // Nothing is sent, so nothing is journaled: a dry run never creates an operation.
         auto id = chain::random_operation_id();
@@ -389,7 +389,7 @@ void run_prove(ProveArgs& a) {
     for (const auto& r : a.reply_hashes) reply_hashes.push_back(parse_hash_arg("reply hash", r));
     ChainContext ctx(a.common.chain);
     const core::Address wf = resolve_workflow(ctx, a.common.workflow);
-    Output out(a.common.chain.json);
+    Output out(a.common.chain.json, OutputStyle::labeled);
 
     std::vector<core::Bytes> proofs;
     auto statements = nlohmann::ordered_json::array();
@@ -473,7 +473,7 @@ void run_result(ResultArgs& a) {
     ChainContext ctx(a.common.chain);
     const core::Address wf = resolve_workflow(ctx, a.common.workflow);
     const auto r = ctx.call(iw::call::result, wf, run_id);
-    Output out(a.common.chain.json);
+    Output out(a.common.chain.json, OutputStyle::labeled);
     out.add("runId", core::to_hex(run_id));
     out.add("status", run_status_name(r.status));
     out.add("finalTaskHash", core::to_hex(r.final_task_hash));
@@ -495,7 +495,7 @@ void run_timeout(TimeoutArgs& a) {
     // ERC-8301 §Security Considerations (expiresAt): anyone may time out an expired task; the
     // workflow then retries (a new task) or aborts (WorkflowCompleted(Failed)).
     const SentTxn sent = ctx.send(wf, must(sw::reply_timeout(th), "replyTimeout"), "replyTimeout");
-    Output out(a.common.chain.json);
+    Output out(a.common.chain.json, OutputStyle::labeled);
     out.add("taskHash", core::to_hex(th));
     if (sent.receipt) {
         out.add("newTasks", tasks_json(new_tasks(sent.receipt, wf)));
