@@ -577,6 +577,30 @@ TEST_F(IndexCli, follower_serves_metrics_and_stops_cleanly_on_sigterm) {
     EXPECT_EQ(summary["cursor"], target);
 }
 
+// Logs a registry does not know (here the ReputationRegistry's, indexed as an identity registry)
+// are counted, one line per contract and event with the count, never one line per log.
+TEST_F(IndexCli, rejected_logs_are_one_line_per_contract_and_event) {
+    const std::string agent = cast_register(devnet(), 1, "https://agent.test/a.json");
+    for (const size_t client : {size_t{2}, size_t{3}, size_t{4}}) {
+        const CommandResult fb = run_cli(
+            devnet(), {"feedback", "give", agent, "5", "--private-key", devnet().dev_key(client)});
+        ASSERT_EQ(fb.exit_code, 0) << fb.err;
+    }
+    const std::string reputation = devnet().address("ReputationRegistry").to_checksum_hex();
+    const CommandResult r =
+        run_cli(devnet(), {"index", "--once", "--registry", "identity=" + reputation, "--database",
+                           sqlite_path("rejected.sqlite")});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    size_t rejected_lines = 0;
+    for (const auto& line : lines(r.err))
+        if (line.find("rejected") != std::string::npos &&
+            line.find("msg=\"batch\"") == std::string::npos)
+            ++rejected_lines;
+    EXPECT_EQ(rejected_lines, 1U) << r.err;
+    EXPECT_NE(r.err.find("rejected 3 logs of " + reputation + " (topic0 "), std::string::npos)
+        << r.err;
+}
+
 TEST_F(IndexCli, bad_arguments_are_one_line_errors) {
     const auto one_line_error = [&](std::vector<std::string> args, const std::string& needle) {
         const CommandResult r = run_cli(devnet(), args);
@@ -595,6 +619,12 @@ TEST_F(IndexCli, bad_arguments_are_one_line_errors) {
                    "database");
     one_line_error({"index", "--once", "--chain-id", "5", "--database", sqlite_path("y.sqlite")},
                    "chain");
+    // One address given as two kinds names both flags.
+    const std::string reputation = devnet().address("ReputationRegistry").to_checksum_hex();
+    one_line_error({"index", "--once", "--registry", "identity=" + reputation, "--registry",
+                    "reputation=" + reputation, "--database", sqlite_path("w.sqlite")},
+                   "--registry identity=" + reputation +
+                       " and --registry reputation=" + reputation + " name one address twice");
     // Out-of-range numbers are CLI11's usage errors (their own exit code), naming the flag.
     const CommandResult r = run_cli(
         devnet(), {"index", "--once", "--batch-logs", "0", "--database", sqlite_path("z.sqlite")});

@@ -81,6 +81,17 @@ std::vector<index::RegistrySource> resolve_sources(const IndexOptions& o, ChainC
     std::vector<index::RegistrySource> sources;
     sources.reserve(o.registries.size());
     for (const auto& r : o.registries) sources.push_back(parse_registry(r));
+    // One address is one kind: its logs are decoded by that kind's events, so the other kind's
+    // would all be rejected as unknown.
+    for (size_t i = 0; i < sources.size(); ++i) {
+        for (size_t j = 0; j < i; ++j) {
+            if (sources[j].address != sources[i].address) continue;
+            throw CliError(fmt::format(
+                "--registry {} and --registry {} name one address twice: give each contract once, "
+                "with the kind of the events it emits",
+                o.registries[j], o.registries[i]));
+        }
+    }
     if (sources.empty()) {
         sources = index::default_sources(ctx.deployment(false), ctx.chain_id());
         if (o.start_block) {

@@ -6,16 +6,59 @@
 #include <future>
 #include <iterator>
 #include <map>
+#include <string>
+#include <string_view>
 #include <thread>
+#include <tuple>
+#include <vector>
 
 #include <fmt/core.h>
 
 #include <credence/chain/contract_call.hpp>
 #include <credence/chain/rpc_codec.hpp>
+#include <credence/core/bytes.hpp>
 #include <credence/core/keccak.hpp>
 
 namespace credence::index {
 namespace {
+
+/// One warning per (contract, topic0, reason) with its count and first place, for the skipped or
+/// rejected logs of a batch: a contract that floods the index with bad logs is a few lines, not
+/// one per log (metrics count them all: rejected_total).
+template <typename Dropped>
+void add_grouped_warnings(std::string_view verb, const std::vector<Dropped>& dropped,
+                          std::vector<std::string>& out) {
+    struct Group {
+        const Dropped* first = nullptr;
+        uint64_t count = 0;
+        uint64_t last_block = 0;
+    };
+    std::map<std::tuple<core::Address, core::Hash32, std::string_view>, Group> groups;
+    std::vector<const Group*> order;  // first seen first
+    for (const Dropped& d : dropped) {
+        const core::Hash32 topic0 = d.log.topics.empty() ? core::Hash32{} : d.log.topics.front();
+        Group& g = groups[{d.log.address, topic0, std::string_view(d.reason)}];
+        if (g.count++ == 0) {
+            g.first = &d;
+            order.push_back(&g);
+        }
+        g.last_block = d.log.block_num;
+    }
+    for (const Group* g : order) {
+        const auto& log = g->first->log;
+        const std::string topic =
+            log.topics.empty() ? std::string("no topic") : "topic0 " + core::to_hex(log.topics[0]);
+        if (g->count == 1) {
+            out.push_back(fmt::format("{} a log of {} ({}) at block {} index {}: {}", verb,
+                                      log.address.to_checksum_hex(), topic, log.block_num,
+                                      log.log_index, g->first->reason));
+        } else {
+            out.push_back(fmt::format("{} {} logs of {} ({}) in blocks {}..{}: {}", verb, g->count,
+                                      log.address.to_checksum_hex(), topic, log.block_num,
+                                      g->last_block, g->first->reason));
+        }
+    }
+}
 
 using Clock = std::chrono::steady_clock;
 
@@ -366,11 +409,7 @@ std::expected<StepReport, IndexError> Indexer::step() {
             : fetch(from, *head);
     if (!fetched) return std::unexpected(fetched.error());
     const LogChunk& chunk = fetched->chunk;
-    for (const auto& skipped : chunk.skipped) {
-        report.warnings.push_back(fmt::format("skipped a log of block {} index {}: {}",
-                                              skipped.log.block_num, skipped.log.log_index,
-                                              skipped.reason));
-    }
+    add_grouped_warnings("skipped", chunk.skipped, report.warnings);
 
     Batch batch;
     batch.chain_id = chain_id;
@@ -430,11 +469,7 @@ std::expected<StepReport, IndexError> Indexer::step() {
     auto outcome = store_->commit_batch(batch);
     if (!outcome) return db_fail(outcome.error(), "commit batch");
     if (stored_logs_) *stored_logs_ += outcome->stored;
-    for (const auto& rejected : outcome->rejected) {
-        report.warnings.push_back(fmt::format("rejected a log of block {} index {}: {}",
-                                              rejected.log.block_num, rejected.log.log_index,
-                                              rejected.reason));
-    }
+    add_grouped_warnings("rejected", outcome->rejected, report.warnings);
 
     report.from_block = from;
     report.to_block = chunk.to_block;

@@ -182,6 +182,22 @@ TEST(node_config, validate_checks_addresses_and_files) {
     r = validate(c);
     ASSERT_FALSE(r.has_value());
     EXPECT_EQ(r.error().rfind("fetch.ca_file:", 0), 0u) << r.error();
+    c = NodeConfig{};
+    ASSERT_TRUE(apply_node_config(R"(
+[[registries]]
+kind = "identity"
+address = "0x8004A818BFB912233c491871b3d84c89A494BD9e"
+[[registries]]
+kind = "reputation"
+address = "0x8004a818bfb912233c491871b3d84c89a494bd9e"
+)",
+                                  "node.toml", c));
+    r = validate(c);
+    ASSERT_FALSE(r.has_value());
+    EXPECT_EQ(r.error(),
+              "registries[0] and registries[1] name one address twice "
+              "(0x8004A818BFB912233c491871b3d84c89A494BD9e): give each contract once, with the "
+              "kind of the events it emits");
 }
 
 TEST(node_config, load_reads_a_file_and_names_it) {
