@@ -70,6 +70,10 @@ std::string cast_output(const std::vector<std::string>& args) {
     return trimmed(r.out);
 }
 
+uint16_t port_of_url(const std::string& url) {
+    return static_cast<uint16_t>(std::stoi(url.substr(url.rfind(':') + 1)));
+}
+
 uint16_t free_loopback_port() {
     const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
     EXPECT_GE(fd, 0);

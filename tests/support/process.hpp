@@ -46,6 +46,8 @@ struct CommandResult {
 /// that must be told its port. Never a fixed formula, which can land on another test's
 /// ephemeral port.
 [[nodiscard]] uint16_t free_loopback_port();
+/// The port of a URL that ends in ":<port>" (http://127.0.0.1:8545).
+[[nodiscard]] uint16_t port_of_url(const std::string& url);
 /// http://127.0.0.1:<port> where nothing listens: free_loopback_port().
 [[nodiscard]] std::string closed_loopback_url();
 /// `text` without trailing newlines and spaces (a command's printed value).

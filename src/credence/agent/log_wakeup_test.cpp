@@ -26,6 +26,7 @@
 #include <credence/core/data_uri.hpp>
 #include <credence/core/keccak.hpp>
 #include <support/fault_rpc_server.hpp>
+#include <support/process.hpp>
 
 namespace {
 
@@ -38,10 +39,6 @@ using agent::testing::WorkerDevnet;
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 using std::chrono::seconds;
-
-uint16_t port_of(const std::string& url) {
-    return static_cast<uint16_t>(std::stoi(url.substr(url.rfind(':') + 1)));
-}
 
 /// The info lines of a LogWakeup, and the worker's reports, collected across threads.
 struct Observed {
@@ -141,7 +138,7 @@ TEST_F(agent_log_wakeup, new_task_wakes_a_worker_with_a_30_s_poll_interval) {
 
 TEST_F(agent_log_wakeup, node_without_websocket_falls_back_to_polling) {
     // A JSON-RPC node over HTTP only: every POST goes to anvil, a WebSocket upgrade gets 404.
-    const uint16_t anvil_port = port_of(devnet().rpc_url());
+    const uint16_t anvil_port = credence::testing::port_of_url(devnet().rpc_url());
     credence::testing::FaultRpcServer http_only(
         [anvil_port](const nlohmann::json& req, httplib::Response& res) {
             httplib::Client anvil("127.0.0.1", anvil_port);
@@ -176,7 +173,7 @@ TEST_F(agent_log_wakeup, node_without_websocket_falls_back_to_polling) {
 
 TEST_F(agent_log_wakeup, dropped_socket_falls_back_to_polling_and_the_worker_still_answers) {
     // Only the WebSocket goes through the proxy; eth_getLogs goes to anvil directly.
-    RpcProxy ws_proxy(port_of(devnet().rpc_url()));
+    RpcProxy ws_proxy(credence::testing::port_of_url(devnet().rpc_url()));
     const core::Address wf = devnet().address("SingleStageWorkflow");
     Observed seen;
     agent::WorkerConfig config;
@@ -203,7 +200,7 @@ TEST_F(agent_log_wakeup, dropped_socket_falls_back_to_polling_and_the_worker_sti
 }
 
 TEST_F(agent_log_wakeup, resubscribing_wakes_the_worker_for_what_the_outage_hid) {
-    RpcProxy ws_proxy(port_of(devnet().rpc_url()));
+    RpcProxy ws_proxy(credence::testing::port_of_url(devnet().rpc_url()));
     const core::Address wf = devnet().address("SingleStageWorkflow");
     Observed seen;
     agent::WorkerConfig config;

@@ -16,6 +16,7 @@
 
 #include <credence/agent/worker_test_support.hpp>
 #include <credence/chain/rpc_client.hpp>
+#include <support/process.hpp>
 
 namespace {
 
@@ -37,10 +38,6 @@ TEST(agent_poll_loop, pause_doubles_after_each_failure_up_to_the_cap) {
     EXPECT_EQ(agent::poll_pause({milliseconds(300), milliseconds(100)}, 5), milliseconds(300));
 }
 
-uint16_t url_port(const std::string& url) {
-    return static_cast<uint16_t>(std::stoi(url.substr(url.rfind(':') + 1)));
-}
-
 /// What run() asked to wait, and whether the step before it had failed.
 struct Pause {
     bool after_failure = false;
@@ -52,7 +49,7 @@ class AgentRpcLoss : public WorkerDevnet {};
 TEST_F(AgentRpcLoss, run_backs_off_while_the_rpc_is_gone_and_replies_once_when_it_returns) {
     const core::Address wf = devnet().address("SingleStageWorkflow");
     const core::Address me = devnet().dev_address(1);
-    RpcProxy proxy(url_port(devnet().rpc_url()));
+    RpcProxy proxy(credence::testing::port_of_url(devnet().rpc_url()));
     // One HTTP attempt per call: the worker's own backoff is under test, not the client's.
     chain::RetryPolicy retry;
     retry.max_attempts = 1;
