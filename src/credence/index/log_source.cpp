@@ -165,6 +165,7 @@ chain::RpcResult<LogChunk> LogSource::next_chunk(uint64_t from_block, uint64_t t
             chain::RpcResult<std::vector<RawLog>> logs =
                 raw ? parser_.parse_in_place(raw->body, raw->id)
                     : std::unexpected(std::move(raw.error()));
+            const size_t body_bytes = raw ? raw->body.size() : 0;
             if (raw) std::string().swap(raw->body);  // free the body before validating
             if (!logs) {
                 if (is_refusal(logs.error()) && span > policy_.min_blocks) {
@@ -176,7 +177,7 @@ chain::RpcResult<LogChunk> LogSource::next_chunk(uint64_t from_block, uint64_t t
                 return std::unexpected(std::move(logs.error()));
             }
             chunk.to_block = last;
-            adapt_range(span, logs->size());
+            adapt_range(span, logs->size(), body_bytes);
 
             if (!std::ranges::is_sorted(*logs, log_order)) std::ranges::sort(*logs, log_order);
             chunk.logs.reserve(logs->size());
@@ -201,19 +202,31 @@ chain::RpcResult<LogChunk> LogSource::next_chunk(uint64_t from_block, uint64_t t
     }
 }
 
-void LogSource::adapt_range(uint64_t span, size_t returned_logs) {
+void LogSource::adapt_range(uint64_t span, size_t returned_logs, size_t body_bytes) {
     const uint64_t current = range_blocks_;
-    const uint64_t doubled =
-        current > std::numeric_limits<uint64_t>::max() / 2 ? current : current * 2;
-    uint64_t next = doubled;
-    if (returned_logs > 0 && policy_.target_logs > 0) {
-        // Aim the next range at target_logs from the density just seen (over the span fetched,
-        // which is shorter than the range near the caller's limit), moving by at most a factor of
-        // two per step so that one odd chunk does not swing the range.
-        const double ideal = static_cast<double>(span) * static_cast<double>(policy_.target_logs) /
+    // The aim in logs: target_logs, lowered when the logs are big enough that target_logs of them
+    // would exceed max_body_bytes.
+    uint64_t aim = policy_.target_logs;
+    if (policy_.max_body_bytes > 0 && returned_logs > 0 && body_bytes > 0) {
+        const double per_log = static_cast<double>(body_bytes) / static_cast<double>(returned_logs);
+        aim = std::min<uint64_t>(
+            aim, std::max<uint64_t>(1, static_cast<uint64_t>(
+                                           static_cast<double>(policy_.max_body_bytes) / per_log)));
+    }
+    // Far under the aim (a sparse stretch, or the probe) the range grows fast; near it, by x2.
+    const uint64_t growth =
+        returned_logs * 4 <= aim ? std::max<uint64_t>(policy_.max_growth, 2) : 2;
+    const uint64_t grown =
+        current > std::numeric_limits<uint64_t>::max() / growth ? current : current * growth;
+    uint64_t next = grown;
+    if (returned_logs > 0 && aim > 0) {
+        // Aim the next range at `aim` logs from the density just seen (over the span fetched,
+        // which is shorter than the range near the caller's limit), shrinking by at most half per
+        // step so that one odd chunk does not swing the range.
+        const double ideal = static_cast<double>(span) * static_cast<double>(aim) /
                              static_cast<double>(returned_logs);
         const double lo = static_cast<double>(std::max<uint64_t>(current / 2, 1));
-        next = static_cast<uint64_t>(std::clamp(ideal, lo, static_cast<double>(doubled)));
+        next = static_cast<uint64_t>(std::clamp(ideal, lo, static_cast<double>(grown)));
     }
     range_blocks_ = std::clamp(next, policy_.min_blocks, policy_.max_blocks);
 }

@@ -1,13 +1,15 @@
 // Fetches registry logs and block headers from a JSON-RPC node for the indexer.
 //
-// Logs come from eth_getLogs over adaptive block ranges (docs/architecture.md §index/): the range
-// doubles after a success (up to RangePolicy::max_blocks; less when the chunk held many logs, see
-// target_logs) and halves, retried at once, when the provider refuses it, either with a "too many
-// results" / "block range too large" / "response size exceeded" JSON-RPC error (the wording of
-// geth, erigon, anvil, Alchemy, Infura, QuickNode, ...) or with an oversized body
-// (RpcErrorKind::too_large, HTTP 413). A one-block range that is still refused is an error. The
-// response body is parsed with simdjson (log_json.hpp), not nlohmann, because these bodies reach
-// tens of MiB. Transport failures, timeouts and HTTP 429/5xx are retried with backoff by the
+// Logs come from eth_getLogs over adaptive block ranges (docs/architecture.md §index/): the first
+// range is a small probe of the chain's density, and every later one is aimed at
+// RangePolicy::target_logs logs and max_body_bytes of JSON from the density and the bytes per log
+// just seen (growing fast over sparse blocks, by at most x2 near the target, shrinking by at most
+// /2 per step), up to max_blocks. A range halves, retried at once, when the provider refuses it,
+// either with a "too many results" / "block range too large" / "response size exceeded" JSON-RPC
+// error (the wording of geth, erigon, anvil, Alchemy, Infura, QuickNode, ...) or with an oversized
+// body (RpcErrorKind::too_large, HTTP 413). A one-block range that is still refused is an error.
+// The response body is parsed with simdjson (log_json.hpp), not nlohmann, because these bodies
+// reach tens of MiB. Transport failures, timeouts and HTTP 429/5xx are retried with backoff by the
 // RpcClient's RetryPolicy; what still fails is returned, never thrown.
 //
 // Every returned log is checked: its address is one of the requested ones, its block is inside the
@@ -30,7 +32,9 @@
 namespace credence::index {
 
 struct RangePolicy {
-    uint64_t initial_blocks = 2'000;
+    /// The probe: small enough that even a dense chain (80 logs of 545 bytes a block) answers it in
+    /// a few MB, where a 2,000-block first range asked a permissive node for 270 MB in one body.
+    uint64_t initial_blocks = 32;
     uint64_t max_blocks = 100'000;  // many providers cap at 10k; the range shrinks on refusal
     uint64_t min_blocks = 1;
     /// After a success with n logs, the next range is scaled to hold about this many logs (at most
@@ -40,6 +44,12 @@ struct RangePolicy {
     /// 10,000 logs (a 14 MB body) measured 306-314 MB peak for a 1,000,000-event sync against 263
     /// MB, at the same speed (docs/benchmarks.md).
     uint64_t target_logs = 2'000;
+    /// The body each request aims under, from the bytes per log of the last body: big logs lower
+    /// the log target (0: no byte aim). A body over the client's own limit is a refusal anyway.
+    uint64_t max_body_bytes = 8ULL << 20;
+    /// Growth per step after a chunk that held under a quarter of its aim (a sparse stretch): the
+    /// probe reaches 100,000-block ranges in five steps. Near the aim the growth is x2.
+    uint64_t max_growth = 8;
 };
 
 struct SkippedLog {
@@ -80,9 +90,9 @@ public:
     [[nodiscard]] chain::RpcClient& client() noexcept { return client_; }
 
 private:
-    // Sets range_blocks_ after a success that returned `returned_logs` logs from a range of
-    // `span` blocks (RangePolicy).
-    void adapt_range(uint64_t span, size_t returned_logs);
+    // Sets range_blocks_ after a success that returned `returned_logs` logs in `body_bytes` of
+    // JSON from a range of `span` blocks (RangePolicy).
+    void adapt_range(uint64_t span, size_t returned_logs, size_t body_bytes);
 
     chain::RpcClient client_;
     RangePolicy policy_;

@@ -55,6 +55,8 @@ RangePolicy doubling(uint64_t initial, uint64_t max_blocks = 1'000'000) {
     p.initial_blocks = initial;
     p.max_blocks = max_blocks;
     p.target_logs = 1'000'000'000;  // pure doubling: the log count never limits the growth
+    p.max_growth = 2;
+    p.max_body_bytes = 0;
     return p;
 }
 
@@ -453,10 +455,87 @@ TEST(index_log_source, density_is_measured_over_the_span_fetched_not_the_range) 
     ASSERT_TRUE(chunk) << chunk.error().to_string();
     EXPECT_EQ(chunk->logs.size(), 50u);
     EXPECT_EQ(source.range_blocks(), 500u);
-    // An empty head block: double.
+    // An empty head block: a sparse stretch, so the range grows by max_growth.
     auto empty = source.next_chunk(1, 1, wanted);
     ASSERT_TRUE(empty) << empty.error().to_string();
-    EXPECT_EQ(source.range_blocks(), 1'000u);
+    EXPECT_EQ(source.range_blocks(), 4'000u);
+}
+
+// The first request is a probe: on a dense chain (80 logs a block) it asks for a few blocks, not
+// for 2,000 blocks' 160,000 logs in one body; the next ranges aim at target_logs at once.
+TEST(index_log_source, the_first_range_is_a_small_probe_of_the_density) {
+    SyntheticLogs logs;
+    logs.fill(0, 499, 80, source_addr(1));
+    FaultRpcServer server([&](const json& req, httplib::Response& res) {
+        res.set_content(ok_body(req["id"], logs.select(req)), "application/json");
+    });
+    auto source = source_for(server, RangePolicy{});
+    const std::vector<core::Address> wanted{source_addr(1)};
+    std::vector<uint64_t> sizes;
+    uint64_t from = 0;
+    for (int i = 0; i < 4; ++i) {
+        auto chunk = source.next_chunk(from, 499, wanted);
+        ASSERT_TRUE(chunk) << chunk.error().to_string();
+        sizes.push_back(chunk->logs.size());
+        from = chunk->to_block + 1;
+    }
+    EXPECT_EQ(sizes[0], RangePolicy{}.initial_blocks * 80);
+    EXPECT_LE(sizes[0], 2 * RangePolicy{}.target_logs);  // a probe, not 160,000 logs
+    for (size_t i = 1; i < sizes.size(); ++i) {
+        EXPECT_LE(sizes[i], RangePolicy{}.target_logs) << i;
+        EXPECT_GE(sizes[i], RangePolicy{}.target_logs - 80) << i;  // within a block of the aim
+    }
+}
+
+// A sparse chain: the probe grows by max_growth per empty chunk, so a long empty history costs a
+// handful of requests, not one per doubling.
+TEST(index_log_source, a_sparse_chain_reaches_the_largest_range_in_a_few_requests) {
+    SyntheticLogs logs;
+    logs.fill(900'000, 900'000, 1, source_addr(1));
+    FaultRpcServer server([&](const json& req, httplib::Response& res) {
+        res.set_content(ok_body(req["id"], logs.select(req)), "application/json");
+    });
+    auto source = source_for(server, RangePolicy{});
+    const std::vector<core::Address> wanted{source_addr(1)};
+    uint64_t from = 0;
+    int requests = 0;
+    size_t found = 0;
+    while (from <= 1'000'000) {
+        auto chunk = source.next_chunk(from, 1'000'000, wanted);
+        ASSERT_TRUE(chunk) << chunk.error().to_string();
+        found += chunk->logs.size();
+        requests += static_cast<int>(chunk->requests);
+        from = chunk->to_block + 1;
+    }
+    EXPECT_EQ(found, 1U);
+    EXPECT_LE(requests, 16);  // 32, 256, 2,048, 16,384, then 100,000-block ranges
+}
+
+// Big logs lower the aim: the next body stays near max_body_bytes however many logs that is.
+TEST(index_log_source, big_logs_lower_the_range_to_the_byte_budget) {
+    SyntheticLogs logs;
+    for (uint64_t b = 0; b <= 199; ++b) {  // 10 logs a block, 4,000 data bytes each
+        for (uint64_t i = 0; i < 10; ++i) logs.add(make_log(b, i, source_addr(1), 2, 4'000));
+    }
+    std::atomic<size_t> largest{0};
+    FaultRpcServer server([&](const json& req, httplib::Response& res) {
+        const std::string body = ok_body(req["id"], logs.select(req));
+        largest = std::max(largest.load(), body.size());
+        res.set_content(body, "application/json");
+    });
+    RangePolicy policy;
+    policy.initial_blocks = 4;
+    policy.max_body_bytes = 200'000;  // about 24 logs of ~8 KB of JSON
+    auto source = source_for(server, policy);
+    const std::vector<core::Address> wanted{source_addr(1)};
+    uint64_t from = 0;
+    while (from <= 199) {
+        auto chunk = source.next_chunk(from, 199, wanted);
+        ASSERT_TRUE(chunk) << chunk.error().to_string();
+        from = chunk->to_block + 1;
+    }
+    EXPECT_LE(largest.load(), 2 * policy.max_body_bytes);  // the probe included
+    EXPECT_LE(source.range_blocks(), 3U);
 }
 
 // A node whose eth_getBlockByNumber answers from a made-up chain of blocks 0..head, in batches.
