@@ -84,6 +84,9 @@ TEST(cli_errors, with_json_errors_are_a_json_document) {
     const CommandResult first = run_without_home({"--json", "agent", "shwo", "1"});
     EXPECT_EQ(first.exit_code, 1);
     EXPECT_EQ(first.err, usage.err);
+    const CommandResult between = run_without_home({"agent", "--json", "shwo", "1"});
+    EXPECT_EQ(between.exit_code, 1);
+    EXPECT_EQ(between.err, usage.err);
     const CommandResult offline = run_without_home({"--json", "util", "keccak", "hello"});
     ASSERT_EQ(offline.exit_code, 0) << offline.err;
     EXPECT_TRUE(nlohmann::json::parse(offline.out, nullptr, false).is_object()) << offline.out;

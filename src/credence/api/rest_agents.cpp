@@ -214,9 +214,9 @@ ApiResult<Json> list_agents(Ctx& ctx) {
             {"wallet", address_or_null(row[2])},
             {"agent_uri", text_or_null(row[3])},
             {"registered_block_num", int_or_null(row[4])},
-            {"name", text_or_null(row[5])},
-            {"description", text_or_null(row[6])},
-            {"image", text_or_null(row[7])},
+            {"name", nonempty_text_or_null(row[5])},
+            {"description", nonempty_text_or_null(row[6])},
+            {"image", nonempty_text_or_null(row[7])},
             {"active", active_flag ? Json(*active_flag != 0) : Json(nullptr)},
             {"services", comma_list(as_text(row[9]).value_or(""))},
             {"verification", text_or_null(row[10])},
@@ -289,9 +289,9 @@ ApiResult<Json> get_agent(Ctx& ctx) {
             auto i = as_int(v);
             return i ? Json(*i != 0) : Json(nullptr);
         };
-        out["profile"] = Json{{"name", text_or_null(p[0])},
-                              {"description", text_or_null(p[1])},
-                              {"image", text_or_null(p[2])},
+        out["profile"] = Json{{"name", nonempty_text_or_null(p[0])},
+                              {"description", nonempty_text_or_null(p[1])},
+                              {"image", nonempty_text_or_null(p[2])},
                               {"active", flag(p[3])},
                               {"x402_support", flag(p[4])},
                               {"services", stored_json(as_text(p[5]).value_or("[]"))},
@@ -373,7 +373,9 @@ ApiResult<Json> list_feedback(Ctx& ctx) {
     query.tag1 = tag1->value_or("");
     query.tag2 = tag2->value_or("");
     query.include_revoked = include_revoked->value_or(false);
-    auto cursor = cursor_param(request, "feedback", 2);
+    // The cursor names its agent: a page of one agent's feedback never continues another's.
+    const std::string cursor_route = "feedback-" + core::to_hex(*agent_id);
+    auto cursor = cursor_param(request, cursor_route, 2);
     if (!cursor) return std::unexpected(cursor.error());
     if (const std::optional<std::vector<std::string>> parts = std::move(*cursor);
         parts.has_value()) {
@@ -421,7 +423,7 @@ ApiResult<Json> list_feedback(Ctx& ctx) {
                                           std::to_string(row.log_index)};
     };
     Json out{{"agent_id", uint256_or_null(DbValue(*agent_id))}};
-    if (auto ok = put_page(out, *rows, *limit, "feedback", item, cursor_parts); !ok) {
+    if (auto ok = put_page(out, *rows, *limit, cursor_route, item, cursor_parts); !ok) {
         return std::unexpected(ok.error());
     }
     return out;

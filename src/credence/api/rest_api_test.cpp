@@ -292,6 +292,12 @@ void check_routes(testing::Devnet& devnet, RestApi& api, const Sent& sent) {
     EXPECT_EQ(missing.status, 404);
     EXPECT_EQ(body_of(missing)["code"], "not_found");
     EXPECT_EQ(ok(api, "/api/v1/agents/1")["verification"]["status"], "unreachable");
+    // Its file could not be read: name, description and image are unknown, null (docs/api.md).
+    for (const auto& item : ok(api, "/api/v1/agents", {{"verification", "unreachable"}})["items"]) {
+        EXPECT_TRUE(item["name"].is_null()) << item.dump();
+        EXPECT_TRUE(item["description"].is_null()) << item.dump();
+        EXPECT_TRUE(item["image"].is_null()) << item.dump();
+    }
 
     // Feedback: readAllFeedback filters, responses, paging.
     const Json feedback = ok(api, "/api/v1/agents/0/feedback", {{"limit", "100"}});
@@ -316,6 +322,14 @@ void check_routes(testing::Devnet& devnet, RestApi& api, const Sent& sent) {
                                  {"tag2", "fast"}});
     EXPECT_EQ(two_clients["items"].size(), 2U);
     for (const auto& f : two_clients["items"]) EXPECT_EQ(f["tag2"], "fast");
+    // docs/api.md: a cursor is valid for its route only, so one agent's page never continues
+    // another's.
+    const Json first_page = ok(api, "/api/v1/agents/0/feedback", {{"limit", "1"}});
+    ASSERT_TRUE(first_page["next_cursor"].is_string()) << first_page.dump();
+    const HttpResponse other_agent =
+        api.handle(get("/api/v1/agents/1/feedback", {{"cursor", first_page["next_cursor"]}}));
+    EXPECT_EQ(other_agent.status, 400) << other_agent.body;
+    EXPECT_EQ(body_of(other_agent)["code"], "bad_cursor") << other_agent.body;
     size_t paged = 0;
     Query fq{{"limit", "3"}, {"include_revoked", "true"}};
     for (int i = 0; i < 10; ++i) {
@@ -392,6 +406,8 @@ void check_routes(testing::Devnet& devnet, RestApi& api, const Sent& sent) {
     for (const auto& item : by_domain["items"]) resolved.insert(item["agentId"]);
     EXPECT_EQ(resolved, (std::set<std::string>{"0", "2"}));
     EXPECT_TRUE(ok(api, "/api/v1/resolve/domain/nobody.example")["items"].empty());
+    // A URL names its host (docs/api.md §Resolvers), its slashes percent-encoded in the segment.
+    EXPECT_EQ(ok(api, "/api/v1/resolve/domain/https:%2F%2FAgent.Example%2Fmcp"), by_domain);
 
     // Operations.
     const Json status = ok(api, "/api/v1/status");

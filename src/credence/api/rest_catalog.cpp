@@ -326,8 +326,16 @@ ApiResult<Json> resolve_address(Ctx& ctx) {
 
 ApiResult<Json> resolve_domain(Ctx& ctx) {
     if (auto ok = check_params(ctx.request, {}); !ok) return std::unexpected(ok.error());
-    const std::string& text = ctx.captures.at(0);
-    if (text.size() > 253 || !is_valid_utf8(text)) {
+    // A URL's slashes arrive as "%2F": the request target keeps them encoded inside a segment
+    // (http_target.cpp), and here they are the URL's own.
+    std::string text = ctx.captures.at(0);
+    for (size_t at = 0; (at = text.find('%', at)) != std::string::npos;) {
+        if (text.compare(at, 3, "%2F") == 0 || text.compare(at, 3, "%2f") == 0) {
+            text.replace(at, 3, "/");
+        }
+        ++at;
+    }
+    if (text.size() > 2048 || !is_valid_utf8(text)) {
         return std::unexpected(bad_parameter("domain is not a DNS name"));
     }
     auto domain = verify::normalize_domain(text);

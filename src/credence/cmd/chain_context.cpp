@@ -151,10 +151,19 @@ SentTxn ChainContext::send(const core::Address& to, core::Bytes calldata, std::s
     chain::TxnRequest request;
     request.to = to;
     request.data = std::move(calldata);
-    const auto fail = [what](const chain::SendFailure& f) -> CliError {
+    const uint64_t confirmations = options_.confirmations;
+    const auto fail = [what, confirmations](const chain::SendFailure& f) -> CliError {
         if (f.code == chain::SendError::reverted)
             return CliError(fmt::format("{} reverted: {}", what,
                                         chain::describe_credence_revert(f.revert_data)));
+        // An automining devnet makes a block only when a transaction arrives: later
+        // confirmations never come on their own.
+        if (f.code == chain::SendError::receipt_timeout && confirmations > 1 && f.txn_hash)
+            return CliError(fmt::format(
+                "{} failed: {} (the transaction {} is mined; the chain made no {} blocks after it. "
+                "An automining devnet mines only when a transaction arrives: use --confirmations 1 "
+                "there, or `credence devnet --block-time 1`)",
+                what, f.detail, core::to_hex(*f.txn_hash), confirmations - 1));
         return CliError(fmt::format("{} failed: {}", what, f.detail));
     };
     SentTxn sent;
@@ -163,6 +172,11 @@ SentTxn ChainContext::send(const core::Address& to, core::Bytes calldata, std::s
     sent.raw_txn = core::encode_signed(*signed_txn);
     sent.txn_hash = core::txn_hash(*signed_txn);
     if (options_.dry_run) return sent;
+    if (options_.confirmations > 1 && !options_.json) {
+        // Waiting for later blocks can take a while; say so rather than sit silent.
+        fmt::print(stderr, "{}: sent {}, waiting for {} confirmations\n", what,
+                   core::to_hex(sent.txn_hash), options_.confirmations);
+    }
     auto receipt = sender_->dispatch(*signed_txn);
     if (!receipt) throw fail(receipt.error());
     sent.receipt = std::move(*receipt);

@@ -68,28 +68,20 @@ CommandWalk walk_commands(const CLI::App& app, std::span<const char* const> args
 
 std::vector<const char*> json_moved_last(std::span<const char* const> args) {
     std::vector<const char*> out;
-    bool moved = false;
+    bool found = false;
     size_t i = 0;
     for (; i < args.size(); ++i) {
         const std::string_view word = args[i];
-        if (i > 0 && !word.starts_with("-")) break;  // the command: its own options follow
+        if (i > 0 && word == "--") break;  // what follows is a command's data
         if (i > 0 && word == "--json") {
-            moved = true;
+            found = true;
             continue;
         }
         out.push_back(args[i]);
     }
-    size_t separator = args.size();
-    for (size_t j = i; j < args.size(); ++j) {
-        if (std::string_view(args[j]) == "--") {
-            separator = j;
-            break;
-        }
-    }
-    out.insert(out.end(), args.begin() + static_cast<std::ptrdiff_t>(i),
-               args.begin() + static_cast<std::ptrdiff_t>(separator));
-    if (moved) out.push_back("--json");
-    out.insert(out.end(), args.begin() + static_cast<std::ptrdiff_t>(separator), args.end());
+    // One --json, last before "--": every command that takes it sees it as its own.
+    if (found) out.push_back("--json");
+    out.insert(out.end(), args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
     return out;
 }
 

@@ -13,9 +13,10 @@
 
 namespace credence::cmd {
 
-/// The command line with a --json given before the command moved to its end (before a "--"), so
-/// `credence --json agent show 0` means `credence agent show 0 --json`: "--json anywhere"
-/// (docs/cli.md §Errors). The pointers are the originals'.
+/// The command line with every --json (before a "--") moved to its end as one, so
+/// `credence --json agent show 0` and `credence agent --json show 0` mean
+/// `credence agent show 0 --json`: "--json anywhere" (docs/cli.md §Errors). The pointers are the
+/// originals'.
 [[nodiscard]] std::vector<const char*> json_moved_last(std::span<const char* const> args);
 
 /// True when the arguments (before a "--") include --json.

@@ -45,8 +45,8 @@ void print_bare(const nlohmann::ordered_json& doc) {
 void print_labeled(const std::string& key, const nlohmann::ordered_json& value, size_t column) {
     const std::string indent(column, ' ');
     std::vector<std::string> lines;
-    if (value.is_null()) {
-        lines.emplace_back("(none)");
+    if (value.is_null() || (value.is_string() && value.get_ref<const std::string&>().empty())) {
+        lines.emplace_back("(none)");  // docs/cli.md §Output: never a blank that looks cut off
     } else if (value.is_array()) {
         for (const auto& v : value) lines.push_back(bare_text(v));
         if (lines.empty()) lines.emplace_back("(none)");
@@ -77,6 +77,9 @@ void Output::flush() {
         for (const auto& [key, value] : doc_.items()) print_labeled(key, value, column);
     }
     doc_ = nlohmann::ordered_json::object();
+    // Out before any error line on stderr, also when stdout is a pipe or a file (fully buffered):
+    // a report then its verdict, in that order, wherever they are read.
+    std::fflush(stdout);
 }
 
 std::string read_input(const std::string& path) {

@@ -70,15 +70,14 @@ void run_verify_tool(const VerifyToolArgs& a) {
         if (report.config) {
             out.add("metadataURI", report.config->metadata_uri);
             out.add("creator", report.config->creator.to_checksum_hex());
-            out.add("onchainHash",
-                    "onchain manifestHash " + core::to_hex(report.config->manifest_hash));
+            out.add("onchainHash", core::to_hex(report.config->manifest_hash));
         }
-        if (report.manifest_hash)
-            out.add("manifestHash", "keccak256(JCS)      " + core::to_hex(*report.manifest_hash));
+        // keccak256 of the served manifest's JCS bytes: equal to onchainHash when canonical.
+        if (report.manifest_hash) out.add("manifestHash", core::to_hex(*report.manifest_hash));
         if (report.config_reread) out.add("reread", "getToolConfig re-read once (hash mismatch)");
         if (report.effective_tier && report.declared_tier)
             out.add("tier",
-                    fmt::format("tier {} (effective {})", verify::to_string(*report.declared_tier),
+                    fmt::format("{} (effective {})", verify::to_string(*report.declared_tier),
                                 verify::to_string(*report.effective_tier)));
         std::vector<std::string> issues;
         issues.reserve(report.issues.size());
@@ -91,13 +90,12 @@ void run_verify_tool(const VerifyToolArgs& a) {
             const auto& p = *report.predicate;
             std::vector<std::string> lines;
             if (p.open_access)
-                lines.emplace_back("access predicate: none (open access)");
+                lines.emplace_back("none (open access)");
             else if (p.risks.empty())
-                lines.push_back("access predicate " + p.predicate.to_checksum_hex() +
-                                ": no risk flag");
+                lines.push_back(p.predicate.to_checksum_hex() + ": no risk flag");
             for (auto r : p.risks) {
-                std::string line = fmt::format("access predicate {}: {}",
-                                               p.predicate.to_checksum_hex(), verify::to_string(r));
+                std::string line =
+                    fmt::format("{}: {}", p.predicate.to_checksum_hex(), verify::to_string(r));
                 if (r == verify::PredicateRisk::erc1967_proxy && p.implementation)
                     line += " (implementation " + p.implementation->to_checksum_hex() + ")";
                 if (r == verify::PredicateRisk::probe_failed) line += " (" + p.detail + ")";

@@ -350,7 +350,14 @@ struct Node::Impl {
                 }
             }
             ++verify_passes;
-            sleep_unless_stopped(stop, std::chrono::seconds(config.verify.interval_seconds));
+            // The next pass comes after interval_seconds, or as soon as the indexer has committed
+            // new blocks: what they point to (new agents, feedback files, ...) is due at once, so a
+            // fresh node verifies the history it just indexed without waiting out the interval.
+            const uint64_t seen = indexed_block.load();
+            const auto until = Clock::now() + std::chrono::seconds(config.verify.interval_seconds);
+            while (!stop.stop_requested() && Clock::now() < until && indexed_block.load() == seen) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            }
         }
         verifier_state.set("stopped");
     }

@@ -293,6 +293,11 @@ Json text_or_null(const index::DbValue& value) {
     return v ? Json(std::move(*v)) : Json(nullptr);
 }
 
+Json nonempty_text_or_null(const index::DbValue& value) {
+    auto v = as_text(value);
+    return v && !v->empty() ? Json(std::move(*v)) : Json(nullptr);
+}
+
 Json address_or_null(const index::DbValue& value) {
     const auto* bytes = std::get_if<core::Bytes>(&value);
     if (bytes == nullptr) return nullptr;

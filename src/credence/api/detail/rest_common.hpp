@@ -116,6 +116,9 @@ struct Ctx {
 [[nodiscard]] Json int_or_null(const index::DbValue& value);
 [[nodiscard]] Json real_or_null(const index::DbValue& value);
 [[nodiscard]] Json text_or_null(const index::DbValue& value);
+/// The same, and null for an empty text too: for a profile's name, description and image, which
+/// are unknown (docs/api.md) when the registration file could not be read.
+[[nodiscard]] Json nonempty_text_or_null(const index::DbValue& value);
 /// A 20-byte BLOB as a checksummed address, else null.
 [[nodiscard]] Json address_or_null(const index::DbValue& value);
 /// A BLOB as 0x-hex, else null.
