@@ -293,7 +293,8 @@ void check_routes(testing::Devnet& devnet, RestApi& api, const Sent& sent) {
     EXPECT_EQ(body_of(missing)["code"], "not_found");
     EXPECT_EQ(ok(api, "/api/v1/agents/1")["verification"]["status"], "unreachable");
     // Its file could not be read: name, description and image are unknown, null (docs/api.md).
-    for (const auto& item : ok(api, "/api/v1/agents", {{"verification", "unreachable"}})["items"]) {
+    const Json unreachable = ok(api, "/api/v1/agents", {{"verification", "unreachable"}});
+    for (const auto& item : unreachable["items"]) {
         EXPECT_TRUE(item["name"].is_null()) << item.dump();
         EXPECT_TRUE(item["description"].is_null()) << item.dump();
         EXPECT_TRUE(item["image"].is_null()) << item.dump();
