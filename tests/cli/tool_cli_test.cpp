@@ -197,9 +197,24 @@ TEST(cli_tool, check_rejects_field_violations_with_the_pointer) {
 // §Canonical Manifest Bytes, hex-field casing: rejected, not lowercased.
 TEST(cli_tool, check_rejects_uppercase_hex_creator) {
     const auto m = example_manifest("0xABCDEFabcdef1234567890abcdefabcdef123456");
-    const CommandResult r = run_tool_cli({"tool", "check", write_file("upper.json", m.dump(2))});
+    const std::string file = write_file("upper.json", m.dump(2));
+    const CommandResult r = run_tool_cli({"tool", "check", file});
     EXPECT_EQ(r.exit_code, 1);
-    EXPECT_NE(r.err.find("uppercase_hex"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("not a valid ERC-8257 tool manifest (1 error): uppercase_hex: "),
+              std::string::npos)
+        << r.err;
+    // With --json the error carries the report, as the field rules' errors do.
+    const auto j = run_tool_cli({"tool", "check", file, "--json"});
+    EXPECT_EQ(j.exit_code, 1);
+    const auto doc = nlohmann::json::parse(j.err, nullptr, false);
+    ASSERT_TRUE(doc.is_object()) << j.err;
+    EXPECT_EQ(doc["error"]["issues"][0]["reason"], "uppercase_hex") << j.err;
+    // Not JSON is worded as agent check and feedback check word it, with line and column.
+    const auto nj = run_tool_cli({"tool", "check", write_file("nj-tool.json", "{\n  \"a\" 1\n}")});
+    EXPECT_EQ(nj.exit_code, 1);
+    EXPECT_NE(nj.err.find("not JSON: unexpected_char: expected ':' at line 2, column 7"),
+              std::string::npos)
+        << nj.err;
 }
 
 // ─────────────────────────── Devnet ───────────────────────────

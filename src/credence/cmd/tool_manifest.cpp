@@ -19,7 +19,25 @@ void check_manifest_fields(const core::JsonValue& manifest, const std::string& s
 
 core::CanonicalManifest canonical_manifest_bytes(const std::string& bytes,
                                                  const std::string& source) {
-    return must(core::canonicalize_manifest(core::as_bytes(bytes)), source);
+    auto canonical = core::canonicalize_manifest(core::as_bytes(bytes));
+    if (canonical) return std::move(*canonical);
+    const auto& e = canonical.error();
+    // Worded as every other file check words it (docs/cli.md §Errors).
+    if (e.code == core::ManifestBytesError::invalid_json)
+        throw CliError(fmt::format("{}: not JSON: {}", source, e.detail));
+    // A byte rule of ERC-8257 §7 check 3 (BOM, NFC, lowercase hex, size): one error, with the
+    // same report as the field rules' for --json.
+    nlohmann::ordered_json report{
+        {"ok", false},
+        {"errors", 1},
+        {"warnings", 0},
+        {"issues", nlohmann::ordered_json::array({{{"severity", "error"},
+                                                   {"reason", std::string(core::to_string(e.code))},
+                                                   {"path", ""},
+                                                   {"message", e.detail}}})}};
+    throw CliError(fmt::format("{}: not a valid ERC-8257 tool manifest (1 error): {}: {}", source,
+                               core::to_string(e.code), e.detail),
+                   std::move(report));
 }
 
 ToolManifest load_tool_manifest(const std::string& path) {
