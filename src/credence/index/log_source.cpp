@@ -4,6 +4,7 @@
 #include <cctype>
 #include <limits>
 #include <string_view>
+#include <thread>
 #include <tuple>
 #include <utility>
 
@@ -52,9 +53,22 @@ bool says_too_much(std::string_view message) {
     });
 }
 
+// Whether the provider is rate-limiting this client: the same request passes later, and a
+// smaller range would not help. Providers say so with -32005 too (the code of "limit exceeded"),
+// or with a 429 that outlasted the client's own retries.
+bool is_rate_limit(const RpcError& e) {
+    if (e.kind == RpcErrorKind::http_status) return e.http_status == 429;
+    if (e.kind != RpcErrorKind::rpc_error) return false;
+    const std::string lower = lowercase(e.message);
+    return lower.find("rate limit") != std::string::npos ||
+           lower.find("too many requests") != std::string::npos ||
+           lower.find("request rate") != std::string::npos;
+}
+
 // Whether the provider refused the range itself, so that a smaller one may pass
 // (docs/architecture.md §index/).
 bool is_refusal(const RpcError& e) {
+    if (is_rate_limit(e)) return false;
     switch (e.kind) {
         case RpcErrorKind::too_large:  // our own cap on the body (HttpOptions::max_response_bytes)
             return true;
@@ -154,6 +168,7 @@ chain::RpcResult<LogChunk> LogSource::next_chunk(uint64_t from_block, uint64_t t
 
         LogChunk chunk;
         chunk.from_block = from_block;
+        unsigned rate_limited = 0;  // rate-limit answers to this chunk so far
         for (;;) {
             // Written so that [0, UINT64_MAX] does not overflow.
             const uint64_t span = std::min(range_blocks_ - 1, to_block - from_block) + 1;
@@ -168,6 +183,12 @@ chain::RpcResult<LogChunk> LogSource::next_chunk(uint64_t from_block, uint64_t t
             const size_t body_bytes = raw ? raw->body.size() : 0;
             if (raw) std::string().swap(raw->body);  // free the body before validating
             if (!logs) {
+                if (is_rate_limit(logs.error()) && rate_limited < policy_.rate_limit_retries) {
+                    // The same range again, after a pause that doubles per answer.
+                    std::this_thread::sleep_for(policy_.rate_limit_backoff * (1U << rate_limited));
+                    ++rate_limited;
+                    continue;
+                }
                 if (is_refusal(logs.error()) && span > policy_.min_blocks) {
                     range_blocks_ = std::max(policy_.min_blocks, span / 2);
                     continue;

@@ -20,6 +20,7 @@
 // Thread-safety: one LogSource per thread (it owns an RpcClient). Ownership: owns the client.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -50,6 +51,11 @@ struct RangePolicy {
     /// Growth per step after a chunk that held under a quarter of its aim (a sparse stretch): the
     /// probe reaches 100,000-block ranges in five steps. Near the aim the growth is x2.
     uint64_t max_growth = 8;
+    /// A provider that rate-limits (-32005 or an error saying "rate limit", a 429 past the
+    /// client's retries) gets the same range again after this pause, doubled per answer, up to
+    /// rate_limit_retries times; the range is not halved, which would only mean more requests.
+    std::chrono::milliseconds rate_limit_backoff{250};
+    unsigned rate_limit_retries = 6;
 };
 
 struct SkippedLog {

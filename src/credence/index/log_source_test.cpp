@@ -511,6 +511,40 @@ TEST(index_log_source, a_sparse_chain_reaches_the_largest_range_in_a_few_request
     EXPECT_LE(requests, 16);  // 32, 256, 2,048, 16,384, then 100,000-block ranges
 }
 
+// A provider that rate-limits is asked the same range again after a pause, not a smaller one
+// (a "limit exceeded" -32005 that says "rate limit" is not a range refusal).
+TEST(index_log_source, a_rate_limit_waits_and_asks_the_same_range_again) {
+    SyntheticLogs logs;
+    logs.fill(0, 99, 1, source_addr(1));
+    std::atomic<int> limited{2};
+    FaultRpcServer server([&](const json& req, httplib::Response& res) {
+        if (limited-- > 0) {
+            res.set_content(error_body(req["id"], -32005, "project ID request rate limit exceeded"),
+                            "application/json");
+            return;
+        }
+        res.set_content(ok_body(req["id"], logs.select(req)), "application/json");
+    });
+    RangePolicy policy = doubling(64);
+    policy.rate_limit_backoff = milliseconds(1);
+    auto source = source_for(server, policy);
+    const std::vector<core::Address> wanted{source_addr(1)};
+    auto chunk = source.next_chunk(0, 99, wanted);
+    ASSERT_TRUE(chunk) << chunk.error().to_string();
+    EXPECT_EQ(chunk->requests, 3u);
+    EXPECT_EQ(chunk->to_block, 63u);  // the first range, never halved
+    EXPECT_EQ(logs.calls(), (std::vector<Range>{{0, 63}}));
+
+    // A provider that never lets up: an error after rate_limit_retries pauses, not a hang.
+    limited = 1'000;
+    policy.rate_limit_retries = 3;
+    auto stubborn = source_for(server, policy);
+    auto failed = stubborn.next_chunk(0, 99, wanted);
+    ASSERT_FALSE(failed);
+    EXPECT_NE(failed.error().message.find("rate limit"), std::string::npos)
+        << failed.error().message;
+}
+
 // Big logs lower the aim: the next body stays near max_body_bytes however many logs that is.
 TEST(index_log_source, big_logs_lower_the_range_to_the_byte_budget) {
     SyntheticLogs logs;
