@@ -98,6 +98,17 @@ uint64_t ChainContext::chain_id() {
     return node;
 }
 
+const std::expected<uint64_t, std::string>& ChainContext::node_chain_id() {
+    if (!node_chain_id_) {
+        try {
+            node_chain_id_ = must_rpc(rpc_->chain_id(), "eth_chainId");
+        } catch (const CliError& no_node) {
+            node_chain_id_ = std::unexpected(std::string(no_node.what()));
+        }
+    }
+    return *node_chain_id_;
+}
+
 core::Address ChainContext::contract(std::string_view name, std::string_view override_flag) {
     if (!override_flag.empty()) {
         auto a = core::Address::from_hex(override_flag);

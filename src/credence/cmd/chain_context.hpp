@@ -21,6 +21,7 @@
 #pragma once
 
 #include <cstdint>
+#include <expected>
 #include <memory>
 #include <optional>
 #include <string>
@@ -87,6 +88,9 @@ public:
     /// For commands that read only the index: take `id` as the chain without asking the node
     /// (the deployment file is then found for it offline).
     void assume_chain_id(uint64_t id) noexcept { chain_id_ = id; }
+    /// The node's own chain id, asked once and kept, answer or failure (the failure as the line
+    /// chain_id() would throw): for commands that work without a node.
+    [[nodiscard]] const std::expected<uint64_t, std::string>& node_chain_id();
     /// A contract's address by its name in the deployment file, e.g. "ReputationRegistry".
     /// `override_flag`, when non-empty, is an explicit address that wins (e.g. --registry).
     [[nodiscard]] core::Address contract(std::string_view name,
@@ -119,6 +123,7 @@ private:
     std::unique_ptr<chain::ContractCaller> caller_;  // over *rpc_
     std::string rpc_url_;
     std::optional<uint64_t> chain_id_;
+    std::optional<std::expected<uint64_t, std::string>> node_chain_id_;
     std::optional<chain::Deployment> deployment_;
     std::optional<chain::SigningKey> signer_;
     std::unique_ptr<chain::TxnSender> sender_;

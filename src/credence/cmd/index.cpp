@@ -81,16 +81,11 @@ std::vector<index::RegistrySource> resolve_sources(const IndexOptions& o, ChainC
     std::vector<index::RegistrySource> sources;
     sources.reserve(o.registries.size());
     for (const auto& r : o.registries) sources.push_back(parse_registry(r));
-    // One address is one kind: its logs are decoded by that kind's events, so the other kind's
-    // would all be rejected as unknown.
-    for (size_t i = 0; i < sources.size(); ++i) {
-        for (size_t j = 0; j < i; ++j) {
-            if (sources[j].address != sources[i].address) continue;
-            throw CliError(fmt::format(
-                "--registry {} and --registry {} name one address twice: give each contract once, "
-                "with the kind of the events it emits",
-                o.registries[j], o.registries[i]));
-        }
+    if (const auto twice = index::repeated_address(sources)) {
+        throw CliError(fmt::format(
+            "--registry {} and --registry {} name one address twice: give each contract once, "
+            "with the kind of the events it emits",
+            o.registries[twice->first], o.registries[twice->second]));
     }
     if (sources.empty()) {
         sources = index::default_sources(ctx.deployment(false), ctx.chain_id());
@@ -286,7 +281,7 @@ void run_status(const IndexOptions& o) {
     if (!status) throw CliError(status.error().to_string());
     // The head is optional: status works offline too, and a node on another chain has none.
     std::optional<uint64_t> head;
-    if (auto node_chain = ctx.rpc().chain_id(); node_chain && *node_chain == chain_id) {
+    if (const auto& node_chain = ctx.node_chain_id(); node_chain && *node_chain == chain_id) {
         if (auto block = ctx.rpc().block_number()) head = *block;
     }
 

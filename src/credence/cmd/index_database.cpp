@@ -38,14 +38,12 @@ std::unique_ptr<index::Database> open_index_database(const std::string& location
 
 uint64_t index_chain_id(const ChainOptions& options, ChainContext& ctx, index::IndexStore& store) {
     if (options.chain_id) return *options.chain_id;
-    try {
-        return ctx.chain_id();
-    } catch (const CliError& no_node) {
-        auto chains = store.chains();
-        if (chains && chains->size() == 1) return chains->front();
-        throw CliError(fmt::format("{}; or pass --chain-id N to read the index without a node",
-                                   no_node.what()));
-    }
+    const auto& node = ctx.node_chain_id();
+    if (node) return *node;
+    auto chains = store.chains();
+    if (chains && chains->size() == 1) return chains->front();
+    throw CliError(
+        fmt::format("{}; or pass --chain-id N to read the index without a node", node.error()));
 }
 
 }  // namespace credence::cmd

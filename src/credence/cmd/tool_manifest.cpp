@@ -27,17 +27,11 @@ core::CanonicalManifest canonical_manifest_bytes(const std::string& bytes,
         throw CliError(fmt::format("{}: not JSON: {}", source, e.detail));
     // A byte rule of ERC-8257 §7 check 3 (BOM, NFC, lowercase hex, size): one error, with the
     // same report as the field rules' for --json.
-    nlohmann::ordered_json report{
-        {"ok", false},
-        {"errors", 1},
-        {"warnings", 0},
-        {"issues", nlohmann::ordered_json::array({{{"severity", "error"},
-                                                   {"reason", std::string(core::to_string(e.code))},
-                                                   {"path", ""},
-                                                   {"message", e.detail}}})}};
+    const std::vector<core::Issue<core::ManifestBytesError>> issues{
+        {e.code, core::IssueSeverity::error, "", e.detail}};
     throw CliError(fmt::format("{}: not a valid ERC-8257 tool manifest (1 error): {}: {}", source,
                                core::to_string(e.code), e.detail),
-                   std::move(report));
+                   issues_report_json(issues));
 }
 
 ToolManifest load_tool_manifest(const std::string& path) {

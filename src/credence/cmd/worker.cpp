@@ -24,7 +24,6 @@
 #include <credence/agent/handler.hpp>
 #include <credence/agent/stop_signals.hpp>
 #include <credence/agent/task_worker.hpp>
-#include <credence/chain/bindings/ecdsa_attestation_verifier.hpp>
 #include <credence/chain/bindings/single_stage_workflow.hpp>
 #include <credence/chain/deployment.hpp>
 #include <credence/cmd/agent_subscribe.hpp>
@@ -125,16 +124,13 @@ void run_worker(WorkerArgs& a) {
         const core::Address proof_signer =
             attester ? core::address_of(*attester) : core::address_of(*key);
         auto policy = chain::bindings::single_stage_workflow::call::proof_policy(ctx.caller(), wf);
-        if (policy && !policy->verifier.is_zero()) {
-            auto enabled = chain::bindings::ecdsa_attestation_verifier::call::is_attester(
-                ctx.caller(), policy->verifier, proof_signer);
-            if (enabled && !*enabled) {
-                fmt::print(stderr,
-                           "worker: warning: {} is not an attester of the workflow's verifier {}: "
-                           "its proofs will be rejected; pass --attester-key of one it enabled, "
-                           "or --prove never\n",
-                           proof_signer.to_checksum_hex(), policy->verifier.to_checksum_hex());
-            }
+        if (policy && !policy->verifier.is_zero() &&
+            !workflow_detail::verifier_may_accept(ctx, policy->verifier, proof_signer)) {
+            fmt::print(stderr,
+                       "worker: warning: {} is not an attester of the workflow's verifier {}: "
+                       "its proofs will be rejected; pass --attester-key of one it enabled, or "
+                       "--prove never\n",
+                       proof_signer.to_checksum_hex(), policy->verifier.to_checksum_hex());
         }
     }
     // The worker owns its node connection: the context's client moves into it (the context has

@@ -52,6 +52,13 @@ core::Address resolve_workflow(ChainContext& ctx, const std::string& flag) {
 
 std::string run_status_name(uint64_t status) { return verify::run_status_name(status); }
 
+bool verifier_may_accept(ChainContext& ctx, const core::Address& verifier,
+                         const core::Address& signer) {
+    auto enabled = chain::bindings::ecdsa_attestation_verifier::call::is_attester(ctx.caller(),
+                                                                                  verifier, signer);
+    return !enabled || *enabled;
+}
+
 }  // namespace workflow_detail
 
 namespace {
@@ -405,12 +412,9 @@ void run_prove(ProveArgs& a) {
         const core::SecretKey& key = own_key ? *own_key : ctx.signer().key;
         const core::Address attester = core::address_of(key);
         const agent::ProofPolicy proof_policy{policy.verifier, policy.agent_verifier_mode};
-        // ERC-8274 ECDSA attestation: the verifier accepts only the attesters it enabled. Asked
-        // first, so a wrong key gets a fix instead of a bare ProofRejected. A verifier without
-        // isAttester (another proof system) answers with a failure, and the send decides.
-        auto enabled = chain::bindings::ecdsa_attestation_verifier::call::is_attester(
-            ctx.caller(), policy.verifier, attester);
-        if (enabled && !*enabled) {
+        // ERC-8274 ECDSA attestation: asked first, so a wrong key gets a fix instead of a bare
+        // ProofRejected.
+        if (!verifier_may_accept(ctx, policy.verifier, attester)) {
             throw CliError(fmt::format(
                 "{} is not an attester of the workflow's verifier {}: sign with --attester-key "
                 "of one it enabled, or have its owner call setAttester({}, true)",

@@ -46,6 +46,12 @@ CLI::App* add_command(CLI::App& group, const std::string& name, const std::strin
 /// The workflow's address: --workflow as an address, else its name in the deployment file.
 [[nodiscard]] core::Address resolve_workflow(ChainContext& ctx, const std::string& flag);
 
+/// False only when `verifier` is an ERC-8274 ECDSA attestation verifier that has not enabled
+/// `signer`, so its proofs would be rejected (ProofRejected); true when it has, and when the
+/// verifier cannot say (another proof system: the proof itself decides).
+[[nodiscard]] bool verifier_may_accept(ChainContext& ctx, const core::Address& verifier,
+                                       const core::Address& signer);
+
 /// "Pending" / "Success" / "Failed" (ERC-8301 RunStatus).
 [[nodiscard]] std::string run_status_name(uint64_t status);
 

@@ -34,4 +34,14 @@ std::optional<ContractKind> parse_contract_kind(std::string_view text) noexcept 
     return std::nullopt;
 }
 
+std::optional<std::pair<size_t, size_t>> repeated_address(
+    const std::vector<RegistrySource>& sources) {
+    for (size_t i = 0; i < sources.size(); ++i) {
+        for (size_t j = 0; j < i; ++j) {
+            if (sources[j].address == sources[i].address) return std::pair{j, i};
+        }
+    }
+    return std::nullopt;
+}
+
 }  // namespace credence::index

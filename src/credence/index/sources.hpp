@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <credence/core/address.hpp>
@@ -41,5 +42,10 @@ struct RegistrySource {
 
     friend bool operator==(const RegistrySource&, const RegistrySource&) = default;
 };
+
+/// The first pair (earlier, later) of sources naming one address, or nullopt. One address is
+/// one kind: its logs are decoded by that kind's events, so another kind's would all be rejected.
+[[nodiscard]] std::optional<std::pair<size_t, size_t>> repeated_address(
+    const std::vector<RegistrySource>& sources);
 
 }  // namespace credence::index

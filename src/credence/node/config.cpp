@@ -443,17 +443,12 @@ std::expected<void, std::string> validate(const NodeConfig& config) {
     if (config.http.rate_limit_burst < 1) {
         return std::unexpected("http.rate_limit_burst: must be at least 1");
     }
-    // One address is one kind: its logs are decoded by that kind's events.
-    const auto& r = config.registries;
-    for (size_t i = 0; i < r.size(); ++i) {
-        for (size_t j = 0; j < i; ++j) {
-            if (r[j].address == r[i].address) {
-                return std::unexpected(fmt::format(
-                    "registries[{}] and registries[{}] name one address twice ({}): give each "
-                    "contract once, with the kind of the events it emits",
-                    j, i, r[i].address.to_checksum_hex()));
-            }
-        }
+    if (const auto twice = index::repeated_address(config.registries)) {
+        return std::unexpected(fmt::format(
+            "registries[{}] and registries[{}] name one address twice ({}): give each contract "
+            "once, with the kind of the events it emits",
+            twice->first, twice->second,
+            config.registries[twice->second].address.to_checksum_hex()));
     }
     return {};
 }

@@ -3,6 +3,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -45,9 +46,11 @@ int64_t unix_now() {
 }
 
 /// Sleeps up to `total`, waking within 50 ms of a stop request.
-void sleep_unless_stopped(const std::stop_token& stop, std::chrono::milliseconds total) {
+/// Sleeps `total`, or less when a stop is requested or `wake` (checked every 50 ms) says so.
+void sleep_unless_stopped(const std::stop_token& stop, std::chrono::milliseconds total,
+                          const std::function<bool()>& wake = {}) {
     const auto until = Clock::now() + total;
-    while (!stop.stop_requested() && Clock::now() < until) {
+    while (!stop.stop_requested() && Clock::now() < until && !(wake && wake())) {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
 }
@@ -354,10 +357,8 @@ struct Node::Impl {
             // new blocks: what they point to (new agents, feedback files, ...) is due at once, so a
             // fresh node verifies the history it just indexed without waiting out the interval.
             const uint64_t seen = indexed_block.load();
-            const auto until = Clock::now() + std::chrono::seconds(config.verify.interval_seconds);
-            while (!stop.stop_requested() && Clock::now() < until && indexed_block.load() == seen) {
-                std::this_thread::sleep_for(std::chrono::milliseconds(200));
-            }
+            sleep_unless_stopped(stop, std::chrono::seconds(config.verify.interval_seconds),
+                                 [this, seen] { return indexed_block.load() != seen; });
         }
         verifier_state.set("stopped");
     }
