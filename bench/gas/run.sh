@@ -14,7 +14,7 @@ NCLIENTS=200
 OUT_MD="$ROOT/docs/gas.md"
 WORK="$(mktemp -d)"
 
-anvil --host 127.0.0.1 --port "$PORT" --silent --chain-id 31337 --gas-limit 30000000 >"$WORK/anvil.log" 2>&1 &
+HOME="$WORK" anvil --host 127.0.0.1 --port "$PORT" --silent --chain-id 31337 --gas-limit 30000000 >"$WORK/anvil.log" 2>&1 &
 ANVIL_PID=$!
 cleanup() { kill "$ANVIL_PID" 2>/dev/null || true; rm -rf "$WORK"; }
 trap cleanup EXIT

@@ -37,7 +37,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$anvil" --port 0 --gas-limit 1000000000 >"$work/anvil.out" 2>&1 &
+HOME="$work" "$anvil" --port 0 --gas-limit 1000000000 >"$work/anvil.out" 2>&1 &
 anvil_pid=$!
 rpc=
 for _ in $(seq 300); do

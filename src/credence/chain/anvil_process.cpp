@@ -93,7 +93,11 @@ fs::path search_path(const std::string& name) {
     return name;
 }
 
-pid_t spawn(const fs::path& binary, const std::vector<std::string>& args, const fs::path& log) {
+// `home` becomes the child's $HOME: anvil writes the states it evicts from memory under
+// `$HOME/.foundry/anvil/tmp` and leaves them there when it is stopped by a signal (gigabytes over a
+// test suite), so each anvil gets the launcher's private directory, removed with it.
+pid_t spawn(const fs::path& binary, const std::vector<std::string>& args, const fs::path& log,
+            const fs::path& home) {
     const int log_fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (log_fd < 0) return -1;
     // Everything the child needs is built before fork: after fork in a threaded program only
@@ -105,6 +109,15 @@ pid_t spawn(const fs::path& binary, const std::vector<std::string>& args, const 
     argv.reserve(storage.size() + 1);
     for (auto& s : storage) argv.push_back(s.data());
     argv.push_back(nullptr);
+    std::vector<std::string> env_storage;
+    for (char** e = environ; *e != nullptr; ++e) {
+        if (!std::string_view(*e).starts_with("HOME=")) env_storage.emplace_back(*e);
+    }
+    env_storage.push_back("HOME=" + home.string());
+    std::vector<char*> envp;
+    envp.reserve(env_storage.size() + 1);
+    for (auto& s : env_storage) envp.push_back(s.data());
+    envp.push_back(nullptr);
     const pid_t parent = ::getpid();
     const int devnull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
 
@@ -125,7 +138,7 @@ pid_t spawn(const fs::path& binary, const std::vector<std::string>& args, const 
         if (devnull >= 0) ::dup2(devnull, STDIN_FILENO);
         ::dup2(log_fd, STDOUT_FILENO);
         ::dup2(log_fd, STDERR_FILENO);
-        ::execv(argv[0], argv.data());
+        ::execve(argv[0], argv.data(), envp.data());
         ::_exit(127);
     }
     ::close(log_fd);
@@ -258,7 +271,7 @@ std::expected<std::unique_ptr<AnvilProcess>, std::string> AnvilProcess::start(
     if (options.state_file) args.insert(args.end(), {"--state", options.state_file->string()});
     args.insert(args.end(), options.extra_args.begin(), options.extra_args.end());
 
-    proc->pid_ = spawn(binary, args, proc->dir_ / "anvil.log");
+    proc->pid_ = spawn(binary, args, proc->dir_ / "anvil.log", proc->dir_);
     if (proc->pid_ < 0) return std::unexpected("cannot start anvil (fork or log file failed)");
 
     const auto deadline = Clock::now() + options.start_timeout;

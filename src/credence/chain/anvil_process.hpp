@@ -84,6 +84,8 @@ public:
     }
     /// Everything anvil printed so far.
     [[nodiscard]] std::string log() const;
+    /// The private directory (anvil's log, its config and its $HOME), removed with this object.
+    [[nodiscard]] const std::filesystem::path& private_dir() const noexcept { return dir_; }
     /// True while the child has not exited (reaps it if it has).
     [[nodiscard]] bool running() noexcept;
     /// Stops the process now (idempotent): SIGTERM, and SIGKILL when it has not exited within
@@ -103,7 +105,7 @@ private:
     pid_t pid_ = -1;
     uint16_t port_ = 0;
     uint64_t chain_id_ = 0;
-    std::filesystem::path dir_;  // private temporary directory: anvil.log, config.json
+    std::filesystem::path dir_;  // private temporary directory: anvil.log, config.json, and anvil's $HOME
     std::vector<DevAccount> dev_accounts_;
 };
 

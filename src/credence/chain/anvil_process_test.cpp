@@ -6,6 +6,9 @@
 
 #include <signal.h>
 
+#include <filesystem>
+#include <thread>
+
 #include <credence/chain/rpc_client.hpp>
 #include <credence/core/secp256k1.hpp>
 
@@ -86,4 +89,31 @@ TEST(chain_anvil_process, stop_terminates_the_child) {
     EXPECT_EQ((*anvil)->pid(), -1);
     // Reaped: the pid no longer names our child.
     EXPECT_EQ(::kill(pid, 0), -1);
+}
+
+// anvil writes the states it evicts from memory under $HOME/.foundry/anvil/tmp and leaves them
+// behind when signalled; they must land in the launcher's private directory and go with it.
+TEST(chain_anvil_process, evicted_states_stay_in_the_private_directory) {
+    namespace fs = std::filesystem;
+    fs::path dir;
+    {
+        auto anvil = chain::AnvilProcess::start();
+        ASSERT_TRUE(anvil) << anvil.error();
+        dir = (*anvil)->private_dir();
+        auto rpc = chain::RpcClient::make_http((*anvil)->url());
+        // Enough blocks that anvil evicts states from memory (its limit is in the hundreds).
+        for (int i = 0; i < 3; ++i)
+            ASSERT_TRUE(rpc.request("anvil_mine", nlohmann::json::array({"0x400"})));
+        const fs::path states = dir / ".foundry" / "anvil" / "tmp";
+        size_t files = 0;
+        for (int attempt = 0; attempt < 50 && files == 0; ++attempt) {
+            std::error_code ec;
+            for (auto it = fs::recursive_directory_iterator(states, ec);
+                 !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+                if (it->is_regular_file()) ++files;
+            if (files == 0) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+        EXPECT_GT(files, 0U) << "no evicted state under " << states;
+    }
+    EXPECT_FALSE(fs::exists(dir));
 }
