@@ -41,6 +41,12 @@ RpcClient RpcClient::make_http(std::string url, HttpOptions http, RetryPolicy re
     return RpcClient(std::make_unique<CurlTransport>(std::move(url), http), retry);
 }
 
+std::optional<RpcClient> RpcClient::clone() const {
+    auto transport = transport_->clone();
+    if (!transport) return std::nullopt;
+    return RpcClient(std::move(transport), retry_);
+}
+
 RpcResult<std::string> RpcClient::post_with_retry(const std::string& body) {
     const int max_attempts = std::max(retry_.max_attempts, 1);
     for (int attempt = 1;; ++attempt) {

@@ -45,6 +45,10 @@ public:
     [[nodiscard]] static RpcClient make_http(std::string url, HttpOptions http = {},
                                              RetryPolicy retry = {});
 
+    /// A second client to the same endpoint (its own connection, ids and retry policy like this
+    /// one's), for another thread; nullopt when the transport cannot be cloned.
+    [[nodiscard]] std::optional<RpcClient> clone() const;
+
     /// Any method (anvil_*, evm_*, debug_*...): the raw `result` JSON. `params` must be an array.
     [[nodiscard]] RpcResult<nlohmann::json> request(
         std::string_view method, nlohmann::json params = nlohmann::json::array());

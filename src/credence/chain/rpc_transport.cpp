@@ -87,6 +87,10 @@ CurlTransport::CurlTransport(std::string url, HttpOptions options)
 
 CurlTransport::~CurlTransport() = default;
 CurlTransport::CurlTransport(CurlTransport&&) noexcept = default;
+
+std::unique_ptr<RpcTransport> CurlTransport::clone() const {
+    return std::make_unique<CurlTransport>(url_, options_);
+}
 CurlTransport& CurlTransport::operator=(CurlTransport&&) noexcept = default;
 
 RpcResult<std::string> CurlTransport::post(std::string_view body) {

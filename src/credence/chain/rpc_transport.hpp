@@ -26,6 +26,9 @@ public:
     virtual ~RpcTransport() = default;
     /// POSTs `body` (application/json) and returns the body of a 2xx response.
     [[nodiscard]] virtual RpcResult<std::string> post(std::string_view body) = 0;
+    /// A second transport to the same endpoint with the same options and its own connection,
+    /// for a second thread (requests in flight side by side); nullptr when it cannot be made.
+    [[nodiscard]] virtual std::unique_ptr<RpcTransport> clone() const { return nullptr; }
 };
 
 struct HttpOptions {
@@ -47,6 +50,7 @@ public:
     CurlTransport& operator=(const CurlTransport&) = delete;
 
     [[nodiscard]] RpcResult<std::string> post(std::string_view body) override;
+    [[nodiscard]] std::unique_ptr<RpcTransport> clone() const override;
     [[nodiscard]] const std::string& url() const noexcept { return url_; }
 
 private:

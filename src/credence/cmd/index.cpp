@@ -4,7 +4,7 @@
 //   credence index [--rpc URL] [--chain-id N] [--deployment FILE] [--database PATH|URL]
 //                  [--registry KIND=ADDRESS[@START]]... [--start-block N] [--finality-depth N]
 //                  [--max-range N] [--once] [--metrics-port N] [--json]
-//                  [--no-bulk-load] [--bulk-min-logs N] [--batch-logs N]
+//                  [--no-bulk-load] [--bulk-min-logs N] [--batch-logs N] [--in-flight N]
 //   credence index status [--rpc URL] [--chain-id N] [--database PATH|URL] [--json]
 //
 // Sources: --registry flags when given; otherwise every Credence contract of the deployment file
@@ -54,6 +54,7 @@ struct IndexOptions {
     bool no_bulk_load = false;
     std::optional<uint64_t> bulk_min_logs;
     std::optional<uint64_t> batch_logs;
+    std::optional<unsigned> in_flight;
     std::optional<uint16_t> metrics_port;
 };
 
@@ -214,6 +215,7 @@ void run_index(const IndexOptions& o) {
     options.bulk_load = !o.no_bulk_load;
     if (o.bulk_min_logs) options.bulk_min_logs = *o.bulk_min_logs;
     if (o.batch_logs) options.batch_logs = *o.batch_logs;
+    if (o.in_flight) options.range.in_flight = *o.in_flight;
     if (o.max_range) {
         options.range.max_blocks = *o.max_range;
         options.range.initial_blocks = std::min(options.range.initial_blocks, *o.max_range);
@@ -347,6 +349,10 @@ void add_index_commands(CLI::App& app) {
                     "Most logs one transaction merges from final blocks (default 25000; memory "
                     "grows with it: two batches are held at once)")
         ->check(CLI::Range(uint64_t{1}, uint64_t{10'000'000}));
+    cmd->add_option("--in-flight", opts->in_flight,
+                    "eth_getLogs requests in flight at once over final blocks (default 4; 1: one "
+                    "at a time). Each is a connection to the node")
+        ->check(CLI::Range(1U, 32U));
     cmd->add_option("--metrics-port", opts->metrics_port,
                     "Serve Prometheus metrics on 127.0.0.1:PORT/metrics");
     cmd->callback([opts, cmd] {

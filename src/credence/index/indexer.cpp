@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <future>
-#include <iterator>
 #include <map>
 #include <string>
 #include <string_view>
@@ -168,27 +167,19 @@ std::expected<Indexer::Fetched, IndexError> Indexer::fetch(uint64_t from, uint64
         if (kinds.emplace(src.address, src.kind).second) addresses.push_back(src.address);
     }
     Fetched out;
-    auto chunk = source_.next_chunk(from, head, addresses);
+    // Final blocks (no reorg can touch them) are swept with several ranges in flight and merged
+    // into one batch of up to batch_logs: fewer, larger transactions. Blocks near the head come
+    // one range at a time, each checked against its headers by step().
+    const uint64_t depth = options_.finality_depth;
+    const uint64_t final_to = head > depth ? head - depth : 0;
+    auto chunk = from <= final_to && head >= depth
+                     ? source_.sweep(from, final_to, addresses, options_.batch_logs)
+                     : source_.next_chunk(from, head, addresses);
     if (!chunk) {
         metrics_.rpc_errors_total++;
         return rpc_fail(chunk.error(), fmt::format("eth_getLogs from block {}", from));
     }
     out.chunk = std::move(*chunk);
-    // Far behind the head, merge the following chunks while they are final (no reorg can touch
-    // them) and the batch is under batch_logs: fewer, larger transactions. A failed follow-up
-    // fetch ends the merge: what was fetched commits, and the next step meets the error again.
-    const uint64_t depth = options_.finality_depth;
-    const uint64_t final_to = head > depth ? head - depth : 0;
-    while (out.chunk.to_block < final_to && out.chunk.logs.size() < options_.batch_logs) {
-        auto more = source_.next_chunk(out.chunk.to_block + 1, head, addresses);
-        if (!more) break;
-        out.chunk.to_block = more->to_block;
-        out.chunk.logs.insert(out.chunk.logs.end(), std::make_move_iterator(more->logs.begin()),
-                              std::make_move_iterator(more->logs.end()));
-        out.chunk.skipped.insert(out.chunk.skipped.end(),
-                                 std::make_move_iterator(more->skipped.begin()),
-                                 std::make_move_iterator(more->skipped.end()));
-    }
     out.logs.reserve(out.chunk.logs.size());
     for (auto& log : out.chunk.logs) {
         const ContractKind kind = kinds.at(log.address);

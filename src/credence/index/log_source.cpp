@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <deque>
+#include <future>
+#include <iterator>
 #include <limits>
+#include <optional>
 #include <string_view>
 #include <thread>
 #include <tuple>
@@ -12,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include <credence/chain/rpc_codec.hpp>
+#include <credence/index/worker_thread.hpp>
 
 namespace credence::index {
 namespace {
@@ -144,7 +149,35 @@ chain::RpcResult<BlockHeader> read_header(const json& j, uint64_t block_num) {
     return BlockHeader{*n, *h, *p, *t};
 }
 
+// Appends `more`, the chunk that follows `into`, to it.
+void append_chunk(LogChunk& into, LogChunk&& more) {
+    into.to_block = more.to_block;
+    into.requests += more.requests;
+    into.body_bytes += more.body_bytes;
+    into.rate_limited += more.rate_limited;
+    if (into.logs.empty()) {
+        into.logs = std::move(more.logs);
+    } else {
+        into.logs.insert(into.logs.end(), std::make_move_iterator(more.logs.begin()),
+                         std::make_move_iterator(more.logs.end()));
+    }
+    into.skipped.insert(into.skipped.end(), std::make_move_iterator(more.skipped.begin()),
+                        std::make_move_iterator(more.skipped.end()));
+}
+
 }  // namespace
+
+// One range in flight at a time: a LogSource on its own connection, driven by its own thread
+// (one malloc arena per lane, reused batch after batch: worker_thread.hpp).
+struct LogSource::Lane {
+    explicit Lane(LogSource s) : source(std::move(s)) {}
+    LogSource source;
+    WorkerThread thread;  // last: joined before the source goes
+};
+
+LogSource::~LogSource() = default;
+LogSource::LogSource(LogSource&&) noexcept = default;
+LogSource& LogSource::operator=(LogSource&&) noexcept = default;
 
 LogSource::LogSource(chain::RpcClient client, RangePolicy policy)
     : client_(std::move(client)), policy_(policy) {
@@ -198,6 +231,8 @@ chain::RpcResult<LogChunk> LogSource::next_chunk(uint64_t from_block, uint64_t t
                 return std::unexpected(std::move(logs.error()));
             }
             chunk.to_block = last;
+            chunk.body_bytes = body_bytes;
+            chunk.rate_limited = rate_limited;
             adapt_range(span, logs->size(), body_bytes);
 
             if (!std::ranges::is_sorted(*logs, log_order)) std::ranges::sort(*logs, log_order);
@@ -221,6 +256,121 @@ chain::RpcResult<LogChunk> LogSource::next_chunk(uint64_t from_block, uint64_t t
     } catch (const std::exception& e) {  // bad_alloc; json::dump on our own filter cannot throw
         return chain::rpc_fail(RpcErrorKind::invalid_argument, e.what());
     }
+}
+
+void LogSource::make_lanes() {
+    if (lanes_made_) return;
+    lanes_made_ = true;
+    if (policy_.in_flight <= 1) return;
+    // The aims are shared among the lanes, so the bodies and parse buffers alive at once stay
+    // those of one range, however many are in flight (peak RSS, docs/benchmarks.md).
+    RangePolicy lane_policy = policy_;
+    lane_policy.in_flight = 1;
+    lane_policy.target_logs = std::max<uint64_t>(1, policy_.target_logs / policy_.in_flight);
+    if (policy_.max_body_bytes > 0) {
+        lane_policy.max_body_bytes =
+            std::max<uint64_t>(1, policy_.max_body_bytes / policy_.in_flight);
+    }
+    for (unsigned i = 0; i < policy_.in_flight; ++i) {
+        auto client = client_.clone();
+        if (!client) {
+            lanes_.clear();  // a transport that cannot be cloned: one request at a time
+            return;
+        }
+        lanes_.push_back(std::make_unique<Lane>(LogSource(std::move(*client), lane_policy)));
+    }
+}
+
+chain::RpcResult<LogChunk> LogSource::sweep(uint64_t from_block, uint64_t to_block,
+                                            std::span<const core::Address> addresses,
+                                            uint64_t max_logs) {
+    if (from_block > to_block) {
+        return chain::rpc_fail(RpcErrorKind::invalid_argument,
+                               fmt::format("from_block {} > to_block {}", from_block, to_block));
+    }
+    // All of [from, to] through `source`, chunk after chunk: a lane's job.
+    const auto cover = [addresses](LogSource& source, uint64_t from,
+                                   uint64_t to) -> chain::RpcResult<LogChunk> {
+        LogChunk all;
+        all.from_block = from;
+        for (uint64_t at = from;;) {
+            auto chunk = source.next_chunk(at, to, addresses);
+            if (!chunk) return chunk;
+            append_chunk(all, std::move(*chunk));
+            if (all.to_block >= to) return all;
+            at = all.to_block + 1;
+        }
+    };
+    make_lanes();
+    LogChunk all;
+    all.from_block = from_block;
+    bool any = false;
+    if (lanes_.empty()) {
+        for (uint64_t at = from_block;;) {
+            auto chunk = next_chunk(at, to_block, addresses);
+            if (!chunk) {
+                if (!any) return chunk;
+                break;  // what came before commits; the next sweep meets the error again
+            }
+            append_chunk(all, std::move(*chunk));
+            any = true;
+            if (all.to_block >= to_block || all.logs.size() >= max_logs) break;
+            at = all.to_block + 1;
+        }
+        return all;
+    }
+
+    struct Pending {
+        std::future<chain::RpcResult<LogChunk>> result;
+        size_t lane = 0;
+    };
+    std::deque<Pending> pending;
+    size_t limit = lanes_.size();  // halved by a rate-limit answer
+    size_t next_lane = 0;
+    uint64_t next = from_block;
+    bool launched_all = false;
+    std::optional<RpcError> failure;
+    const uint64_t lane_aim = lanes_.front()->source.policy_.target_logs;
+    const auto want_more = [&] {
+        // Each range in flight is aimed at target_logs: stop launching once they would fill the
+        // caller's batch.
+        return !failure && !launched_all && pending.size() < limit &&
+               all.logs.size() + pending.size() * lane_aim < max_logs;
+    };
+    const auto launch = [&] {
+        const uint64_t span = std::min(range_blocks_ - 1, to_block - next) + 1;
+        const uint64_t last = next + span - 1;
+        Lane& lane = *lanes_[next_lane];
+        lane.source.range_blocks_ = range_blocks_;
+        std::packaged_task<chain::RpcResult<LogChunk>()> task(
+            [&cover, &lane, next, last] { return cover(lane.source, next, last); });
+        pending.push_back({task.get_future(), next_lane});
+        lane.thread.post(std::move(task));
+        // The lanes in flight are consecutive, so the next one is never busy (fewer in flight
+        // than lanes when it is launched).
+        next_lane = (next_lane + 1) % lanes_.size();
+        launched_all = last >= to_block;
+        if (!launched_all) next = last + 1;
+    };
+    while (want_more()) launch();
+    // Every future is waited for, even after a failure: the lanes' jobs borrow this frame.
+    while (!pending.empty()) {
+        auto result = pending.front().result.get();
+        const size_t lane = pending.front().lane;
+        pending.pop_front();
+        if (failure) continue;
+        if (!result) {
+            failure = std::move(result.error());
+            continue;
+        }
+        range_blocks_ = lanes_[lane]->source.range_blocks_;
+        if (result->rate_limited > 0) limit = std::max<size_t>(1, limit / 2);
+        append_chunk(all, std::move(*result));
+        any = true;
+        while (want_more()) launch();
+    }
+    if (!any) return std::unexpected(std::move(*failure));
+    return all;
 }
 
 void LogSource::adapt_range(uint64_t span, size_t returned_logs, size_t body_bytes) {

@@ -12,6 +12,14 @@
 // reach tens of MiB. Transport failures, timeouts and HTTP 429/5xx are retried with backoff by the
 // RpcClient's RetryPolicy; what still fails is returned, never thrown.
 //
+// Far behind the head, sweep() keeps up to RangePolicy::in_flight ranges in flight at once, each on
+// its own connection and thread (a lane: a LogSource over a clone of the client), and returns
+// them merged strictly in chain order. The lanes share the aims (each aims at target_logs /
+// in_flight logs and max_body_bytes / in_flight bytes), so the memory in flight is that of one
+// range however many lanes there are. A range aimed like next_chunk's, refused or rate-limited,
+// is handled by its lane the same way, and a rate-limit answer halves the ranges in flight for the
+// rest of the sweep.
+//
 // Every returned log is checked: its address is one of the requested ones, its block is inside the
 // requested range, it has 0..4 topics and `removed` is false. A log that fails a check is
 // dropped and counted in LogChunk::skipped with a reason (the indexer logs it); the chunk is
@@ -22,6 +30,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -56,6 +65,9 @@ struct RangePolicy {
     /// rate_limit_retries times; the range is not halved, which would only mean more requests.
     std::chrono::milliseconds rate_limit_backoff{250};
     unsigned rate_limit_retries = 6;
+    /// eth_getLogs requests in flight at once during sweep(): a node answers several ranges on
+    /// its cores while this process parses and commits (docs/benchmarks.md). 1: one at a time.
+    unsigned in_flight = 4;
 };
 
 struct SkippedLog {
@@ -68,7 +80,9 @@ struct LogChunk {
     uint64_t to_block = 0;  // inclusive; <= the caller's limit
     std::vector<RawLog> logs;
     std::vector<SkippedLog> skipped;
-    uint64_t requests = 0;  // eth_getLogs requests made, splits included
+    uint64_t requests = 0;      // eth_getLogs requests made, splits included
+    uint64_t body_bytes = 0;    // JSON received for the logs returned
+    unsigned rate_limited = 0;  // rate-limit answers met (each waited for and retried)
 };
 
 class LogSource {
@@ -80,6 +94,15 @@ public:
     /// range. Fails only when even a min_blocks range cannot be fetched.
     [[nodiscard]] chain::RpcResult<LogChunk> next_chunk(uint64_t from_block, uint64_t to_block,
                                                         std::span<const core::Address> addresses);
+
+    /// Logs of [from_block, to_block], or of a prefix of it holding about `max_logs` logs, with up
+    /// to RangePolicy::in_flight ranges in flight (see above), merged in chain order: the chunk
+    /// covers [from_block, chunk.to_block] completely. A range that still fails ends the sweep
+    /// after the ranges before it; the error is returned only when no range succeeded. Without
+    /// a clonable client (or with in_flight 1) it is next_chunk in a loop.
+    [[nodiscard]] chain::RpcResult<LogChunk> sweep(uint64_t from_block, uint64_t to_block,
+                                                   std::span<const core::Address> addresses,
+                                                   uint64_t max_logs);
 
     /// Headers of blocks [from_block, to_block] in one batched request (eth_getBlockByNumber,
     /// without transactions). Fails if any block is missing (beyond the node's head).
@@ -95,7 +118,15 @@ public:
     /// eth_getCode).
     [[nodiscard]] chain::RpcClient& client() noexcept { return client_; }
 
+    ~LogSource();
+    LogSource(LogSource&&) noexcept;
+    LogSource& operator=(LogSource&&) noexcept;
+
 private:
+    struct Lane;
+    // The lanes of sweep(), made on first use (fewer when the client cannot be cloned).
+    void make_lanes();
+
     // Sets range_blocks_ after a success that returned `returned_logs` logs in `body_bytes` of
     // JSON from a range of `span` blocks (RangePolicy).
     void adapt_range(uint64_t span, size_t returned_logs, size_t body_bytes);
@@ -104,6 +135,8 @@ private:
     RangePolicy policy_;
     uint64_t range_blocks_;
     LogJsonParser parser_;  // reused: simdjson keeps its buffers between chunks
+    std::vector<std::unique_ptr<Lane>> lanes_;
+    bool lanes_made_ = false;
 };
 
 }  // namespace credence::index

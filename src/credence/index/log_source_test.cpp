@@ -744,4 +744,127 @@ TEST(index_log_source, anvil_logs_equal_the_nlohmann_path) {
 }
 
 }  // namespace
+
+// sweep(): several ranges in flight, each on its own connection, merged strictly in chain order.
+namespace {
+
+RangePolicy fixed_ranges(uint64_t blocks, unsigned in_flight) {
+    RangePolicy p;
+    p.initial_blocks = blocks;
+    p.max_blocks = blocks;
+    // One log per block below, and the aim shared among the lanes: every range is on its aim.
+    p.target_logs = blocks * in_flight;
+    p.max_body_bytes = 0;
+    p.in_flight = in_flight;
+    p.rate_limit_backoff = milliseconds(1);
+    return p;
+}
+
+// Counts eth_getLogs requests in flight at once; each answer waits `delay` first.
+struct SlowNode {
+    explicit SlowNode(milliseconds d) : delay(d) {}
+    SyntheticLogs logs;
+    milliseconds delay;
+    std::atomic<int> in_flight{0};
+    std::atomic<int> most{0};
+    FaultRpcServer server{[this](const json& req, httplib::Response& res) {
+        const int now = ++in_flight;
+        for (int seen = most.load(); now > seen && !most.compare_exchange_weak(seen, now);) {
+        }
+        std::this_thread::sleep_for(delay);
+        res.set_content(ok_body(req["id"], logs.select(req)), "application/json");
+        --in_flight;
+    }};
+};
+
+void expect_contiguous(const LogChunk& chunk, uint64_t from, uint64_t to) {
+    ASSERT_EQ(chunk.from_block, from);
+    ASSERT_EQ(chunk.to_block, to);
+    ASSERT_EQ(chunk.logs.size(), to - from + 1);  // one log per block
+    for (size_t i = 0; i < chunk.logs.size(); ++i) EXPECT_EQ(chunk.logs[i].block_num, from + i);
+}
+
+TEST(index_log_source, sweep_keeps_ranges_in_flight_and_returns_them_in_chain_order) {
+    SlowNode node(milliseconds(60));
+    node.logs.fill(0, 399, 1, source_addr(1));
+    auto source = source_for(node.server, fixed_ranges(16, 4));
+    const std::vector<core::Address> wanted{source_addr(1)};
+    auto chunk = source.sweep(0, 399, wanted, 1'000'000);
+    ASSERT_TRUE(chunk) << chunk.error().to_string();
+    expect_contiguous(*chunk, 0, 399);
+    EXPECT_EQ(chunk->requests, 25U);
+    EXPECT_EQ(node.most.load(), 4);  // never more than in_flight, and that many at once
+}
+
+TEST(index_log_source, sweep_with_one_in_flight_asks_one_range_at_a_time) {
+    SlowNode node(milliseconds(5));
+    node.logs.fill(0, 99, 1, source_addr(1));
+    auto source = source_for(node.server, fixed_ranges(16, 1));
+    const std::vector<core::Address> wanted{source_addr(1)};
+    auto chunk = source.sweep(0, 99, wanted, 1'000'000);
+    ASSERT_TRUE(chunk) << chunk.error().to_string();
+    expect_contiguous(*chunk, 0, 99);
+    EXPECT_EQ(node.most.load(), 1);
+}
+
+// Ranges are launched only while the logs in hand plus the aim of those in flight stay under the
+// caller's batch: with 16-log ranges and a 100-log batch, the seventh range is the last.
+TEST(index_log_source, sweep_stops_launching_once_the_batch_is_full) {
+    SlowNode node(milliseconds(1));
+    node.logs.fill(0, 999, 1, source_addr(1));
+    auto source = source_for(node.server, fixed_ranges(16, 4));
+    const std::vector<core::Address> wanted{source_addr(1)};
+    auto chunk = source.sweep(0, 999, wanted, 100);
+    ASSERT_TRUE(chunk) << chunk.error().to_string();
+    expect_contiguous(*chunk, 0, 111);
+    EXPECT_EQ(node.logs.calls().size(), 7U);
+}
+
+// A range that fails for good ends the sweep after the ranges before it; the ranges after it are
+// dropped, and the next sweep meets the error.
+TEST(index_log_source, a_failed_range_ends_the_sweep_after_the_ranges_before_it) {
+    SyntheticLogs logs;
+    logs.fill(0, 399, 1, source_addr(1));
+    FaultRpcServer server([&](const json& req, httplib::Response& res) {
+        const uint64_t from =
+            std::stoull(req["params"][0]["fromBlock"].get<std::string>(), nullptr, 16);
+        if (from >= 64 && from < 80) {
+            res.set_content(error_body(req["id"], -32000, "header not found"), "application/json");
+            return;
+        }
+        res.set_content(ok_body(req["id"], logs.select(req)), "application/json");
+    });
+    auto source = source_for(server, fixed_ranges(16, 4));
+    const std::vector<core::Address> wanted{source_addr(1)};
+    auto chunk = source.sweep(0, 399, wanted, 1'000'000);
+    ASSERT_TRUE(chunk) << chunk.error().to_string();
+    expect_contiguous(*chunk, 0, 63);
+    auto next = source.sweep(64, 399, wanted, 1'000'000);
+    ASSERT_FALSE(next);
+    EXPECT_NE(next.error().message.find("header not found"), std::string::npos)
+        << next.error().message;
+}
+
+// A rate-limited range waits and is asked again by its lane; the sweep still returns every block.
+TEST(index_log_source, sweep_survives_a_rate_limit_and_counts_it) {
+    SyntheticLogs logs;
+    logs.fill(0, 199, 1, source_addr(1));
+    std::atomic<int> limited{1};
+    FaultRpcServer server([&](const json& req, httplib::Response& res) {
+        if (limited.fetch_sub(1) > 0) {
+            res.set_content(error_body(req["id"], -32005, "rate limit exceeded"),
+                            "application/json");
+            return;
+        }
+        res.set_content(ok_body(req["id"], logs.select(req)), "application/json");
+    });
+    auto source = source_for(server, fixed_ranges(16, 4));
+    const std::vector<core::Address> wanted{source_addr(1)};
+    auto chunk = source.sweep(0, 199, wanted, 1'000'000);
+    ASSERT_TRUE(chunk) << chunk.error().to_string();
+    expect_contiguous(*chunk, 0, 199);
+    EXPECT_EQ(chunk->rate_limited, 1U);
+}
+
+}  // namespace
 }  // namespace credence::index
