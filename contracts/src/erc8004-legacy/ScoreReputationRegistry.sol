@@ -6,9 +6,9 @@ import {IScoreReputationRegistry} from "./interfaces/IScoreReputationRegistry.so
 
 /// @title ScoreReputationRegistry
 /// @notice ERC-8004 intermediate revision Reputation Registry: feedback is a score 0..100.
-/// @dev The revision's Identity Registry is the ERC-721 one of the current revision (its ABI is a
-///      subset of `IdentityRegistry` in src/erc8004), so this registry needs only ERC-721 calls
-///      (ownerOf / getApproved / isApprovedForAll) on it. Stored per feedback: score, tag1, tag2,
+/// @dev The identity registry is the revision's `ScoreIdentityRegistry` or the current
+///      `IdentityRegistry` (same ABI for what is used): only ERC-721 calls are made on it
+///      (ownerOf / getApproved / isApprovedForAll). Stored per feedback: score, tag1, tag2,
 ///      endpoint and isRevoked (§Giving Feedback: every field except feedbackURI and feedbackHash).
 contract ScoreReputationRegistry is IScoreReputationRegistry {
     /// @notice The identity registry address is zero.

@@ -11,6 +11,7 @@ import {IScoreReputationRegistry} from "../../src/erc8004-legacy/interfaces/ISco
 import {IScoreValidationRegistry} from "../../src/erc8004-legacy/interfaces/IScoreValidationRegistry.sol";
 import {DraftReputationRegistry} from "../../src/erc8004-legacy/DraftReputationRegistry.sol";
 import {ScoreReputationRegistry} from "../../src/erc8004-legacy/ScoreReputationRegistry.sol";
+import {ScoreIdentityRegistry} from "../../src/erc8004-legacy/ScoreIdentityRegistry.sol";
 
 /// @notice The contracts' selectors and event topics equal tests/vectors/erc8004-legacy.json, whose
 ///         values were computed by cast from the signatures of the cited revision texts.
@@ -108,11 +109,24 @@ contract LegacyVectorsTest is Test {
         assertEq(IScoreValidationRegistry.ValidationResponse.selector, _topic(b, "ValidationResponse"));
     }
 
-    // ERC-8004 intermediate §Identity Registry: served by the current IdentityRegistry. Overloaded register
-    // has no `.selector`, so each vector selector is called on a live registry instead.
+    // ERC-8004 intermediate §Identity Registry: ScoreIdentityRegistry, and the current IdentityRegistry
+    // (ABI superset). Overloaded register has no `.selector`, so each vector selector is called live.
     function test_IntermediateIdentity_MatchesVector() public {
+        _checkIdentity(address(new IdentityRegistry()));
+        _checkIdentity(address(new ScoreIdentityRegistry()));
         string memory b = ".intermediate.IdentityRegistry";
-        IdentityRegistry identity = new IdentityRegistry();
+        assertEq(ScoreIdentityRegistry.setAgentURI.selector, _sel(b, "setAgentURI"));
+        assertEq(ScoreIdentityRegistry.getMetadata.selector, _sel(b, "getMetadata"));
+        assertEq(ScoreIdentityRegistry.setMetadata.selector, _sel(b, "setMetadata"));
+        assertEq(ScoreIdentityRegistry.setAgentWallet.selector, _sel(b, "setAgentWallet"));
+        assertEq(ScoreIdentityRegistry.MetadataSet.selector, _topic(b, "MetadataSet"));
+        assertEq(ScoreIdentityRegistry.Registered.selector, _topic(b, "Registered"));
+        assertEq(ScoreIdentityRegistry.URIUpdated.selector, _topic(b, "URIUpdated"));
+    }
+
+    function _checkIdentity(address registry) internal {
+        string memory b = ".intermediate.IdentityRegistry";
+        IdentityRegistry identity = IdentityRegistry(registry);
         bytes4 r0 = _sel(b, "register");
         bytes4 r1 = _sel(b, "registerURI");
         bytes4 r2 = _sel(b, "registerMetadata");

@@ -6,7 +6,7 @@ import {IdentityRegistry} from "../../src/erc8004/IdentityRegistry.sol";
 import {ScoreReputationRegistry} from "../../src/erc8004-legacy/ScoreReputationRegistry.sol";
 import {IScoreReputationRegistry} from "../../src/erc8004-legacy/interfaces/IScoreReputationRegistry.sol";
 
-/// @dev The intermediate revision's Identity Registry is the current IdentityRegistry (ABI superset).
+/// @dev Runs on the current IdentityRegistry; ScoreIdentityRegistry.t.sol runs it on ScoreIdentityRegistry.
 contract ScoreReputationRegistryTest is Test {
     IdentityRegistry internal identity;
     ScoreReputationRegistry internal reputation;
