@@ -122,6 +122,13 @@ Fields chain_fields(ChainConfig& c) {
          }},
         {"poll_ms", [&c](const Reader& r,
                          const toml::node& n) { return r.integer(n, c.poll_ms, 10, 600'000); }},
+        {"getlogs_in_flight",
+         [&c](const Reader& r, const toml::node& n) {
+             unsigned v = 0;
+             if (auto res = r.integer(n, v, 1, 32); !res) return res;
+             c.getlogs_in_flight = v;
+             return Result{};
+         }},
         {"devnet_port",
          [&c](const Reader& r, const toml::node& n) {
              return r.integer(n, c.devnet_port, 0, 65'535);

@@ -2,7 +2,7 @@
 // command-line flags, flags winning. docs/node.md is the reference of every key.
 //
 //   [chain]     rpc, chain_id, deployment, finality_depth, seconds_per_block, poll_ms,
-//               devnet_port, devnet_state
+//               getlogs_in_flight, devnet_port, devnet_state
 //   [database]  location (SQLite path or postgresql:// URL), data_dir, check
 //   [health]    max_lag_blocks, degraded_status
 //   [[registries]] kind, address, start_block, name
@@ -43,8 +43,9 @@ struct ChainConfig {
     std::optional<uint64_t> finality_depth;   ///< empty: index::default_finality_depth
     std::optional<double> seconds_per_block;  ///< trust time estimates; empty: 12 (1 on devnet)
     unsigned poll_ms = 1000;                  ///< indexer poll interval once caught up
-    uint16_t devnet_port = 0;                 ///< embedded devnet port; 0: any free port
-    std::string devnet_state;                 ///< embedded devnet --state directory; empty: none
+    std::optional<unsigned> getlogs_in_flight;  ///< empty: index::RangePolicy::in_flight
+    uint16_t devnet_port = 0;                   ///< embedded devnet port; 0: any free port
+    std::string devnet_state;                   ///< embedded devnet --state directory; empty: none
 };
 
 struct DatabaseConfig {

@@ -25,6 +25,7 @@ chain_id = 11155111
 finality_depth = 12
 seconds_per_block = 2.5
 poll_ms = 250
+getlogs_in_flight = 2
 
 [database]
 location = "postgresql://postgres@127.0.0.1:5432/credence"
@@ -71,6 +72,7 @@ allow_hosts = ["127.0.0.0/8"]
     EXPECT_EQ(c.chain.finality_depth, 12u);
     EXPECT_EQ(c.chain.seconds_per_block, 2.5);
     EXPECT_EQ(c.chain.poll_ms, 250u);
+    EXPECT_EQ(c.chain.getlogs_in_flight, 2u);
     EXPECT_EQ(c.database.location, "postgresql://postgres@127.0.0.1:5432/credence");
     ASSERT_EQ(c.registries.size(), 2u);
     EXPECT_EQ(c.registries[0].kind, index::ContractKind::reputation_registry);
@@ -110,6 +112,8 @@ TEST(node_config, errors_name_the_key) {
     EXPECT_EQ(error_of("[http]\nport = \"80\"\n"),
               "node.toml: http.port: must be an integer in 0..65535");
     EXPECT_EQ(error_of("[http]\nprot = 80\n"), "node.toml: http.prot: unknown key");
+    EXPECT_EQ(error_of("[chain]\ngetlogs_in_flight = 0\n"),
+              "node.toml: chain.getlogs_in_flight: must be an integer in 1..32");
     EXPECT_EQ(error_of("[htp]\nport = 80\n"), "node.toml: htp: unknown table");
     EXPECT_EQ(error_of("[verify]\nenabled = 1\n"),
               "node.toml: verify.enabled: must be true or false");

@@ -521,6 +521,9 @@ std::expected<std::unique_ptr<Node>, std::string> Node::start(NodeConfig config,
     options.sources = s.sources;
     options.finality_depth =
         s.config.chain.finality_depth.value_or(index::default_finality_depth(s.chain_id));
+    if (s.config.chain.getlogs_in_flight) {
+        options.range.in_flight = *s.config.chain.getlogs_in_flight;
+    }
     s.indexer = std::make_unique<index::Indexer>(
         std::move(options), chain::RpcClient::make_http(s.rpc_url), *s.indexer_db);
     auto started = s.indexer->start();  // migrations, chain id, code hashes
