@@ -36,6 +36,8 @@ std::string_view to_string(RegistrationReason r) noexcept {
             return "unknown_trust_model";
         case RegistrationReason::duplicate_entry:
             return "duplicate_entry";
+        case RegistrationReason::earlier_revision:
+            return "earlier_revision";
     }
     return "unknown";
 }
@@ -175,6 +177,10 @@ public:
         for (const JsonMember& m : obj.as_object()) {
             if (std::find(known.begin(), known.end(), m.key) != known.end()) continue;
             std::string msg = "member \"" + m.key + "\" is not defined for " + std::string(where);
+            if (base.empty() && m.key == "endpoints" &&
+                report_.file.services_member == "endpoints") {
+                continue;  // read as the services (services())
+            }
             if (base.empty() && m.key == "endpoints") {
                 msg += " (earlier drafts of ERC-8004 called \"services\" \"endpoints\")";
             }
@@ -186,17 +192,28 @@ public:
     void services(const JsonValue& doc) {
         const JsonValue* v = doc.find("services");
         if (v == nullptr) {
-            error(RegistrationReason::missing_field, "/services",
-                  "required member \"services\" is missing");
-            return;
+            // The intermediate revision of ERC-8004 named the list "endpoints" ("The number and
+            // type of endpoints are fully customizable"), with the same entries: a file written
+            // then still gives its services, with a warning rather than a missing-field error.
+            v = doc.find("endpoints");
+            if (v == nullptr) {
+                error(RegistrationReason::missing_field, "/services",
+                      "required member \"services\" is missing");
+                return;
+            }
+            report_.file.services_member = "endpoints";
+            warning(RegistrationReason::earlier_revision, "/endpoints",
+                    "\"endpoints\" is the earlier revisions' name of \"services\"; read as the "
+                    "services");
         }
+        const std::string list = "/" + report_.file.services_member;
         if (!v->is_array()) {
-            wrong_kind("/services", "an array", *v);
+            wrong_kind(list, "an array", *v);
             return;
         }
         const auto& arr = v->as_array();
         for (size_t i = 0; i < arr.size(); ++i) {
-            const std::string base = "/services/" + std::to_string(i);
+            const std::string base = list + "/" + std::to_string(i);
             const JsonValue& s = arr[i];
             if (!s.is_object()) {
                 error(RegistrationReason::not_an_object, base, "a service must be an object");
@@ -221,8 +238,15 @@ public:
             if (const JsonValue* dm = s.find("domains")) {
                 svc.domains = string_array(*dm, base + "/domains");
             }
-            unknown_members(s, base, {"name", "endpoint", "version", "skills", "domains"},
-                            "a service");
+            if (report_.file.services_member == "endpoints") {
+                // The intermediate revision's MCP entry: "capabilities": [] // OPTIONAL
+                unknown_members(
+                    s, base, {"name", "endpoint", "version", "skills", "domains", "capabilities"},
+                    "a service");
+            } else {
+                unknown_members(s, base, {"name", "endpoint", "version", "skills", "domains"},
+                                "a service");
+            }
             report_.file.services.push_back(std::move(svc));
         }
     }

@@ -62,6 +62,7 @@ enum class RegistrationReason {
     unknown_field,        ///< a member the spec does not define (warning)
     unknown_trust_model,  ///< supportedTrust value not among the spec's three (warning)
     duplicate_entry,      ///< the same registration / trust model twice (warning)
+    earlier_revision,     ///< a member under an earlier revision's name, read as today's (warning)
 };
 
 [[nodiscard]] std::string_view to_string(RegistrationReason r) noexcept;
@@ -92,6 +93,9 @@ struct RegistrationFile {
     std::string description;
     std::string image;
     std::vector<RegistrationService> services;
+    /// The member the services were read from: "services", or "endpoints" for a file written to
+    /// the earlier revisions' shape (their name for the same list).
+    std::string services_member = "services";
     std::optional<bool> x402_support;
     std::optional<bool> active;
     std::vector<RegistrationEntry> registrations;

@@ -76,6 +76,45 @@ std::string dump(const RegistrationReport& r) {
     return s;
 }
 
+// A file written to the intermediate revision's shape: its list is "endpoints", read as the
+// services with one warning, not a missing "services" error.
+TEST(core_registration_file, intermediate_revision_example_reads_endpoints_as_services) {
+    std::string doc = drop_trailing_commas(
+        strip_jsonc_comments(read_erc_example("erc8004-intermediate-registration-file.jsonc")));
+    replace_all(doc, "{namespace}:{chainId}:{identityRegistry}", "eip155:1:" + mainnet_identity());
+    auto report = validate_registration_file(doc);
+    ASSERT_TRUE(report);
+    EXPECT_TRUE(report->ok()) << dump(*report);
+    const RegistrationFile& f = report->file;
+    EXPECT_EQ(f.services_member, "endpoints");
+    ASSERT_EQ(f.services.size(), 7U);
+    EXPECT_EQ(f.services[1].name, "A2A");
+    EXPECT_EQ(f.services[1].endpoint, "https://agent.example/.well-known/agent-card.json");
+    EXPECT_TRUE(
+        has(*report, RegistrationReason::earlier_revision, "/endpoints", IssueSeverity::warning))
+        << dump(*report);
+    EXPECT_FALSE(
+        has(*report, RegistrationReason::missing_field, "/services", IssueSeverity::error));
+    EXPECT_FALSE(
+        has(*report, RegistrationReason::unknown_field, "/endpoints", IssueSeverity::warning));
+    // Entries are judged by that revision's structure: its MCP entry's "capabilities" is OPTIONAL.
+    EXPECT_FALSE(has(*report, RegistrationReason::unknown_field, "/endpoints/2/capabilities",
+                     IssueSeverity::warning))
+        << dump(*report);
+}
+
+// With both members, "services" is the list and "endpoints" an unknown member.
+TEST(core_registration_file, services_win_over_endpoints) {
+    JsonValue doc = example_dom();
+    member(doc, "endpoints") = JsonValue(JsonValue::Array{});
+    auto report = validate_registration_file(doc);
+    EXPECT_EQ(report.file.services_member, "services");
+    EXPECT_EQ(report.file.services.size(), 7U);
+    EXPECT_TRUE(
+        has(report, RegistrationReason::unknown_field, "/endpoints", IssueSeverity::warning))
+        << dump(report);
+}
+
 TEST(core_registration_file, spec_example_validates) {
     auto report = validate_registration_file(filled_example());
     ASSERT_TRUE(report);

@@ -179,6 +179,28 @@ TEST_F(VerifyRegistration, good_registration_with_domains_and_agent_card_is_veri
     EXPECT_EQ(j["domains"][0]["sameDomainShortcut"], true);
 }
 
+// A file written to the intermediate revision's shape ("endpoints" for "services") still gives the
+// agent its services, its domains and a verified status: its list is the same list.
+TEST_F(VerifyRegistration, intermediate_revision_endpoints_give_the_services) {
+    const auto agent = register_agent("https://other.test/agent.json");
+    OrderedJson doc = OrderedJson::parse(file(agent.agent_id));
+    doc.erase("services");
+    doc["endpoints"] = OrderedJson::array({service("A2A", "https://other.test/a2a.json"),
+                                           service("MCP", "https://cdn.test/mcp")});
+    server_->serve("other.test", "/agent.json", doc.dump());
+    server_->serve("cdn.test", "/.well-known/agent-registration.json",
+                   domain_file(agent.agent_id));
+    const auto v = verify(agent);
+    EXPECT_EQ(v.status, AgentStatus::verified) << v.detail;
+    ASSERT_TRUE(v.registration);
+    EXPECT_EQ(v.registration->file.services_member, "endpoints");
+    ASSERT_EQ(v.registration->file.services.size(), 2U);
+    EXPECT_EQ(v.verified_domains(), (std::vector<std::string>{"other.test", "cdn.test"}));
+    const OrderedJson j = v.to_json();
+    ASSERT_EQ(j["registrationFile"]["services"].size(), 2U);
+    EXPECT_EQ(j["registrationFile"]["services"][1]["name"], "MCP");
+}
+
 TEST_F(VerifyRegistration, registration_entry_with_another_agent_id_is_unverified) {
     const auto agent = register_agent("https://agent-a.test/wrong-id.json");
     const core::Uint256 other = agent.agent_id + core::Uint256{1};
