@@ -17,23 +17,13 @@
 #include <vector>
 
 #include <credence/core/address.hpp>
+#include <credence/trust/address_map.hpp>
 #include <credence/trust/score.hpp>
 
 namespace credence::trust::detail {
 
 /// Below this standing, "nobody trusted links to it" (Discount::no_standing, the unvouched pool).
 inline constexpr double kNoStanding = 0.01;
-
-struct AddressHash {
-    size_t operator()(const core::Address& a) const noexcept {
-        uint64_t h = 0;
-        std::memcpy(&h, a.bytes.data() + 12, sizeof(h));  // addresses are keccak outputs
-        return static_cast<size_t>(h);
-    }
-};
-
-template <typename V>
-using AddressMap = std::unordered_map<core::Address, V, AddressHash>;
 
 /// Per-reviewer counts the priors need (non-revoked reviews only).
 struct ReviewerStats {

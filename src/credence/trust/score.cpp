@@ -4,8 +4,10 @@
 #include <array>
 #include <cmath>
 #include <cstdlib>
+#include <map>
 #include <string_view>
 
+#include <credence/trust/funding_clusters.hpp>
 #include <credence/trust/review_graph.hpp>
 
 namespace credence::trust {
@@ -160,6 +162,10 @@ std::string_view to_string(Discount d) noexcept {
             return "not_a_rating";
         case Discount::pooled:
             return "pooled";
+        case Discount::funded_by_owner:
+            return "funded_by_owner";
+        case Discount::clustered:
+            return "clustered";
     }
     return "unknown";
 }
@@ -186,7 +192,7 @@ std::optional<double> rating_of(const core::Int256& value, uint8_t value_decimal
 
 AgentScore score_reviews(const AgentFacts& facts, std::span<const Review* const> reviews,
                          const std::map<core::Address, ReviewerWeight>& weights,
-                         const TrustConfig& config) {
+                         const TrustConfig& config, const FundingClusters* clusters) {
     AgentScore out;
     Beta overall;
     std::map<std::string, Beta> tag_beta;
@@ -197,6 +203,45 @@ AgentScore score_reviews(const AgentFacts& facts, std::span<const Review* const>
     auto weight_of = [&](const Review& r, const ReviewerWeight* rw) {
         return (rw != nullptr ? rw->weight : config.base_prior) * decay(config, r.timestamp);
     };
+    // Funding (docs/trust.md §Funding): a reviewer funded by this agent's owner or wallet speaks
+    // for the owner, who may not rate its own agent (ERC-8004 §Giving Feedback), and any payment
+    // it made went round in a circle: it counts for nothing. Reviewers sharing a cluster key are
+    // one voice: together they weigh what their heaviest review weighs.
+    const auto cluster_of = [&](const Review& r) -> const FundingCluster* {
+        if (clusters == nullptr) return nullptr;
+        const auto it = clusters->find(r.client);
+        return it != clusters->end() ? &it->second : nullptr;
+    };
+    const auto owner_funded = [&](const FundingCluster* c) {
+        if (c == nullptr) return false;
+        const auto is_owner = [&](const core::Address& a) {
+            return a == facts.owner || (facts.wallet && a == *facts.wallet);
+        };
+        return is_owner(c->funder) || std::any_of(c->path.begin(), c->path.end(), is_owner);
+    };
+    struct Voice {
+        double sum = 0, heaviest = 0;
+        std::vector<core::Address> members;
+    };
+    std::map<core::Address, Voice> voices;
+    for (const Review* review : reviews) {
+        const Review& r = *review;
+        const FundingCluster* c = cluster_of(r);
+        if (r.revoked || c == nullptr || !c->key || owner_funded(c)) continue;
+        auto it = weights.find(r.client);
+        const double w = weight_of(r, it != weights.end() ? &it->second : nullptr);
+        Voice& v = voices[*c->key];
+        v.sum += w;
+        v.heaviest = std::max(v.heaviest, w);
+        if (std::find(v.members.begin(), v.members.end(), r.client) == v.members.end())
+            v.members.push_back(r.client);
+    }
+    const auto cluster_scale = [&](const FundingCluster* c) {
+        if (c == nullptr || !c->key) return 1.0;
+        const auto it = voices.find(*c->key);
+        if (it == voices.end() || it->second.members.size() < 2 || it->second.sum <= 0) return 1.0;
+        return std::min(1.0, it->second.heaviest / it->second.sum);
+    };
     // Unvouched reviews (no standing, no verified payment) share one pool of at most
     // config.unvouched_cap: however many fresh addresses a Sybil makes, together they weigh at
     // most that much on this agent.
@@ -204,9 +249,12 @@ AgentScore score_reviews(const AgentFacts& facts, std::span<const Review* const>
     for (const Review* review : reviews) {
         const Review& r = *review;
         if (r.revoked) continue;
+        const FundingCluster* c = cluster_of(r);
+        if (owner_funded(c)) continue;
         auto it = weights.find(r.client);
         const ReviewerWeight* rw = it != weights.end() ? &it->second : nullptr;
-        if (is_unvouched(r, rw != nullptr ? *rw : unknown)) unvouched += weight_of(r, rw);
+        if (is_unvouched(r, rw != nullptr ? *rw : unknown))
+            unvouched += weight_of(r, rw) * cluster_scale(c);
     }
     const double pool_scale =
         unvouched > config.unvouched_cap ? config.unvouched_cap / unvouched : 1.0;
@@ -219,11 +267,27 @@ AgentScore score_reviews(const AgentFacts& facts, std::span<const Review* const>
         c.client = r.client;
         c.rating = rating.value_or(0.0);
         c.discounts = discounts_of(r, rw, config, rating.has_value());
+        const FundingCluster* fc = cluster_of(r);
+        if (fc != nullptr) {
+            c.funding_path.push_back(fc->funder);
+            for (const auto& a : fc->path)
+                if (a != fc->funder) c.funding_path.push_back(a);
+            c.cluster = fc->key;
+        }
         if (!r.revoked) {
             double w = weight_of(r, it != weights.end() ? &it->second : nullptr);
-            if (pool_scale < 1.0 && is_unvouched(r, rw)) {
-                w *= pool_scale;
-                c.discounts.push_back(Discount::pooled);
+            if (owner_funded(fc)) {
+                w = 0;
+                c.discounts.push_back(Discount::funded_by_owner);
+            } else {
+                if (const double scale = cluster_scale(fc); scale < 1.0) {
+                    w *= scale;
+                    c.discounts.push_back(Discount::clustered);
+                }
+                if (pool_scale < 1.0 && is_unvouched(r, rw)) {
+                    w *= pool_scale;
+                    c.discounts.push_back(Discount::pooled);
+                }
             }
             c.weight = w;
             ++out.reviews;
@@ -279,13 +343,13 @@ AgentScore score_reviews(const AgentFacts& facts, std::span<const Review* const>
 
 AgentScore score_agent(const TrustInputs& inputs, uint32_t agent,
                        const std::map<core::Address, ReviewerWeight>& weights,
-                       const TrustConfig& config) {
+                       const TrustConfig& config, const FundingClusters* clusters) {
     if (agent >= inputs.agents.size()) return {};
     std::vector<const Review*> mine;
     for (const Review& r : inputs.reviews) {
         if (r.agent == agent) mine.push_back(&r);
     }
-    return score_reviews(inputs.agents[agent], mine, weights, config);
+    return score_reviews(inputs.agents[agent], mine, weights, config, clusters);
 }
 
 std::map<core::Address, ReviewerWeight> reviewer_weights(const TrustInputs& inputs,
@@ -309,10 +373,11 @@ TrustResult compute_trust(const TrustInputs& inputs, const TrustConfig& config) 
     for (const Review& r : inputs.reviews) {
         if (r.agent < by_agent.size()) by_agent[r.agent].push_back(&r);
     }
+    const FundingClusters clusters = funding_clusters(inputs, config);
     result.agents.reserve(inputs.agents.size());
     for (uint32_t a = 0; a < inputs.agents.size(); ++a) {
         result.agents.push_back(
-            score_reviews(inputs.agents[a], by_agent[a], result.reviewers, config));
+            score_reviews(inputs.agents[a], by_agent[a], result.reviewers, config, &clusters));
     }
     return result;
 }

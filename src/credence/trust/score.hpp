@@ -40,6 +40,7 @@
 
 #include <credence/core/address.hpp>
 #include <credence/core/uint256.hpp>
+#include <credence/trust/address_map.hpp>
 
 namespace credence::trust {
 
@@ -97,22 +98,40 @@ struct TrustConfig {
     /// Total weight all unvouched reviews (no standing, no verified payment) of one agent may
     /// have together: the bound on a Sybil cluster's influence, in full reviewers.
     double unvouched_cap = 1.0;
+    /// Funding clusters (trust/funding_clusters.hpp, docs/trust.md §Funding): a funder of at least
+    /// hub_min_funded reviewers, no more than hub_max_focus of whom rated any one agent, is a hub
+    /// (an exchange, a faucet); the others make clusters, climbing at most funding_depth funders.
+    unsigned hub_min_funded = 4;
+    double hub_max_focus = 0.5;
+    unsigned funding_depth = 3;
+};
+
+/// `address` was first funded by a value transfer from `funder` (verify/verifiers/
+/// funding_tracer.hpp).
+struct FundingEdge {
+    core::Address address{};
+    core::Address funder{};
 };
 
 struct TrustInputs {
     std::vector<AgentFacts> agents;
     std::vector<Review> reviews;
+    /// First fundings of reviewers and of their funders (trust/funding_clusters.hpp); empty: no
+    /// funding evidence, no clusters.
+    std::vector<FundingEdge> fundings;
 };
 
 /// Why a reviewer counts for less than a full reviewer (explanation, docs/architecture.md §trust/).
 enum class Discount : uint8_t {
     no_verified_payment,
     new_reviewer,
-    narrow_spread,  ///< reviews few distinct agents
-    no_standing,    ///< nobody trusted links to it (personalized PageRank ~ 0)
-    revoked,        ///< the reviewer revoked this feedback: not counted
-    not_a_rating,   ///< the tag is not a score (responseTime, ...): not in the overall score
-    pooled,         ///< unvouched: shares the agent's capped pool with every unvouched review
+    narrow_spread,    ///< reviews few distinct agents
+    no_standing,      ///< nobody trusted links to it (personalized PageRank ~ 0)
+    revoked,          ///< the reviewer revoked this feedback: not counted
+    not_a_rating,     ///< the tag is not a score (responseTime, ...): not in the overall score
+    pooled,           ///< unvouched: shares the agent's capped pool with every unvouched review
+    funded_by_owner,  ///< funded (through its funders) by the agent's owner or wallet: not counted
+    clustered,        ///< shares a funder with other reviewers of the agent: one voice together
 };
 [[nodiscard]] std::string_view to_string(Discount d) noexcept;
 
@@ -131,6 +150,10 @@ struct Contribution {
     double weight = 0;  ///< reviewer weight x decay
     double share = 0;   ///< of the agent's total evidence weight
     std::vector<Discount> discounts;
+    /// The reviewer's funders, nearest first (funded_by_owner, clustered: the funding path that
+    /// proves it), and the cluster's key.
+    std::vector<core::Address> funding_path;
+    std::optional<core::Address> cluster;
 };
 
 struct TagScore {
@@ -152,6 +175,18 @@ struct AgentScore {
     std::vector<TagScore> tags;
     std::vector<Contribution> contributions;  ///< one per counted or discounted review
 };
+
+/// A reviewer's place in the funding graph (trust/funding_clusters.hpp).
+struct FundingCluster {
+    /// The reviewer's own funder (hub or not).
+    core::Address funder{};
+    /// The funders above the reviewer, nearest first, up to and including the key (it stops
+    /// before the first hub and after funding_depth addresses).
+    std::vector<core::Address> path;
+    /// The last non-hub funder on the path; empty when the reviewer's own funder is a hub.
+    std::optional<core::Address> key;
+};
+using FundingClusters = detail::AddressMap<FundingCluster>;
 
 struct TrustResult {
     std::map<core::Address, ReviewerWeight> reviewers;
@@ -177,13 +212,15 @@ struct TrustResult {
 [[nodiscard]] AgentScore score_reviews(const AgentFacts& facts,
                                        std::span<const Review* const> reviews,
                                        const std::map<core::Address, ReviewerWeight>& weights,
-                                       const TrustConfig& config);
+                                       const TrustConfig& config,
+                                       const FundingClusters* clusters = nullptr);
 
 /// Rescores one agent with the reviewer weights of an earlier full pass (the incremental path:
 /// new feedback changes its agent's score at once; standings refresh on the next full pass).
 /// Reviewers unknown to `weights` get their prior only.
 [[nodiscard]] AgentScore score_agent(const TrustInputs& inputs, uint32_t agent,
                                      const std::map<core::Address, ReviewerWeight>& weights,
-                                     const TrustConfig& config);
+                                     const TrustConfig& config,
+                                     const FundingClusters* clusters = nullptr);
 
 }  // namespace credence::trust

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <credence/trust/funding_clusters.hpp>
+
 namespace credence::trust {
 namespace {
 
@@ -26,6 +28,9 @@ bool same_review(const Review& a, const Review& b) {
 
 void IncrementalTrust::reset(TrustInputs inputs) {
     in_ = std::move(inputs);
+    // Funding clusters depend on who rated what across the whole graph: they are computed at a
+    // full load and kept until the next one (docs/trust.md §Funding).
+    clusters_ = funding_clusters(in_, config_);
     agent_index_.clear();
     review_index_.clear();
     request_agent_.clear();
@@ -330,7 +335,7 @@ AgentScore IncrementalTrust::score(uint32_t agent) const {
     std::vector<const Review*> reviews;
     reviews.reserve(by_agent_[agent].size());
     for (uint32_t i : by_agent_[agent]) reviews.push_back(&in_.reviews[i]);
-    return score_reviews(in_.agents[agent], reviews, weights_, config_);
+    return score_reviews(in_.agents[agent], reviews, weights_, config_, &clusters_);
 }
 
 }  // namespace credence::trust

@@ -97,6 +97,7 @@ private:
 
     TrustConfig config_;
     TrustInputs in_;
+    FundingClusters clusters_;                                 // from the last reset()
     std::unordered_map<std::string, uint32_t> agent_index_;    // agent_id bytes
     std::unordered_map<std::string, uint32_t> review_index_;   // agent_id, client, index
     std::unordered_map<std::string, uint32_t> request_agent_;  // validation request -> agent
