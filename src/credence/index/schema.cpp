@@ -626,7 +626,31 @@ ALTER TABLE workflow_proofs ADD COLUMN prove_workflow {{BLOB}};
 ALTER TABLE workflow_proofs ADD COLUMN proved_reply_hashes {{BLOB}};
 )sql";
 
-constexpr std::array<Migration, 7> kMigrations{{
+constexpr std::string_view kV8Sql = R"sql(
+-- fundings: key (chain_id, address). The first funding of a reviewer or of a funder above one
+-- (verify/verifiers/funding_tracer.hpp, docs/trust.md §Funding): source ('transfer', 'internal',
+-- 'genesis', 'never'), funder (20 bytes; NULL unless 'transfer'), block_num of the funding (0 for
+-- 'genesis' and 'never'), txn_hash (NULL unless 'transfer'), amount (wei, decimal text),
+-- checked_at (unix seconds), checked_head (the head the search ran to: a 'never' is traced
+-- again once the chain has moved) and depth (0 for a reviewer, n + 1 for the funder named by a
+-- depth-n record: funders are traced up to a bounded depth). Read from chain state, not from the indexed logs, so not part
+-- of the canonical dump; a reorg past block_num deletes the row (forget_fundings_after).
+CREATE TABLE fundings (
+    chain_id BIGINT NOT NULL,
+    address {{BLOB}} NOT NULL,
+    source TEXT NOT NULL,
+    funder {{BLOB}},
+    block_num BIGINT NOT NULL,
+    txn_hash {{BLOB}},
+    amount TEXT NOT NULL,
+    checked_at BIGINT NOT NULL,
+    checked_head BIGINT NOT NULL,
+    depth BIGINT NOT NULL,
+    PRIMARY KEY (chain_id, address)
+);
+)sql";
+
+constexpr std::array<Migration, 8> kMigrations{{
     {1, "indexer tables: raw logs, cursors, block and code hashes, projections", kV1Sql},
     {2, "verifications: the latest check of each agent, tool, feedback, validation and run",
      kV2Sql},
@@ -635,6 +659,7 @@ constexpr std::array<Migration, 7> kMigrations{{
     {5, "ingest throughput: drop the secondary indexes no query reads", kV5Sql},
     {6, "exact-entry search: the profile lists' entries, one row each", kV6Sql},
     {7, "proofs per reply: the replyHashes of each proof's onAgentProve call", kV7Sql},
+    {8, "fundings: where each reviewer's funds came from", kV8Sql},
 }};
 
 // The secondary indexes that ingestion never reads, as the latest migration defines them. A bulk

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include <credence/index/funding_table.hpp>
 #include <credence/index/projector.hpp>
 #include <credence/index/row.hpp>
 #include <credence/index/schema.hpp>
@@ -434,6 +435,10 @@ DbResult<RollbackOutcome> IndexStore::rollback_to(uint64_t chain_id, uint64_t bl
     // A check that saw a change past the fork point checked a state that is no longer on the
     // chain: it goes, and the subject is due again (verification_table.hpp).
     if (auto r = forget_verifications_after(*db_, chain_id, block_num); !r) {
+        return abort_tx<RollbackOutcome>(*db_, r.error());
+    }
+    // A funding found past the fork point may not have happened on the new chain.
+    if (auto r = forget_fundings_after(*db_, chain_id, block_num); !r) {
         return abort_tx<RollbackOutcome>(*db_, r.error());
     }
     // The cursor only ever moves back here: a fork point above it (or a chain never indexed)

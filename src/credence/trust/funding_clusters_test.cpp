@@ -13,8 +13,8 @@
 namespace credence::trust::funding_test {
 namespace {
 
-constexpr int64_t kDay = 86'400;
-constexpr int64_t kNow = 1'800'000'000;
+constexpr int64_t kFundingDay = 86'400;
+constexpr int64_t kFundingNow = 1'800'000'000;
 
 core::Address funding_addr(uint32_t space, uint32_t n) {
     core::Address a;
@@ -34,14 +34,14 @@ Review rate(uint32_t agent, const core::Address& client, int64_t value, bool pai
     r.client = client;
     r.value = core::Int256(value);
     r.tag1 = "starred";
-    r.timestamp = kNow - age_days * kDay;
+    r.timestamp = kFundingNow - age_days * kFundingDay;
     r.payment_verified = paid;
     return r;
 }
 
-TrustConfig config() {
+TrustConfig funding_config() {
     TrustConfig c;
-    c.now = kNow;
+    c.now = kFundingNow;
     return c;
 }
 
@@ -65,12 +65,12 @@ TrustInputs honest_world() {
     return in;
 }
 
-double target_score(const TrustInputs& in) { return compute_trust(in, config()).agents[0].score; }
+double target_score(const TrustInputs& in) { return compute_trust(in, funding_config()).agents[0].score; }
 
 TEST(trust_funding, an_exchange_that_funds_unrelated_reviewers_is_a_hub) {
     const TrustInputs in = honest_world();
-    EXPECT_TRUE(is_funding_hub(in, config(), kExchange));
-    const FundingClusters clusters = funding_clusters(in, config());
+    EXPECT_TRUE(is_funding_hub(in, funding_config(), kExchange));
+    const FundingClusters clusters = funding_clusters(in, funding_config());
     ASSERT_EQ(clusters.size(), 24U);
     for (const auto& [reviewer, c] : clusters) {
         EXPECT_EQ(c.funder, kExchange);
@@ -93,12 +93,12 @@ TEST(trust_funding, a_single_funder_cluster_is_one_voice_at_every_size) {
             in.fundings.push_back({sybil(s), kAttacker});
         }
         in.fundings.push_back({kAttacker, kExchange});  // the attacker withdrew from the exchange
-        EXPECT_FALSE(is_funding_hub(in, config(), kAttacker));
+        EXPECT_FALSE(is_funding_hub(in, funding_config(), kAttacker));
         // Without the funding evidence the unvouched pool alone lets the cluster move the target.
         TrustInputs blind = in;
         blind.fundings.clear();
         EXPECT_GT(std::abs(target_score(blind) - honest_only) * 100, 5.0) << size;
-        const TrustResult r = compute_trust(in, config());
+        const TrustResult r = compute_trust(in, funding_config());
         EXPECT_LE(std::abs(r.agents[0].score - honest_only) * 100, 5.0)
             << size << " Sybils: " << r.agents[0].score << " vs " << honest_only;
         // The explanation names the cluster and the funding path.
@@ -124,7 +124,7 @@ TEST(trust_funding, reviewers_funded_by_the_owner_count_for_nothing) {
         in.reviews.push_back(rate(0, sybil(s), 100, /*paid=*/true, 10));
         in.fundings.push_back({sybil(s), owner});
     }
-    const TrustResult r = compute_trust(in, config());
+    const TrustResult r = compute_trust(in, funding_config());
     EXPECT_NEAR(r.agents[0].score, honest_only, 0.01);
     for (const Contribution& c : r.agents[0].contributions) {
         if (c.client != sybil(7)) continue;
@@ -150,7 +150,7 @@ TEST(trust_funding, slow_drip_funders_share_their_root) {
             in.fundings.push_back({who, funder});
         }
     }
-    const FundingClusters clusters = funding_clusters(in, config());
+    const FundingClusters clusters = funding_clusters(in, funding_config());
     EXPECT_EQ(clusters.at(sybil(0)).key, root);
     EXPECT_EQ(clusters.at(sybil(99)).key, root);
     EXPECT_EQ(clusters.at(sybil(99)).path,
@@ -171,9 +171,9 @@ TEST(trust_funding, cycles_and_long_chains_are_bounded) {
     }
     in.reviews.push_back(rate(0, sybil(2), 100, false, 1));
     in.fundings.push_back({sybil(2), funding_addr(0xC2, 0)});
-    const FundingClusters clusters = funding_clusters(in, config());
+    const FundingClusters clusters = funding_clusters(in, funding_config());
     EXPECT_EQ(clusters.at(sybil(1)).path, (std::vector<core::Address>{a, b}));
-    EXPECT_EQ(clusters.at(sybil(2)).path.size(), config().funding_depth);
+    EXPECT_EQ(clusters.at(sybil(2)).path.size(), funding_config().funding_depth);
 }
 
 }  // namespace
