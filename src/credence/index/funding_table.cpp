@@ -7,7 +7,7 @@
 namespace credence::index {
 namespace {
 
-constexpr std::string_view kUpsert =
+constexpr std::string_view kUpsertFunding =
     "INSERT INTO fundings (chain_id, address, source, funder, block_num, txn_hash, amount, "
     "checked_at, checked_head, depth) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) "
     "ON CONFLICT (chain_id, address) DO UPDATE SET source = excluded.source, funder = "
@@ -16,16 +16,16 @@ constexpr std::string_view kUpsert =
     "depth = CASE WHEN excluded.depth < fundings.depth THEN excluded.depth ELSE fundings.depth "
     "END";
 
-constexpr std::string_view kLoad =
+constexpr std::string_view kLoadFunding =
     "SELECT address, source, funder, block_num, txn_hash, amount, checked_at, checked_head, depth "
     "FROM fundings WHERE chain_id = $1 AND address = $2";
 
-constexpr std::string_view kEdges =
+constexpr std::string_view kFundingEdges =
     "SELECT address, funder FROM fundings WHERE chain_id = $1 AND source = 'transfer' AND "
     "funder IS NOT NULL ORDER BY address";
 
 // $1 chain, $2 head, $3 the deepest record whose funder is still traced, $4 limit.
-constexpr std::string_view kUntraced =
+constexpr std::string_view kUntracedAddresses =
     "SELECT address, depth FROM ("
     "SELECT DISTINCT f.client AS address, 0 AS depth FROM feedback f LEFT JOIN fundings g "
     "ON g.chain_id = f.chain_id AND g.address = f.client WHERE f.chain_id = $1 AND g.address IS "
@@ -38,7 +38,7 @@ constexpr std::string_view kUntraced =
     "SELECT address, depth FROM fundings WHERE chain_id = $1 AND source = 'never' AND "
     "checked_head < $2) t ORDER BY depth, address LIMIT $4";
 
-constexpr std::string_view kForgetAbove =
+constexpr std::string_view kForgetFundingsAbove =
     "DELETE FROM fundings WHERE chain_id = $1 AND block_num > $2";
 
 DbValue optional_blob(const std::optional<core::Bytes>& b) {
@@ -63,13 +63,13 @@ DbResult<void> save_funding(Database& db, uint64_t chain_id, const FundingRecord
         int_value(chain_id),       blob_value(r.address.bytes), r.source, optional_blob(funder),
         int_value(r.block_num),    optional_blob(txn),          r.amount, r.checked_at,
         int_value(r.checked_head), int_value(r.depth)};
-    return db.exec(kUpsert, params);
+    return db.exec(kUpsertFunding, params);
 }
 
 DbResult<std::optional<FundingRecord>> load_funding(Database& db, uint64_t chain_id,
                                                     const core::Address& address) {
     const std::array<DbValue, 2> params{int_value(chain_id), blob_value(address.bytes)};
-    auto rows = db.query(kLoad, params);
+    auto rows = db.query(kLoadFunding, params);
     if (!rows) return std::unexpected(rows.error());
     if (rows->empty()) return std::nullopt;
     const DbRow& row = rows->front();
@@ -110,7 +110,7 @@ DbResult<std::optional<FundingRecord>> load_funding(Database& db, uint64_t chain
 DbResult<std::vector<std::pair<core::Address, core::Address>>> read_funding_edges(
     Database& db, uint64_t chain_id) {
     const std::array<DbValue, 1> params{int_value(chain_id)};
-    auto rows = db.query(kEdges, params);
+    auto rows = db.query(kFundingEdges, params);
     if (!rows) return std::unexpected(rows.error());
     std::vector<std::pair<core::Address, core::Address>> out;
     out.reserve(rows->size());
@@ -131,7 +131,7 @@ DbResult<std::vector<TraceTarget>> untraced_addresses(Database& db, uint64_t cha
     const int64_t deepest = static_cast<int64_t>(max_depth) - 2;
     const std::array<DbValue, 4> params{int_value(chain_id), int_value(head), deepest,
                                         int_value(limit)};
-    auto rows = db.query(kUntraced, params);
+    auto rows = db.query(kUntracedAddresses, params);
     if (!rows) return std::unexpected(rows.error());
     std::vector<TraceTarget> out;
     out.reserve(rows->size());
@@ -147,7 +147,7 @@ DbResult<std::vector<TraceTarget>> untraced_addresses(Database& db, uint64_t cha
 
 DbResult<void> forget_fundings_after(Database& db, uint64_t chain_id, uint64_t block_num) {
     const std::array<DbValue, 2> params{int_value(chain_id), int_value(block_num)};
-    return db.exec(kForgetAbove, params);
+    return db.exec(kForgetFundingsAbove, params);
 }
 
 }  // namespace credence::index
