@@ -402,10 +402,14 @@ private:
                           f.page->skip,
                           CollectionQuery::PerParent{}};
         q.per_parent->field = def.derived_from;
-        std::map<std::string, std::size_t, std::less<>> parent;
+        // Parent id -> the rows of this level with that id (a page may hold one entity twice
+        // when it was reached through references).
+        std::map<std::string, std::vector<std::size_t>, std::less<>> parent;
         for (std::size_t i = 0; i < rows.size(); ++i) {
             const auto& id = std::get<std::string>(rows[i][0]);
-            if (parent.emplace(id, i).second) q.per_parent->ids.push_back(id);
+            auto& slots = parent[id];
+            if (slots.empty()) q.per_parent->ids.push_back(id);
+            slots.push_back(i);
         }
         auto found = checked(source_.list(q), cols, def.entity);
         if (!found) return std::unexpected(std::move(found.error()));
@@ -417,9 +421,7 @@ private:
             const auto it = id != nullptr ? parent.find(*id) : parent.end();
             if (it == parent.end())
                 return source_error("a row of " + def.entity + " has no parent");
-            // Rows of one parent id go to every parent row with that id.
-            for (std::size_t i = 0; i < rows.size(); ++i) {
-                if (std::get<std::string>(rows[i][0]) != *id) continue;
+            for (const std::size_t i : it->second) {
                 auto& list = out[i][f.key];
                 if (list.size() >= static_cast<std::size_t>(q.first))
                     return source_error("more rows than `first` asked for");

@@ -196,7 +196,7 @@ public:
             if (c != 0) return q.order.descending ? c > 0 : c < 0;
             return compare(cell(*a, "id"), cell(*b, "id")) < 0;
         };
-        std::stable_sort(matched.begin(), matched.end(), less);
+        std::sort(matched.begin(), matched.end(), less);  // a total order: ties go by id
         std::vector<Row> out;
         const auto page = [&](const std::vector<const Record*>& rows) {
             for (std::size_t i = 0; i < rows.size(); ++i) {
