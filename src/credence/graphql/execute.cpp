@@ -160,9 +160,11 @@ private:
                 return std::move((*objects)[0]);
             }
             case FieldRole::collection: {
+                if (!f.page.has_value()) return fail(ErrorKind::execution, "no page", {f.loc});
+                const detail::Page& page = *f.page;
                 const Columns cols = columns_for(f.children);
-                CollectionQuery q{def.entity,    cols.names,   f.page->filter, f.page->order,
-                                  f.page->first, f.page->skip, std::nullopt};
+                CollectionQuery q{def.entity, cols.names, page.filter, page.order,
+                                  page.first, page.skip,  std::nullopt};
                 auto rows = checked(source_.list(q), cols, def.entity);
                 if (!rows) return std::unexpected(std::move(rows.error()));
                 if (rows->size() > static_cast<std::size_t>(q.first))
@@ -176,14 +178,16 @@ private:
             case FieldRole::meta: {
                 auto status = source_.status();
                 if (!status) return std::unexpected(std::move(status.error()));
-                Json block{{"number", status->block_num},
-                           {"hash", detail::to_hex(status->block_hash)},
-                           {"timestamp", status->block_timestamp ? Json(*status->block_timestamp)
-                                                                 : Json(nullptr)},
+                const IndexStatus& st = *status;
+                Json timestamp = nullptr;
+                if (st.block_timestamp.has_value()) timestamp = *st.block_timestamp;
+                Json block{{"number", st.block_num},
+                           {"hash", detail::to_hex(st.block_hash)},
+                           {"timestamp", std::move(timestamp)},
                            {"parentHash", nullptr}};
                 Json meta{{"block", std::move(block)},
-                          {"deployment", status->deployment},
-                          {"hasIndexingErrors", status->has_indexing_errors}};
+                          {"deployment", st.deployment},
+                          {"hasIndexingErrors", st.has_indexing_errors}};
                 return resolve_memory(meta, def.type, f);
             }
             default:
@@ -393,24 +397,21 @@ private:
         const FieldDef& def = *f.def;
         for (auto& o : out) o[f.key] = OJson::array();
         if (rows.empty()) return {};
+        if (!f.page.has_value()) return fail(ErrorKind::execution, "no page", {f.loc});
+        const detail::Page& page = *f.page;
         const Columns cols = columns_for(f.children, def.derived_from);
-        CollectionQuery q{def.entity,
-                          cols.names,
-                          f.page->filter,
-                          f.page->order,
-                          f.page->first,
-                          f.page->skip,
-                          CollectionQuery::PerParent{}};
-        q.per_parent->field = def.derived_from;
         // Parent id -> the rows of this level with that id (a page may hold one entity twice
         // when it was reached through references).
+        CollectionQuery::PerParent per_parent{def.derived_from, {}};
         std::map<std::string, std::vector<std::size_t>, std::less<>> parent;
         for (std::size_t i = 0; i < rows.size(); ++i) {
             const auto& id = std::get<std::string>(rows[i][0]);
             auto& slots = parent[id];
-            if (slots.empty()) q.per_parent->ids.push_back(id);
+            if (slots.empty()) per_parent.ids.push_back(id);
             slots.push_back(i);
         }
+        const CollectionQuery q{def.entity, cols.names, page.filter,          page.order,
+                                page.first, page.skip,  std::move(per_parent)};
         auto found = checked(source_.list(q), cols, def.entity);
         if (!found) return std::unexpected(std::move(found.error()));
         auto resolved = resolve_rows(*f.type, *found, cols, f.children);

@@ -30,11 +30,11 @@ ast::Type list_of(ast::Type item, bool non_null) {
 }
 
 void index_type(NamedType& type) {
-    type.index_.clear();
+    type.member_index.clear();
     for (std::size_t i = 0; i < type.fields.size(); ++i)
-        type.index_.emplace(type.fields[i].name, i);
+        type.member_index.emplace(type.fields[i].name, i);
     for (std::size_t i = 0; i < type.input_fields.size(); ++i)
-        type.index_.emplace(type.input_fields[i].name, i);
+        type.member_index.emplace(type.input_fields[i].name, i);
 }
 
 }  // namespace detail
@@ -245,14 +245,14 @@ const InputValue* FieldDef::arg(std::string_view arg_name) const {
 
 const FieldDef* NamedType::field(std::string_view field_name) const {
     if (kind != TypeKind::object) return nullptr;
-    const auto it = index_.find(field_name);
-    return it == index_.end() ? nullptr : &fields[it->second];
+    const auto it = member_index.find(field_name);
+    return it == member_index.end() ? nullptr : &fields[it->second];
 }
 
 const InputValue* NamedType::input_field(std::string_view field_name) const {
     if (kind != TypeKind::input_object) return nullptr;
-    const auto it = index_.find(field_name);
-    return it == index_.end() ? nullptr : &input_fields[it->second];
+    const auto it = member_index.find(field_name);
+    return it == member_index.end() ? nullptr : &input_fields[it->second];
 }
 
 bool NamedType::has_enum_value(std::string_view value) const {
@@ -441,7 +441,7 @@ Result<Schema> make_schema(const SchemaDef& def) {
         if (!schema.by_name_.emplace(types[i].name, i).second)
             return bad("type named twice: " + types[i].name);
         const std::size_t members = types[i].fields.size() + types[i].input_fields.size();
-        if (types[i].index_.size() != members)
+        if (types[i].member_index.size() != members)
             return bad("a field named twice in " + types[i].name);
     }
     return schema;

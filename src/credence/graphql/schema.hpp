@@ -127,7 +127,8 @@ struct NamedType {
     [[nodiscard]] const InputValue* input_field(std::string_view field_name) const;
     [[nodiscard]] bool has_enum_value(std::string_view value) const;
 
-    std::map<std::string, std::size_t, std::less<>> index_;  // name -> fields/input_fields slot
+    std::map<std::string, std::size_t, std::less<>>
+        member_index;  // name -> fields/input_fields slot
 };
 
 // The table a schema is described with. Types are written as in SDL: "BigInt!", "[Bytes!]!",

@@ -227,6 +227,15 @@ Result<Json> coerce_leaf_json(const NamedType& type, const Json& v, const std::s
     return wrong();
 }
 
+// A constant (a default value) coerced; constants hold no variables, so never absent.
+Result<Json> coerce_constant(const Schema& schema, const ast::Value& v, const ast::Type& type) {
+    auto r = coerce_literal(schema, v, type, {}, false);
+    if (!r) return std::unexpected(std::move(r.error()));
+    const std::optional<Json>& value = *r;
+    if (!value.has_value()) return Json(nullptr);
+    return *value;
+}
+
 Result<Json> coerce_json(const Schema& schema, const Json& v, const ast::Type& type,
                          const std::string& where, std::size_t depth, const ExecLimits& limits) {
     if (depth > limits.max_input_depth)
@@ -276,9 +285,9 @@ Result<Json> coerce_json(const Schema& schema, const Json& v, const ast::Type& t
             if (!f.default_value.empty()) {
                 auto lit = parse_const_value(f.default_value);
                 if (!lit) return std::unexpected(std::move(lit.error()));
-                auto d = coerce_literal(schema, *lit, f.type, {}, false);
+                auto d = coerce_constant(schema, *lit, f.type);
                 if (!d) return std::unexpected(std::move(d.error()));
-                out[f.name] = std::move(**d);
+                out[f.name] = std::move(*d);
             } else if (f.type.non_null) {
                 return fail(ErrorKind::variables,
                             fmt::format("{} lacks the required field \"{}\"", where, f.name));
@@ -334,9 +343,9 @@ Result<Variables> coerce_variables(const Schema& schema, const ast::OperationDef
             value.value = std::move(*coerced);
             value.present = true;
         } else if (def.default_value) {
-            auto coerced = coerce_literal(schema, *def.default_value, def.type, {}, false);
+            auto coerced = coerce_constant(schema, *def.default_value, def.type);
             if (!coerced) return std::unexpected(std::move(coerced.error()));
-            value.value = std::move(**coerced);
+            value.value = std::move(*coerced);
             value.present = true;
         } else if (def.type.non_null) {
             return fail(ErrorKind::variables,

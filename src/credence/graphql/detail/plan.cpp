@@ -124,9 +124,10 @@ private:
                                d.loc);
             auto value = coerce_literal(schema_, *condition, boolean_, variables_, false);
             if (!value) return std::unexpected(std::move(value.error()));
-            if (!*value || !(*value)->is_boolean())
+            const std::optional<Json>& given = *value;
+            if (!given.has_value() || !given->is_boolean())
                 return invalid("The \"if\" argument must be a Boolean.", condition->loc);
-            const bool flag = (*value)->get<bool>();
+            const bool flag = given->get<bool>();
             if ((d.name == "skip" && flag) || (d.name == "include" && !flag)) include = false;
         }
         return include;
@@ -208,7 +209,7 @@ private:
                 case ast::Selection::Kind::inline_fragment: {
                     if (auto r = check_condition(type, sel.type_condition, sel.loc, "Fragment"); !r)
                         return r;
-                    if (!*keep) continue;
+                    if (!*keep || !sel.selection_set.has_value()) continue;
                     if (auto r =
                             collect(type, *sel.selection_set, out, visited, fragment_depth + 1);
                         !r)
@@ -432,9 +433,11 @@ private:
         if (composite) {
             Collected collected;
             std::set<std::string, std::less<>> visited;
-            for (const auto* s : group)
+            for (const auto* s : group) {
+                if (!s->selection_set.has_value()) continue;  // refused above
                 if (auto r = collect(*field.type, *s->selection_set, collected, visited, 0); !r)
                     return std::unexpected(std::move(r.error()));
+            }
             auto children = plan_fields(*field.type, collected, depth + 1, rows);
             if (!children) return std::unexpected(std::move(children.error()));
             field.children = std::move(*children);
