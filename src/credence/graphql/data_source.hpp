@@ -13,6 +13,26 @@
 // null is monostate. BigInt may also be given as an int64. The executor checks each cell against
 // the schema and reports a mismatch as an error, never as a wrong answer.
 //
+// A backend in outline (an SQL store; `sql_for` and `read_cell` are the backend's own):
+//
+//   class IndexSource : public graphql::DataSource {
+//   public:
+//       Result<std::vector<Row>> list(const CollectionQuery& q) override {
+//           // SELECT <q.fields> FROM <table of q.entity> WHERE <q.filter> ORDER BY
+//           //   <q.order.field> <asc|desc>, id LIMIT q.first OFFSET q.skip;
+//           // with q.per_parent: the same per parent id, e.g. ROW_NUMBER() OVER
+//           //   (PARTITION BY <q.per_parent->field> ORDER BY ...) BETWEEN skip+1 AND skip+first.
+//           ...
+//           for (each result row) { Row row; for (auto& f : q.fields) row.push_back(read_cell(f));
+//                                   rows.push_back(std::move(row)); }
+//           return rows;
+//       }
+//       Result<std::vector<Row>> get_many(const EntityLookup& l) override;  // WHERE id IN (...)
+//       Result<IndexStatus> status() override;                              // the cursor's block
+//   };
+//   ...
+//   nlohmann::ordered_json response = graphql::execute(schema, source, request);
+//
 // Thread-safety: the executor calls one DataSource from one thread at a time; an implementation
 // states its own rules.
 #pragma once
