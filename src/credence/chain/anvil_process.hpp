@@ -105,7 +105,8 @@ private:
     pid_t pid_ = -1;
     uint16_t port_ = 0;
     uint64_t chain_id_ = 0;
-    std::filesystem::path dir_;  // private temporary directory: anvil.log, config.json, and anvil's $HOME
+    std::filesystem::path
+        dir_;  // private temporary directory: anvil.log, config.json, and anvil's $HOME
     std::vector<DevAccount> dev_accounts_;
 };
 
