@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -25,6 +26,8 @@
 
 #include <credence/core/bytes.hpp>
 #include <credence/index/database.hpp>
+#include <credence/trust/score.hpp>
+#include <credence/trust/score_index.hpp>
 #include <credence/verify/store/verification_store.hpp>
 
 #include "support/child_process.hpp"
@@ -294,6 +297,70 @@ TEST_F(DemoCli, demo_seeds_a_world_the_verifiers_and_trust_engine_see) {
             if (!unpaid) ++paid_reviewers;
         }
         EXPECT_GE(paid_reviewers, 1U) << explained.out;
+
+        // Funding (docs/trust.md §Funding): the node traces where every reviewer's funds came
+        // from. The exchange that funds the honest clients among its customers is a hub; the
+        // Sybils' operator is not, so the 36 Sybils are one voice and the target's score stays
+        // within 5 points of its honest-only score.
+        const size_t reviewers = summary["clients"].get<size_t>();
+        int64_t traced = -1;
+        const auto traced_by = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+        while (std::chrono::steady_clock::now() < traced_by && !node.exited()) {
+            if (auto opened_node_db = index::open_database(node_db)) {
+                auto rows = (*opened_node_db)
+                                ->query(
+                                    "SELECT COUNT(*) FROM fundings WHERE depth = 0 AND source = "
+                                    "'transfer'");
+                if (rows && rows->size() == 1) traced = std::get<int64_t>((*rows)[0][0]);
+            }
+            if (traced >= static_cast<int64_t>(reviewers)) break;
+            std::this_thread::sleep_for(std::chrono::milliseconds(250));
+        }
+        ASSERT_GE(traced, static_cast<int64_t>(reviewers)) << node.err();
+        auto scored_db = index::open_database(node_db);
+        ASSERT_TRUE(scored_db) << scored_db.error().message;
+        trust::TrustSources sources;
+        sources.chain_id = chain_id;
+        sources.identity_registry = devnet().address("IdentityRegistry");
+        sources.reputation_registry = devnet().address("ReputationRegistry");
+        sources.validation_registry = devnet().address("ValidationRegistry");
+        auto head = devnet().rpc().block_number();
+        ASSERT_TRUE(head);
+        sources.head_block_num = *head;
+        sources.now = static_cast<int64_t>(devnet().chain_time());
+        sources.seconds_per_block = 1;
+        auto inputs = trust::load_trust_inputs(**scored_db, sources);
+        ASSERT_TRUE(inputs) << inputs.error().to_string();
+        trust::TrustConfig tc;
+        tc.now = sources.now;
+        std::set<core::Address> sybils;
+        for (const auto& a : summary["sybilAddresses"]) {
+            auto address = core::Address::from_hex(a.get<std::string>());
+            ASSERT_TRUE(address);
+            sybils.insert(*address);
+        }
+        ASSERT_EQ(sybils.size(), summary["sybilClients"].get<size_t>());
+        trust::TrustInputs honest_only = *inputs;
+        std::erase_if(honest_only.reviews,
+                      [&](const trust::Review& r) { return sybils.contains(r.client); });
+        const core::Bytes target_id = id_bytes(summary["sybilTarget"].get<uint64_t>());
+        size_t target_index = inputs->agents.size();
+        for (size_t i = 0; i < inputs->agents.size(); ++i)
+            if (inputs->agents[i].agent_id == target_id) target_index = i;
+        ASSERT_LT(target_index, inputs->agents.size());
+        const double with_sybils = trust::compute_trust(*inputs, tc).agents[target_index].score;
+        const double without = trust::compute_trust(honest_only, tc).agents[target_index].score;
+        EXPECT_LE(std::abs(with_sybils - without) * 100, 5.0)
+            << "target " << with_sybils << " vs honest-only " << without;
+        // The explanation names the cluster and the path that proved it.
+        const auto clustered =
+            run({"trust", "score", target, "--explain", "--database", node_db, "--json"});
+        ASSERT_EQ(clustered.exit_code, 0) << clustered.err;
+        const Json clusters = Json::parse(clustered.out)["clusters"];
+        ASSERT_EQ(clusters.size(), 1U) << clustered.out;
+        EXPECT_EQ(clusters[0]["reason"], "clustered");
+        EXPECT_EQ(clusters[0]["members"].size(), sybils.size());
+        EXPECT_GE(clusters[0]["fundingPath"].size(), 1U);
         EXPECT_EQ(node.stop(SIGINT, std::chrono::seconds(20)), 0) << node.err();
     }
 

@@ -273,6 +273,20 @@ async function main() {
     for (const [value, key, tag] of given) {
         await cli(["feedback", "give", agentId, value, "--tag1", tag, "--private-key", key], chainEnv);
     }
+    // Two fresh addresses (mnemonic indexes 10 and 11, which anvil does not fund) funded by
+    // account 2 rate the agent: one funder that is not a hub, so the explorer shows one funding
+    // cluster with its path (docs/trust.md §Funding).
+    const clusterKeys = [];
+    for (const i of [10, 11]) {
+        const k = await runProgram(castBin, ["wallet", "private-key", kMnemonic, String(i)]);
+        const a = await runProgram(castBin, ["wallet", "address", k.out.trim()]);
+        clusterKeys.push(k.out.trim());
+        const sent = await runProgram(castBin, ["send", "--rpc-url", rpc, "--private-key", kKeys[2], "--value", "1ether", a.out.trim()]);
+        if (sent.code !== 0) throw new Error(`cast send: ${sent.err.trim()}`);
+    }
+    for (const key of clusterKeys) {
+        await cli(["feedback", "give", agentId, "100", "--tag1", "quality", "--private-key", key], chainEnv);
+    }
     // The owner answers the first feedback; account 2 validates the agent (ERC-8004).
     const responseUri = "https://weather.example.com/responses/1.json";
     await cli(["feedback", "respond", agentId, addresses[1], "1", responseUri, "--hash", `0x${"11".repeat(32)}`, "--private-key", kKeys[0]], chainEnv);
@@ -306,7 +320,7 @@ async function main() {
     await waitFor("the agent, its feedback and its score", 25_000, async () => {
         const a = await api(base, `/agents/${agentId}`);
         const c = a.body?.counts ?? {};
-        return a.status === 200 && c.feedback >= given.length && c.responses >= 1 && c.validations >= 1 && a.body.score && a.body.profile ? a.body : null;
+        return a.status === 200 && c.feedback >= given.length + clusterKeys.length && c.responses >= 1 && c.validations >= 1 && a.body.score && a.body.profile ? a.body : null;
     });
     await waitFor("the run's evidence", 15_000, async () => {
         const r = await api(base, `/runs/${runId}`);
@@ -315,6 +329,11 @@ async function main() {
     await waitFor("the tool's verification", 15_000, async () => {
         const t = await api(base, `/tools/${toolId}`);
         return t.status === 200 && t.body?.verification ? t.body : null;
+    });
+    // The node traces the reviewers' fundings after a verification pass, then scores again.
+    await waitFor("the funding cluster in the score's explanation", 30_000, async () => {
+        const a = await api(base, `/agents/${agentId}`);
+        return a.status === 200 && (a.body?.score?.explanation?.clusters ?? []).length === 1 ? a.body : null;
     });
     log("indexed");
 
@@ -413,10 +432,16 @@ async function main() {
         expect(await page.locator(".response a", { hasText: responseUri }).isVisible(), "the owner's response");
         const validation = await page.locator("section[aria-label='Validations'] tbody tr").first().textContent();
         expect(validation.includes("90 / 100") && validation.includes("accuracy"), `validation row "${validation}"`);
-        // The explanation names both reviewers (accounts 1 and 2 gave the feedback).
+        // The explanation names every reviewer: accounts 1 and 2, and the two addresses account 2
+        // funded.
         const reviewers = await page.locator("section[aria-label='Trust score'] table").last().locator("tbody tr td:first-child span").evaluateAll((els) => els.map((e) => e.getAttribute("title").toLowerCase()));
         const want = ["0x70997970c51812dc3a010c7d01b50e0d17dc79c8", "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc"];
-        expect(want.every((a) => reviewers.includes(a)) && new Set(reviewers).size === 2, `explanation reviewers ${reviewers.join(", ")}`);
+        expect(want.every((a) => reviewers.includes(a)) && new Set(reviewers).size === 4, `explanation reviewers ${reviewers.join(", ")}`);
+        // The funding cluster: in words and as a graph from the funder to the agent.
+        const cluster = page.locator("[data-clusters='1'] .cluster[data-reason='clustered'][data-members='2']");
+        await cluster.waitFor();
+        expect((await cluster.textContent()).toLowerCase().includes("share the funder 0x3c44"), `cluster text "${await cluster.textContent()}"`);
+        expect((await cluster.locator("svg.graph g.node").count()) >= 3, "the funding path drawn: funder, reviewers, agent");
     });
 
     await check("the score on the page is the node's score", async () => {

@@ -79,6 +79,8 @@ export const discountReasons: Record<string, string> = {
     narrow_spread: "reviews few agents",
     no_standing: "no standing in the review graph",
     pooled: "unvouched: shares one capped pool with the other unvouched reviewers",
+    funded_by_owner: "funded by the agent's owner: speaks for the owner, not counted",
+    clustered: "shares a funder with other reviewers of this agent: one voice together",
     revoked: "revoked by the reviewer",
     not_a_rating: "the tag is a measurement, not a rating",
 };

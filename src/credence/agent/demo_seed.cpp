@@ -74,7 +74,11 @@ constexpr size_t kValidationRequests = 4;  // agents 0..3 ask; agent 4's request
 constexpr size_t kSybilTarget = 7;         // theta
 constexpr size_t kMissingFileAgent = 23;   // omega: its registration file is never served
 constexpr uint64_t kFundWei = 10'000'000'000'000'000'000ULL;  // 10 ETH
-constexpr uint64_t kPaymentWei = 1'000'000'000'000'000ULL;    // 0.001 ETH
+// An exchange funds the honest clients among many customers who never rate anything, as on a real
+// chain; the Sybils' operator funds its addresses itself (docs/trust.md §Funding).
+constexpr size_t kExchangeCustomers = 40;
+constexpr uint64_t kCustomerWei = 1'000'000'000'000'000'000ULL;  // 1 ETH
+constexpr uint64_t kPaymentWei = 1'000'000'000'000'000ULL;       // 0.001 ETH
 constexpr uint64_t kTransferGas = 21'000;
 // The seeding's fixed clock for feedback files (createdAt is content: keep the bytes stable).
 constexpr std::string_view kCreatedAt = "2026-01-01T00:00:00Z";
@@ -281,11 +285,11 @@ public:
         r.data = std::move(*data);
         return submit(key, r, std::move(what));
     }
-    DemoResult<size_t> transfer(const core::SecretKey& key, const core::Address& to, uint64_t wei,
-                                std::string what) {
+    DemoResult<size_t> transfer(const core::SecretKey& key, const core::Address& to,
+                                const core::Uint256& wei, std::string what) {
         chain::TxnRequest r;
         r.to = to;
-        r.value = core::Uint256{wei};
+        r.value = wei;
         r.gas_limit = kTransferGas;
         return submit(key, r, std::move(what));
     }
@@ -332,6 +336,8 @@ private:
 struct Keys {
     std::vector<core::SecretKey> owners, honest, sybils, validators;
     core::SecretKey tool_creator = demo_key("tool-creator", 0);
+    core::SecretKey exchange = demo_key("exchange", 0);
+    core::SecretKey sybil_operator = demo_key("sybil-operator", 0);
     core::SecretKey stranger = demo_key("stranger", 0);
     Keys() {
         for (size_t i = 0; i < kOwners; ++i) owners.push_back(demo_key("owner", i));
@@ -525,18 +531,52 @@ DemoResult<DemoSummary> seed(const DemoOptions& o, const core::SecretKey& funder
     s.chain_id = o.chain_id;
     Batch batch(rpc);
 
-    // 1. Fund every account from one funder (the Sybils too: one operator pays for them all).
-    say(o, "funding 67 accounts");
+    // 1. Funding, shaped like a real chain's (docs/trust.md §Funding): the funding account (a
+    // faucet) funds the owners, validators and tool creator, an exchange and the Sybils'
+    // operator; the exchange funds the honest clients among customers who never rate anything,
+    // and the operator funds its Sybils.
+    say(o, "funding 109 accounts");
     std::vector<const core::SecretKey*> funded;
-    funded.reserve(keys.owners.size() + keys.honest.size() + keys.sybils.size() +
-                   keys.validators.size() + 1);
     for (const auto& k : keys.owners) funded.push_back(&k);
-    for (const auto& k : keys.honest) funded.push_back(&k);
-    for (const auto& k : keys.sybils) funded.push_back(&k);
     for (const auto& k : keys.validators) funded.push_back(&k);
     funded.push_back(&keys.tool_creator);
     for (const auto* k : funded)
-        if (auto r = batch.transfer(funder, core::address_of(*k), kFundWei, "funding"); !r)
+        if (auto r =
+                batch.transfer(funder, core::address_of(*k), core::Uint256{kFundWei}, "funding");
+            !r)
+            return std::unexpected(r.error());
+    const core::Uint256 exchange_wei =
+        core::Uint256{kFundWei} * core::Uint256{kHonestClients} +
+        core::Uint256{kCustomerWei} * core::Uint256{kExchangeCustomers + 1};
+    const core::Uint256 operator_wei =
+        core::Uint256{kFundWei} * core::Uint256{kSybilClients} + core::Uint256{kCustomerWei};
+    if (auto r = batch.transfer(funder, core::address_of(keys.exchange), exchange_wei, "funding");
+        !r)
+        return std::unexpected(r.error());
+    if (auto r =
+            batch.transfer(funder, core::address_of(keys.sybil_operator), operator_wei, "funding");
+        !r)
+        return std::unexpected(r.error());
+    if (auto r = batch.wait_all(); !r) return std::unexpected(r.error());
+    // The exchange's customers and honest clients, interleaved as withdrawals come.
+    for (size_t i = 0; i < std::max(kHonestClients, kExchangeCustomers); ++i) {
+        if (i < kHonestClients) {
+            if (auto r = batch.transfer(keys.exchange, core::address_of(keys.honest[i]),
+                                        core::Uint256{kFundWei}, "withdrawal");
+                !r)
+                return std::unexpected(r.error());
+        }
+        if (i < kExchangeCustomers) {
+            if (auto r = batch.transfer(keys.exchange, core::address_of(demo_key("customer", i)),
+                                        core::Uint256{kCustomerWei}, "withdrawal");
+                !r)
+                return std::unexpected(r.error());
+        }
+    }
+    for (const auto& k : keys.sybils)
+        if (auto r = batch.transfer(keys.sybil_operator, core::address_of(k),
+                                    core::Uint256{kFundWei}, "funding (sybil)");
+            !r)
             return std::unexpected(r.error());
     if (auto r = batch.wait_all(); !r) return std::unexpected(r.error());
 
@@ -571,7 +611,8 @@ DemoResult<DemoSummary> seed(const DemoOptions& o, const core::SecretKey& funder
     for (size_t j = 0; j < kHonestClients; ++j) {
         if (!pays(j)) continue;
         for (const size_t a : agents_rated_by(j)) {
-            auto r = batch.transfer(keys.honest[j], s.agents[a].owner, kPaymentWei, "payment");
+            auto r = batch.transfer(keys.honest[j], s.agents[a].owner, core::Uint256{kPaymentWei},
+                                    "payment");
             if (!r) return std::unexpected(r.error());
             payment_index[{j, a}] = *r;
         }
@@ -661,6 +702,7 @@ DemoResult<DemoSummary> seed(const DemoOptions& o, const core::SecretKey& funder
     if (!gave) return std::unexpected(gave.error());
     s.clients = kHonestClients + kSybilClients;
     s.sybil_clients = kSybilClients;
+    for (const auto& k : keys.sybils) s.sybil_addresses.push_back(core::address_of(k));
     s.feedback = gave->size();
     std::map<std::pair<size_t, size_t>, uint64_t> feedback_index;  // (client, agent) -> index
     for (const Given& g : given) {
@@ -757,6 +799,8 @@ nlohmann::json DemoSummary::to_json() const {
                              {"runId", r.run_id},
                              {"completed", r.completed},
                              {"evidenceValid", r.evidence_valid}});
+    nlohmann::json sybils = nlohmann::json::array();
+    for (const auto& a : sybil_addresses) sybils.push_back(a.to_checksum_hex());
     return {{"alreadySeeded", already_seeded},
             {"chainId", chain_id},
             {"agents", agents_json},
@@ -764,6 +808,7 @@ nlohmann::json DemoSummary::to_json() const {
             {"clients", clients},
             {"sybilClients", sybil_clients},
             {"sybilTarget", sybil_target},
+            {"sybilAddresses", std::move(sybils)},
             {"feedback", feedback},
             {"paidFeedback", paid_feedback},
             {"responses", responses},
@@ -790,6 +835,12 @@ std::expected<DemoSummary, std::string> DemoSummary::from_json(const nlohmann::j
         s.clients = j.at("clients").get<size_t>();
         s.sybil_clients = j.at("sybilClients").get<size_t>();
         s.sybil_target = j.at("sybilTarget").get<uint64_t>();
+        // Absent from state files written before the field existed.
+        for (const auto& a : j.value("sybilAddresses", nlohmann::json::array())) {
+            auto address = core::Address::from_hex(a.get<std::string>());
+            if (!address) return std::unexpected("bad Sybil address");
+            s.sybil_addresses.push_back(*address);
+        }
         s.feedback = j.at("feedback").get<size_t>();
         s.paid_feedback = j.at("paidFeedback").get<size_t>();
         s.responses = j.at("responses").get<size_t>();

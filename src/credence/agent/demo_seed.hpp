@@ -114,6 +114,9 @@ struct DemoSummary {
     std::vector<DemoTool> tools;
     size_t clients = 0;
     size_t sybil_clients = 0;
+    /// The Sybil cluster's addresses (funded by one operator, docs/demo.md), so a test or a user
+    /// can compare the target's score with its honest-only score.
+    std::vector<core::Address> sybil_addresses;
     uint64_t sybil_target = 0;  ///< agentId of the agent the Sybil cluster inflates
     size_t feedback = 0;
     size_t paid_feedback = 0;

@@ -25,6 +25,7 @@
 #include <credence/cmd/commands.hpp>
 #include <credence/cmd/index_database.hpp>
 #include <credence/index/store.hpp>
+#include <credence/trust/funding_clusters.hpp>
 #include <credence/trust/score_index.hpp>
 #include <credence/trust/summary.hpp>
 
@@ -151,10 +152,27 @@ void run_score(TrustArgs& a) {
                             {"share", x.share},
                             {"standing", w != result.reviewers.end() ? w->second.standing : 0.0},
                             {"discounts", discounts}});
+            rows.back().update(trust::funding_json(x));
         }
+        // docs/trust.md §Funding: which clusters were found, why, and the funding path.
+        const Json clusters = trust::clusters_json(s);
         if (a.chain.json) {
             out.add("contributions", rows);
+            out.add("clusters", clusters);
         } else {
+            std::string found;
+            for (const auto& k : clusters) {
+                std::string path;
+                for (const auto& p : k["fundingPath"]) path += " <- " + p.get<std::string>();
+                found += fmt::format(
+                    "\n  {} reviewers {} (funded{}): {}", k["members"].size(),
+                    k["reason"] == "clustered" ? "share one funder" : "were funded by the owner",
+                    path,
+                    k["reason"] == "clustered" ? fmt::format("one voice, weight {:.3f} together",
+                                                             k["weight"].get<double>())
+                                               : std::string("not counted"));
+            }
+            out.add("clusters", found.empty() ? std::string("(none)") : "found:" + found);
             std::string lines;
             for (const auto& r : rows) {
                 std::string why;

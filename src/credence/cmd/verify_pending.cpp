@@ -23,6 +23,7 @@
 #include <credence/cmd/util.hpp>
 #include <credence/cmd/verify.hpp>
 #include <credence/index/store.hpp>
+#include <credence/verify/store/funding_pass.hpp>
 #include <credence/verify/store/index_checks.hpp>
 #include <credence/verify/store/reverifier.hpp>
 #include <credence/verify/verifiers/feedback_verifier.hpp>
@@ -122,6 +123,17 @@ void run_pending(const PendingArgs& a) {
         out.add("verified", counts->verified);
         out.add("unverified", counts->unverified);
         out.add("unreachable", counts->unreachable);
+        // Where the reviewers' funds came from (docs/trust.md §Funding), for trust's clusters.
+        if (wanted(verify::SubjectKind::feedback)) {
+            auto head = ctx.rpc().block_number();
+            if (!head) throw CliError("eth_blockNumber: " + head.error().to_string());
+            verify::FundingPassOptions funding;
+            funding.now = unix_now();
+            funding.head = *head;
+            auto traced = verify::trace_fundings(*db, ctx.rpc(), chain_id, funding);
+            if (!traced) throw CliError(traced.error().to_string());
+            out.add("fundings traced", traced->traced);
+        }
         out.flush();
         if (!a.follow) break;
         for (unsigned s = 0; s < a.interval * 10 && !stop.stop_requested(); ++s) {

@@ -35,8 +35,8 @@ constexpr std::string_view kUntracedAddresses =
     "fundings g ON g.chain_id = p.chain_id AND g.address = p.funder WHERE p.chain_id = $1 AND "
     "p.funder IS NOT NULL AND p.depth <= $3 AND g.address IS NULL GROUP BY p.funder "
     "UNION "
-    "SELECT address, depth FROM fundings WHERE chain_id = $1 AND source = 'never' AND "
-    "checked_head < $2) t ORDER BY depth, address LIMIT $4";
+    "SELECT address, depth FROM fundings WHERE chain_id = $1 AND source IN ('never', 'error') "
+    "AND checked_head < $2) t ORDER BY depth, address LIMIT $4";
 
 constexpr std::string_view kForgetFundingsAbove =
     "DELETE FROM fundings WHERE chain_id = $1 AND block_num > $2";

@@ -18,7 +18,7 @@ namespace credence::index {
 
 struct FundingRecord {
     core::Address address{};
-    std::string source;  ///< "transfer", "internal", "genesis", "never"
+    std::string source;  ///< "transfer", "internal", "genesis", "never", or "error" (not traced)
     std::optional<core::Address> funder;
     uint64_t block_num = 0;
     std::optional<core::Hash32> txn_hash;
@@ -46,8 +46,8 @@ struct TraceTarget {
     Database& db, uint64_t chain_id);
 
 /// Addresses to trace, at most `limit`: feedback clients with no record (depth 0), then funders
-/// named by a record of depth < max_depth - 1 that have none, then 'never' records checked below
-/// `head` (the address may have been funded since).
+/// named by a record of depth < max_depth - 1 that have none, then 'never' and 'error' records
+/// checked below `head` (the address may have been funded since; the node may answer now).
 [[nodiscard]] DbResult<std::vector<TraceTarget>> untraced_addresses(Database& db, uint64_t chain_id,
                                                                     uint64_t head,
                                                                     uint32_t max_depth,

@@ -629,10 +629,10 @@ ALTER TABLE workflow_proofs ADD COLUMN proved_reply_hashes {{BLOB}};
 constexpr std::string_view kV8Sql = R"sql(
 -- fundings: key (chain_id, address). The first funding of a reviewer or of a funder above one
 -- (verify/verifiers/funding_tracer.hpp, docs/trust.md §Funding): source ('transfer', 'internal',
--- 'genesis', 'never'), funder (20 bytes; NULL unless 'transfer'), block_num of the funding (0 for
--- 'genesis' and 'never'), txn_hash (NULL unless 'transfer'), amount (wei, decimal text),
--- checked_at (unix seconds), checked_head (the head the search ran to: a 'never' is traced
--- again once the chain has moved) and depth (0 for a reviewer, n + 1 for the funder named by a
+-- 'genesis', 'never', or 'error' when the trace failed), funder (20 bytes; NULL unless
+-- 'transfer'), block_num of the funding (0 for 'genesis', 'never' and 'error'), txn_hash (NULL unless 'transfer'), amount (wei, decimal text),
+-- checked_at (unix seconds), checked_head (the head the search ran to: a 'never' or an 'error'
+-- is traced again once the chain has moved) and depth (0 for a reviewer, n + 1 for the funder named by a
 -- depth-n record: funders are traced up to a bounded depth). Read from chain state, not from the indexed logs, so not part
 -- of the canonical dump; a reorg past block_num deletes the row (forget_fundings_after).
 CREATE TABLE fundings (

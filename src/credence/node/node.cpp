@@ -28,6 +28,7 @@
 #include <credence/node/explorer_files.hpp>
 #include <credence/trust/score_store.hpp>
 #include <credence/verify/net/fetch.hpp>
+#include <credence/verify/store/funding_pass.hpp>
 #include <credence/verify/store/index_checks.hpp>
 #include <credence/verify/store/reverifier.hpp>
 #include <credence/verify/verifiers/feedback_verifier.hpp>
@@ -126,7 +127,7 @@ struct Node::Impl {
     std::mutex fatal_mutex;
     std::string fatal;  // the first component failure that stops the node
     std::atomic<uint64_t> verify_passes{0}, verify_checked{0}, verify_verified{0},
-        verify_unverified{0}, verify_unreachable{0};
+        verify_unverified{0}, verify_unreachable{0}, fundings_traced{0};
     std::atomic<uint64_t> trust_full_passes{0}, trust_incremental_passes{0}, trust_agents_scored{0},
         trust_errors{0};
     std::atomic<int64_t> trust_last_full_at{0};
@@ -352,6 +353,21 @@ struct Node::Impl {
                     if (counts->checked < config.verify.batch) break;
                 }
             }
+            // Where the reviewers' funds came from (docs/trust.md §Funding), for the trust engine's
+            // funding clusters: one bounded pass over the addresses not traced yet.
+            if (!stop.stop_requested()) {
+                if (auto head = rpc.block_number(); head) {
+                    verify::FundingPassOptions funding;
+                    funding.now = unix_now();
+                    funding.head = *head;
+                    if (auto traced = verify::trace_fundings(**db, rpc, chain_id, funding);
+                        traced) {
+                        fundings_traced += traced->traced;
+                    } else {
+                        verifier_state.set("retrying", traced.error().to_string());
+                    }
+                }
+            }
             ++verify_passes;
             // The next pass comes after interval_seconds, or as soon as the indexer has committed
             // new blocks: what they point to (new agents, feedback files, ...) is due at once, so a
@@ -391,12 +407,17 @@ struct Node::Impl {
         ts.seconds_per_block = config.chain.seconds_per_block.value_or(anvil ? 1.0 : 12.0);
         const auto full_every = std::chrono::seconds(config.trust.full_interval_seconds);
         std::optional<Clock::time_point> last_full;
+        uint64_t fundings_at_full = 0;
         trust_state.set("waiting for the indexer");
         while (!stop.stop_requested()) {
             if (has_cursor.load()) {
                 ts.head_block_num = indexed_block.load();
                 ts.now = unix_now();
-                const bool full = !last_full || Clock::now() - *last_full >= full_every;
+                // New fundings change the funding clusters, which only a full pass computes
+                // (trust/funding_clusters.hpp): they arrive once per verifier pass at most.
+                const uint64_t fundings = fundings_traced.load();
+                const bool full = !last_full || Clock::now() - *last_full >= full_every ||
+                                  fundings != fundings_at_full;
                 // Every interval: an incremental pass reads only what changed (the new blocks'
                 // entities, and the verifier's checks, which arrive without new blocks), and is
                 // a full pass itself after an index rollback.
@@ -409,6 +430,7 @@ struct Node::Impl {
                     trust_agents_scored += pass->agents_scored;
                     trust_covers_block.store(pass->covers_block_num);
                     if (pass->full) {
+                        fundings_at_full = fundings;
                         ++trust_full_passes;
                         trust_last_full_at.store(ts.now);
                         last_full = Clock::now();
@@ -670,6 +692,7 @@ nlohmann::json Node::status() const {
     verifier["verified"] = s.verify_verified.load();
     verifier["unverified"] = s.verify_unverified.load();
     verifier["unreachable"] = s.verify_unreachable.load();
+    verifier["fundings_traced"] = s.fundings_traced.load();
     nlohmann::json trust = s.trust_state.to_json();
     trust["full_passes"] = s.trust_full_passes.load();
     trust["incremental_passes"] = s.trust_incremental_passes.load();
@@ -693,6 +716,8 @@ std::string Node::metrics() const {
     counter("credence_verify_unverified_total", "Checks that failed", s.verify_unverified.load());
     counter("credence_verify_unreachable_total", "Checks that could not run",
             s.verify_unreachable.load());
+    counter("credence_fundings_traced_total", "Reviewer and funder fundings traced",
+            s.fundings_traced.load());
     if (s.mcp) out += s.mcp->metrics();
     counter("credence_trust_full_passes_total", "Full trust recomputations",
             s.trust_full_passes.load());

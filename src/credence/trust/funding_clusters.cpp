@@ -90,3 +90,69 @@ FundingClusters funding_clusters(const TrustInputs& inputs, const TrustConfig& c
 }
 
 }  // namespace credence::trust
+
+namespace credence::trust {
+
+std::vector<ClusterExplanation> explain_clusters(const AgentScore& score) {
+    std::vector<ClusterExplanation> out;
+    const auto has = [](const Contribution& c, Discount d) {
+        return std::find(c.discounts.begin(), c.discounts.end(), d) != c.discounts.end();
+    };
+    for (const Contribution& c : score.contributions) {
+        std::string reason;
+        core::Address key{};
+        if (has(c, Discount::funded_by_owner) && !c.funding_path.empty()) {
+            reason = "funded_by_owner";
+            key = c.funding_path.front();
+        } else if (has(c, Discount::clustered) && c.cluster) {
+            reason = "clustered";
+            key = *c.cluster;
+        } else {
+            continue;
+        }
+        auto it = std::find_if(out.begin(), out.end(), [&](const ClusterExplanation& e) {
+            return e.reason == reason && e.key == key;
+        });
+        if (it == out.end()) {
+            out.push_back({reason, key, {}, c.funding_path, 0});
+            it = out.end() - 1;
+        }
+        if (std::find(it->members.begin(), it->members.end(), c.client) == it->members.end())
+            it->members.push_back(c.client);
+        it->weight += c.weight;
+    }
+    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+        return a.members.size() != b.members.size() ? a.members.size() > b.members.size()
+                                                    : a.key < b.key;
+    });
+    return out;
+}
+
+}  // namespace credence::trust
+
+namespace credence::trust {
+
+nlohmann::json clusters_json(const AgentScore& score) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const ClusterExplanation& e : explain_clusters(score)) {
+        nlohmann::json members = nlohmann::json::array();
+        for (const auto& m : e.members) members.push_back(m.to_checksum_hex());
+        nlohmann::json path = nlohmann::json::array();
+        for (const auto& p : e.path) path.push_back(p.to_checksum_hex());
+        out.push_back({{"reason", e.reason},
+                       {"key", e.key.to_checksum_hex()},
+                       {"members", std::move(members)},
+                       {"fundingPath", std::move(path)},
+                       {"weight", e.weight}});
+    }
+    return out;
+}
+
+nlohmann::json funding_json(const Contribution& c) {
+    nlohmann::json path = nlohmann::json::array();
+    for (const auto& p : c.funding_path) path.push_back(p.to_checksum_hex());
+    return {{"fundingPath", std::move(path)},
+            {"cluster", c.cluster ? nlohmann::json(c.cluster->to_checksum_hex()) : nullptr}};
+}
+
+}  // namespace credence::trust

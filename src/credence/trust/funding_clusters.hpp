@@ -22,6 +22,11 @@
 // Pure computation; thread-safety: none needed.
 #pragma once
 
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
 #include <credence/core/address.hpp>
 #include <credence/trust/review_graph.hpp>
 #include <credence/trust/score.hpp>
@@ -31,6 +36,27 @@ namespace credence::trust {
 /// The funding path and cluster key of every reviewer with a known funder.
 [[nodiscard]] FundingClusters funding_clusters(const TrustInputs& inputs,
                                                const TrustConfig& config);
+
+/// One cluster an agent's score discounted, for explanations (`trust score --explain`, the
+/// API's explanation, the explorer): its members, the funding path that proved it (the first
+/// member's funders, nearest first), their weight together and why.
+struct ClusterExplanation {
+    std::string reason;   ///< "clustered" (one voice) or "funded_by_owner" (not counted)
+    core::Address key{};  ///< the cluster key, or the owner or wallet that funded them
+    std::vector<core::Address> members;
+    std::vector<core::Address> path;
+    double weight = 0;  ///< the members' weight together after the discount
+};
+
+/// The clusters among an agent's contributions, largest first.
+[[nodiscard]] std::vector<ClusterExplanation> explain_clusters(const AgentScore& score);
+
+/// explain_clusters() as JSON: [{reason, key, members[], fundingPath[], weight}], addresses
+/// checksummed.
+[[nodiscard]] nlohmann::json clusters_json(const AgentScore& score);
+
+/// One contribution's funding fields: {fundingPath[], cluster (address or null)}.
+[[nodiscard]] nlohmann::json funding_json(const Contribution& c);
 
 /// Whether `funder` is a hub for these inputs (see above), for explanations and tests.
 [[nodiscard]] bool is_funding_hub(const TrustInputs& inputs, const TrustConfig& config,

@@ -65,7 +65,9 @@ TrustInputs honest_world() {
     return in;
 }
 
-double target_score(const TrustInputs& in) { return compute_trust(in, funding_config()).agents[0].score; }
+double target_score(const TrustInputs& in) {
+    return compute_trust(in, funding_config()).agents[0].score;
+}
 
 TEST(trust_funding, an_exchange_that_funds_unrelated_reviewers_is_a_hub) {
     const TrustInputs in = honest_world();

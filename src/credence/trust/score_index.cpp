@@ -8,6 +8,7 @@
 #include <variant>
 
 #include <credence/index/feedback_table.hpp>
+#include <credence/index/funding_table.hpp>
 #include <credence/index/in_list.hpp>
 #include <credence/index/row.hpp>
 #include <credence/index/verification_table.hpp>
@@ -112,6 +113,13 @@ DbResult<TrustInputs> load_trust_inputs(index::Database& db, const TrustSources&
             paid.contains({key_of(parsed.agent_id), key_of(bytes_of(r.client)), r.feedback_index});
         in.reviews.push_back(std::move(r));
     }
+
+    // Where the reviewers' funds came from (index/funding_table.hpp): the funding clusters'
+    // evidence (trust/funding_clusters.hpp).
+    auto fundings = index::read_funding_edges(db, sources.chain_id);
+    if (!fundings) return std::unexpected(fundings.error());
+    in.fundings.reserve(fundings->size());
+    for (const auto& [address, funder] : *fundings) in.fundings.push_back({address, funder});
 
     const std::array<DbValue, 2> validation_params{
         chain, index::blob_value(sources.validation_registry.view())};

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <credence/index/row.hpp>
+#include <credence/trust/funding_clusters.hpp>
 
 namespace credence::trust {
 namespace {
@@ -69,8 +70,12 @@ std::string explanation_json(const AgentScore& score,
                         {"share", finite(c.share)},
                         {"standing", w != weights.end() ? finite(w->second.standing) : 0.0},
                         {"discounts", std::move(discounts)}});
+        rows.back().update(funding_json(c));
     }
-    return Json{{"contributions", std::move(rows)}, {"omitted", order.size() - kept}}.dump();
+    return Json{{"contributions", std::move(rows)},
+                {"omitted", order.size() - kept},
+                {"clusters", clusters_json(score)}}
+        .dump();
 }
 
 DbResult<void> save_scores(index::Database& db, uint64_t chain_id,

@@ -5,7 +5,8 @@ import { arr, get, num, obj, tryGet, type J } from "../api";
 import { chart, type Point } from "../chart";
 import { dataUriJson } from "../datauri";
 import { extLink, h } from "../dom";
-import { count, decimalValue, firstText, percent, str, utc } from "../format";
+import { count, decimalValue, firstText, percent, shortHex, str, utc } from "../format";
+import { graph, type GraphEdge, type GraphNode } from "../graph";
 import { agentReasons, discountReasons, explain } from "../reasons";
 import type { Params } from "../router";
 import { badge, facts, hex, jsonBlock, section, table } from "../ui";
@@ -135,6 +136,40 @@ function scoreSection(score: J): HTMLElement {
             "No contributions recorded.",
         ),
         omitted > 0 ? h("p", { class: "muted" }, `${count(omitted)} smaller contributions are not listed.`) : null,
+        clustersSection(arr(explanation.clusters).map(obj)),
+    );
+}
+
+/** The funding clusters the trust engine found among this agent's reviewers (docs/trust.md
+ * §Funding): in words, and as a small graph from the funding root to the agent. */
+function clustersSection(clusters: J[]): HTMLElement {
+    if (clusters.length === 0) {
+        return h("div", { "data-clusters": 0 }, h("h3", null, "Funding clusters"), h("p", { class: "muted" }, "No reviewers of this agent share a funder that is not a hub (an exchange, a faucet)."));
+    }
+    return h(
+        "div",
+        { "data-clusters": clusters.length },
+        h("h3", null, "Funding clusters"),
+        ...clusters.map((c, i) => {
+            const members = arr(c.members).map(str);
+            const path = arr(c.fundingPath).map(str); // nearest funder first
+            const owner = c.reason === "funded_by_owner";
+            const words = owner
+                ? `${count(members.length)} reviewers were funded by this agent's owner, through ${path.map((a) => shortHex(a)).join(" ← ")}: they speak for the owner and are not counted.`
+                : `${count(members.length)} reviewers share the funder ${shortHex(str(c.key))} (funding path ${path.map((a) => shortHex(a)).join(" ← ")}): they count as one voice, weight ${num(c.weight)?.toFixed(3) ?? "0"} together.`;
+            const nodes: GraphNode[] = [...path]
+                .reverse()
+                .map((a, k) => ({ id: `f${k}`, kind: "task", title: k === path.length - 1 ? "funder" : "funded the funder", subtitle: shortHex(a), status: "pending", href: undefined }));
+            nodes.push({ id: "reviewers", kind: "reply", title: `${count(members.length)} reviewers`, subtitle: owner ? "not counted" : "one voice", status: "failed" });
+            nodes.push({ id: "agent", kind: "task", title: "this agent", subtitle: "rated by them", status: "ok" });
+            const edges: GraphEdge[] = nodes.slice(1).map((n, k) => ({ from: nodes[k]!.id, to: n.id }));
+            return h(
+                "div",
+                { class: "cluster", "data-cluster": i, "data-reason": str(c.reason), "data-members": members.length },
+                h("p", null, badge("warn", str(c.reason)), " ", words),
+                graph(nodes, edges, `Funding path of cluster ${i + 1}`),
+            );
+        }),
     );
 }
 
