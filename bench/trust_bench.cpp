@@ -66,6 +66,15 @@ TrustInputs make_inputs(size_t reviews) {
     }
     in.reviews.reserve(reviews);
     for (size_t i = 0; i < reviews; ++i) in.reviews.push_back(make_review(rng, i));
+    // Funding evidence (trust/funding_clusters.hpp): honest reviewers withdraw from one of 50
+    // exchanges (hubs), the Sybils are funded by 10 operators who were funded from one root.
+    in.fundings.reserve(kReviewers + kSybils + 10);
+    for (uint32_t r = 0; r < kReviewers; ++r)
+        in.fundings.push_back({address_of(r, 0xC0), address_of(r % 50, 0xE0)});
+    for (uint32_t r = 0; r < kSybils; ++r)
+        in.fundings.push_back({address_of(r, 0x5B), address_of(r % 10, 0xF0)});
+    for (uint32_t f = 0; f < 10; ++f)
+        in.fundings.push_back({address_of(f, 0xF0), address_of(0, 0xF1)});
     return in;
 }
 

@@ -81,6 +81,7 @@ export const discountReasons: Record<string, string> = {
     pooled: "unvouched: shares one capped pool with the other unvouched reviewers",
     funded_by_owner: "funded by the agent's owner: speaks for the owner, not counted",
     clustered: "shares a funder with other reviewers of this agent: one voice together",
+    repeated: "one of several feedback by this reviewer on this agent: one voice together",
     revoked: "revoked by the reviewer",
     not_a_rating: "the tag is a measurement, not a rating",
 };

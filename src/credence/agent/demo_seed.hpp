@@ -13,7 +13,7 @@
 //   - 60 clients: 24 honest ones that each rate 3 agents, every fourth also theta (most paying
 //     the agent's owner first and citing the payment as x402 `proofOfPayment` in a data:
 //     feedback file), and a Sybil
-//     cluster of 36 fresh addresses, funded from one account, that all give the bad agent
+//     cluster of 36 fresh addresses, funded by one operator, that all give the bad agent
 //     (`theta`, rated low by the honest clients) 100; owners' responses and clients' revocations;
 //   - validation requests (ERC-8004 §Validation Registry) answered by two in-process validators
 //     (agent::Validator), and one request whose requestURI does not hash to requestHash, which
@@ -25,7 +25,9 @@
 //   - 6 tools (ERC-8257) with manifests at https://tools.demo.localhost/.well-known/ai-tool/
 //     <slug>.json: two canonical, and one each failing §7 with hash_mismatch, origin_mismatch,
 //     creator_mismatch and (after the four checks) a schema error.
-// All accounts are funded by `funder` (anvil's first development key by default).
+// `funder` (anvil's first development key by default) funds the owners, validators and tool
+// creator, an exchange (which funds the honest clients among 40 customers who never rate) and the
+// Sybils' operator (which funds the Sybils): a real chain's shape (docs/trust.md §Funding).
 //
 // Idempotence: the outcome is saved as <state_dir>/demo-state.json; a later start on the same
 // chain finds it, checks that the chain still holds the first agent with the same URI, and only

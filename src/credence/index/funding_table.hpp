@@ -45,7 +45,8 @@ struct TraceTarget {
 [[nodiscard]] DbResult<std::vector<std::pair<core::Address, core::Address>>> read_funding_edges(
     Database& db, uint64_t chain_id);
 
-/// Addresses to trace, at most `limit`: feedback clients with no record (depth 0), then funders
+/// Addresses to trace, at most `limit`: feedback clients and validators with no record (depth 0),
+/// then funders
 /// named by a record of depth < max_depth - 1 that have none, then 'never' and 'error' records
 /// checked below `head` (the address may have been funded since; the node may answer now).
 [[nodiscard]] DbResult<std::vector<TraceTarget>> untraced_addresses(Database& db, uint64_t chain_id,

@@ -64,8 +64,11 @@ FundingClusters funding_clusters(const TrustInputs& inputs, const TrustConfig& c
     const AddressMap<core::Address> funders = funder_of(inputs);
     const AddressMap<FunderFocus> focus = focus_of(inputs, funders);
     FundingClusters out;
+    // Reviewers, and validators: a validator funded by an agent's owner speaks for the owner too.
     std::unordered_set<core::Address, detail::AddressHash> reviewers;
     for (const Review& r : inputs.reviews) reviewers.insert(r.client);
+    for (const AgentFacts& a : inputs.agents)
+        for (const auto& v : a.validations) reviewers.insert(v.first);
     for (const core::Address& reviewer : reviewers) {
         auto f = funders.find(reviewer);
         if (f == funders.end()) continue;

@@ -166,6 +166,8 @@ std::string_view to_string(Discount d) noexcept {
             return "funded_by_owner";
         case Discount::clustered:
             return "clustered";
+        case Discount::repeated:
+            return "repeated";
     }
     return "unknown";
 }
@@ -219,6 +221,20 @@ AgentScore score_reviews(const AgentFacts& facts, std::span<const Review* const>
         };
         return is_owner(c->funder) || std::any_of(c->path.begin(), c->path.end(), is_owner);
     };
+    // One reviewer is one voice on an agent (ERC-8004 lets a client give feedback again and again:
+    // feedbackIndex counts them): its ratings share its weight, each at 1/n. Measurements
+    // (responseTime, ...) are another signal and keep their weight.
+    const auto is_rating = [](const Review& r) {
+        return rating_of(r.value, r.value_decimals, r.tag1).has_value();
+    };
+    std::map<core::Address, uint32_t> repeats;
+    for (const Review* review : reviews)
+        if (!review->revoked && is_rating(*review)) ++repeats[review->client];
+    const auto repeat_scale = [&](const Review& r) {
+        if (!is_rating(r)) return 1.0;
+        const auto it = repeats.find(r.client);
+        return it == repeats.end() || it->second <= 1 ? 1.0 : 1.0 / it->second;
+    };
     struct Voice {
         double sum = 0, heaviest = 0;
         std::vector<core::Address> members;
@@ -229,7 +245,8 @@ AgentScore score_reviews(const AgentFacts& facts, std::span<const Review* const>
         const FundingCluster* c = cluster_of(r);
         if (r.revoked || c == nullptr || !c->key || owner_funded(c)) continue;
         auto it = weights.find(r.client);
-        const double w = weight_of(r, it != weights.end() ? &it->second : nullptr);
+        const double w =
+            weight_of(r, it != weights.end() ? &it->second : nullptr) * repeat_scale(r);
         Voice& v = voices[*c->key];
         v.sum += w;
         v.heaviest = std::max(v.heaviest, w);
@@ -254,7 +271,7 @@ AgentScore score_reviews(const AgentFacts& facts, std::span<const Review* const>
         auto it = weights.find(r.client);
         const ReviewerWeight* rw = it != weights.end() ? &it->second : nullptr;
         if (is_unvouched(r, rw != nullptr ? *rw : unknown))
-            unvouched += weight_of(r, rw) * cluster_scale(c);
+            unvouched += weight_of(r, rw) * repeat_scale(r) * cluster_scale(c);
     }
     const double pool_scale =
         unvouched > config.unvouched_cap ? config.unvouched_cap / unvouched : 1.0;
@@ -280,6 +297,10 @@ AgentScore score_reviews(const AgentFacts& facts, std::span<const Review* const>
                 w = 0;
                 c.discounts.push_back(Discount::funded_by_owner);
             } else {
+                if (const double scale = repeat_scale(r); scale < 1.0) {
+                    w *= scale;
+                    c.discounts.push_back(Discount::repeated);
+                }
                 if (const double scale = cluster_scale(fc); scale < 1.0) {
                     w *= scale;
                     c.discounts.push_back(Discount::clustered);
@@ -306,9 +327,24 @@ AgentScore score_reviews(const AgentFacts& facts, std::span<const Review* const>
     out.evidence = sum_w;
     out.effective_reviewers = sum_ww > 0 ? sum_w * sum_w / sum_ww : 0.0;
     for (Contribution& c : out.contributions) c.share = sum_w > 0 ? c.weight / sum_w : 0.0;
-    // Agent-side evidence (ERC-8004 §Validation Registry: response 0..100).
+    // Agent-side evidence (ERC-8004 §Validation Registry: response 0..100). Each validator is one
+    // voice on an agent, at the mean of its responses: asking one validator ten times proves no
+    // more than asking it once. A validator funded by the agent's owner speaks for the owner and
+    // is not counted (docs/trust.md §Funding).
+    std::map<core::Address, std::pair<double, uint32_t>> by_validator;
     for (const auto& [validator, response] : facts.validations) {
-        overall.add(config.validation_weight, std::min<uint8_t>(response, 100) / 100.0);
+        const FundingCluster* fc = nullptr;
+        if (clusters != nullptr) {
+            const auto it = clusters->find(validator);
+            if (it != clusters->end()) fc = &it->second;
+        }
+        if (owner_funded(fc)) continue;
+        auto& [sum, n] = by_validator[validator];
+        sum += std::min<uint8_t>(response, 100) / 100.0;
+        ++n;
+    }
+    for (const auto& [validator, mean] : by_validator) {
+        overall.add(config.validation_weight, mean.first / mean.second);
         out.validation_evidence += config.validation_weight;
     }
     if (facts.domain_verified) overall.add(config.domain_weight, 1.0);

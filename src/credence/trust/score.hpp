@@ -132,6 +132,7 @@ enum class Discount : uint8_t {
     pooled,           ///< unvouched: shares the agent's capped pool with every unvouched review
     funded_by_owner,  ///< funded (through its funders) by the agent's owner or wallet: not counted
     clustered,        ///< shares a funder with other reviewers of the agent: one voice together
+    repeated,         ///< one of several feedback by this reviewer on the agent: one voice together
 };
 [[nodiscard]] std::string_view to_string(Discount d) noexcept;
 
