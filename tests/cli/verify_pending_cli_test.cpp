@@ -11,6 +11,7 @@
 
 #include <credence/core/data_uri.hpp>
 #include <credence/index/database.hpp>
+#include <credence/index/funding_table.hpp>
 
 #include "cli/erc8004_cli_helpers.hpp"
 #include "support/devnet.hpp"
@@ -95,6 +96,37 @@ TEST_F(VerifyPendingCli, checks_due_agents_once_and_again_after_uri_updated) {
     EXPECT_EQ(again["checked"], 1);
     EXPECT_EQ(again["verified"], 1);
     EXPECT_EQ(statuses(), (std::vector<std::string>{"verified/", "verified/"}));
+}
+
+// With feedback among the kinds, the pass traces where each reviewer's funds came from
+// (docs/trust.md §Funding): a fresh address funded by dev account 3 is found with its funder.
+TEST_F(VerifyPendingCli, feedback_pass_traces_the_reviewers_funding) {
+    const std::string agent = next_agent_id();
+    ASSERT_EQ(cast_register(devnet(), 0, data_uri(agent)), agent);
+    const std::string fresh_key =
+        "0x" + std::string(62, '0') + "2a";  // a key nobody funded at genesis
+    const std::string fresh = first_word(cast_offline({"wallet", "address", fresh_key}));
+    cast(devnet(), {"send", fresh, "--value", "1ether", "--private-key", devnet().dev_key(3)});
+    cast(devnet(),
+         {"send", devnet().address("ReputationRegistry").to_checksum_hex(),
+          "giveFeedback(uint256,int128,uint8,string,string,string,string,bytes32)", agent, "90",
+          "0", "starred", "", "", "", "0x" + std::string(64, '0'), "--private-key", fresh_key});
+    const std::string db = (scratch_dir() / "verify_pending_funding.sqlite").string();
+    index(db);
+    const auto traced = credence_json(
+        devnet(), {"verify", "pending", "--database", db, "--kind", "feedback", "--max-age", "0"});
+    EXPECT_GE(traced["fundingsTraced"].get<int>(), 2) << traced.dump();  // the reviewer, its funder
+    auto open = index::open_database(db);
+    ASSERT_TRUE(open) << open.error().to_string();
+    auto row = index::load_funding(**open, devnet().chain_id(),
+                                   *core::Address::from_hex(fresh, core::ChecksumMode::ignore));
+    ASSERT_TRUE(row && *row);
+    EXPECT_EQ((*row)->source, "transfer");
+    EXPECT_EQ((*row)->funder, devnet().dev_address(3));
+    EXPECT_EQ((*row)->depth, 0U);
+    auto funder = index::load_funding(**open, devnet().chain_id(), devnet().dev_address(3));
+    ASSERT_TRUE(funder && *funder);
+    EXPECT_EQ((*funder)->source, "genesis");
 }
 
 TEST_F(VerifyPendingCli, unknown_kind_is_a_one_line_error) {

@@ -132,7 +132,7 @@ void run_pending(const PendingArgs& a) {
             funding.head = *head;
             auto traced = verify::trace_fundings(*db, ctx.rpc(), chain_id, funding);
             if (!traced) throw CliError(traced.error().to_string());
-            out.add("fundings traced", traced->traced);
+            out.add("fundingsTraced", traced->traced);
         }
         out.flush();
         if (!a.follow) break;

@@ -1,17 +1,19 @@
 #include <credence/verify/store/funding_pass.hpp>
 
+#include <algorithm>
+#include <vector>
+
 #include <credence/index/funding_table.hpp>
 
 namespace credence::verify {
+namespace {
 
-index::DbResult<FundingPassCounts> trace_fundings(index::Database& db, chain::RpcClient& rpc,
-                                                  uint64_t chain_id,
-                                                  const FundingPassOptions& options) {
-    FundingPassCounts counts;
-    auto queue = index::untraced_addresses(db, chain_id, options.head, options.max_depth,
-                                           options.max_addresses);
-    if (!queue) return std::unexpected(queue.error());
-    for (const index::TraceTarget& target : *queue) {
+// Traces each target and saves its record ('error' when the trace failed).
+index::DbResult<void> trace_queue(index::Database& db, chain::RpcClient& rpc, uint64_t chain_id,
+                                  const FundingPassOptions& options,
+                                  const std::vector<index::TraceTarget>& queue,
+                                  FundingPassCounts& counts) {
+    for (const index::TraceTarget& target : queue) {
         index::FundingRecord record;
         record.address = target.address;
         record.depth = target.depth;
@@ -33,6 +35,27 @@ index::DbResult<FundingPassCounts> trace_fundings(index::Database& db, chain::Rp
             return std::unexpected(saved.error());
         }
         ++counts.traced;
+    }
+    return {};
+}
+
+}  // namespace
+
+index::DbResult<FundingPassCounts> trace_fundings(index::Database& db, chain::RpcClient& rpc,
+                                                  uint64_t chain_id,
+                                                  const FundingPassOptions& options) {
+    FundingPassCounts counts;
+    // A traced address names its funder, which the queue then holds one level up: one round per
+    // level, so one pass reaches the funders of the reviewers it traced.
+    for (uint32_t round = 0; round < std::max(options.max_depth, 1U); ++round) {
+        if (counts.traced >= options.max_addresses) break;
+        auto queue = index::untraced_addresses(db, chain_id, options.head, options.max_depth,
+                                               options.max_addresses - counts.traced);
+        if (!queue) return std::unexpected(queue.error());
+        if (queue->empty()) break;
+        if (auto r = trace_queue(db, rpc, chain_id, options, *queue, counts); !r) {
+            return std::unexpected(r.error());
+        }
     }
     return counts;
 }

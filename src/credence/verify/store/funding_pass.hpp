@@ -33,7 +33,8 @@ struct FundingPassCounts {
     size_t failed = 0;     ///< of which the trace failed ('error')
 };
 
-/// One pass: traces the queue (reviewers first, then funders) and saves each record.
+/// One pass: traces the queue (reviewers first, then, round by round, the funders the records
+/// name, up to max_depth levels and max_addresses in all) and saves each record.
 [[nodiscard]] index::DbResult<FundingPassCounts> trace_fundings(index::Database& db,
                                                                 chain::RpcClient& rpc,
                                                                 uint64_t chain_id,
