@@ -62,7 +62,7 @@ dense_chain_start() {
     DENSE_RPC=
     local i
     for ((i = 0; i < 300; ++i)); do
-        port=$(sed -n 's/^Listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$dense_chain_dir/anvil.out" | head -n 1)
+        port=$(sed -n 's/^Listening on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$dense_chain_dir/anvil.out" 2>/dev/null | head -n 1)
         [[ -n $port ]] && { DENSE_RPC=http://127.0.0.1:$port; break; }
         kill -0 "$dense_chain_pid" 2>/dev/null || break
         sleep 0.1
