@@ -17,6 +17,10 @@
 #   dense_chain_start sets those DENSE_* variables in the caller's shell (and prints the line);
 #   dense_chain_stop ends anvil and deletes its directory. Neither changes the caller's options.
 # PORT 0 (the default) lets anvil pick a free one. Needs npm ci (anvil, cast) and forge build.
+# DENSE_ANVIL_ARGS adds anvil options. By default anvil keeps every block's state, evicting the
+# older ones to disk under its $HOME: 4.2 GB for 10,000 blocks, 8.3 GB for 25,000, and a third
+# of the time it takes. `--prune-history` keeps none, at the cost of eth_call / eth_getCode at
+# old blocks. Either way each block takes longer to make as the chain grows.
 
 dense_chain_repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 dense_chain_pid=
@@ -56,8 +60,10 @@ dense_chain_start() {
 
     dense_chain_dir=$(mktemp -d "${TMPDIR:-/tmp}/credence-dense-chain.XXXXXX")
     # HOME: anvil's state cache lands in the temporary directory and goes with it.
+    local extra=()
+    read -r -a extra <<<"${DENSE_ANVIL_ARGS:-}"
     HOME=$dense_chain_dir "$anvil" --host 127.0.0.1 --port "$port" --gas-limit 1000000000 \
-        --no-mining >"$dense_chain_dir/anvil.out" 2>&1 &
+        --no-mining "${extra[@]}" >"$dense_chain_dir/anvil.out" 2>&1 &
     dense_chain_pid=$!
     DENSE_RPC=
     local i

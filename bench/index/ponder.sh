@@ -51,6 +51,7 @@ cleanup() {
     if [[ ${KEEP:-0} = 1 ]]; then echo "work directory kept: $work" >&2; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM
 
 port=${PONDER_PORT:-$("$node" -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });')}
 url=http://127.0.0.1:$port
@@ -80,24 +81,25 @@ ready_s= done_s= at_head= feedback=0 agents=0 peak_tree=0 procs=0 last_block=0
 deadline=$(($(date +%s) + ${TIMEOUT:-3600}))
 while :; do
     kill -0 "$time_pid" 2>/dev/null || die "ponder exited after $(elapsed) s: $(last_error || tail -n 3 "$work/ponder.log")"
-    (($(date +%s) < deadline)) || die "timeout after ${TIMEOUT:-3600} s: at block $last_block, feedback $feedback, agents $agents"
+    (($(date +%s) < deadline)) || die "timeout after ${TIMEOUT:-3600} s: Ponder at block $last_block of $head_block"
     read -r rss n < <(tree_rss)
     ((rss > peak_tree)) && peak_tree=$rss
     ((n > procs)) && procs=$n
     if [[ -z $ready_s && $(curl -s -o /dev/null -w '%{http_code}' "$url/ready") = 200 ]]; then ready_s=$(elapsed); fi
     if [[ -n $ready_s ]]; then
+        last_block=$(curl -sf "$url/status" | jq -r '.anvil.block.number // 0' || echo 0)
+    fi
+    # Counting is a scan of both tables: only once Ponder has indexed HEAD_BLOCK.
+    if ((last_block >= head_block)); then
         counts=$(curl -sf "$url/counts") || counts='{}'
         feedback=$(jq -r '.feedback // 0' <<<"$counts") agents=$(jq -r '.agent // 0' <<<"$counts")
-        last_block=$(curl -sf "$url/status" | jq -r '.anvil.block.number // 0' || echo 0)
-        if ((feedback >= want_feedback && agents >= want_agents && last_block >= head_block)); then
+        if ((feedback >= want_feedback && agents >= want_agents)); then
             done_s=$(elapsed)
             break
         fi
         # Past HEAD_BLOCK every row is committed: counts still short 5 s later are a mismatch.
-        if ((last_block >= head_block)); then
-            [[ -n ${at_head:-} ]] || at_head=$(date +%s)
-            (($(date +%s) - at_head < 5)) || break
-        fi
+        [[ -n $at_head ]] || at_head=$(date +%s)
+        (($(date +%s) - at_head < 5)) || break
     fi
     sleep 0.2
 done
