@@ -16,12 +16,14 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <regex>
 #include <set>
 #include <string>
 #include <thread>
 #include <variant>
 #include <vector>
 
+#include <httplib.h>
 #include <nlohmann/json.hpp>
 
 #include <credence/core/bytes.hpp>
@@ -352,6 +354,30 @@ TEST_F(DemoCli, demo_seeds_a_world_the_verifiers_and_trust_engine_see) {
         const double without = trust::compute_trust(honest_only, tc).agents[target_index].score;
         EXPECT_LE(std::abs(with_sybils - without) * 100, 5.0)
             << "target " << with_sybils << " vs honest-only " << without;
+        // What the explorer shows: the node's own stored score for the target (its trust engine
+        // runs a full pass once the fundings are traced) reaches the honest-only score too.
+        {
+            static const std::regex serving(R"(credence node: serving (http://127\.0\.0\.1:\d+))");
+            std::smatch m;
+            const std::string printed = node.out();
+            ASSERT_TRUE(std::regex_search(printed, m, serving)) << printed;
+            httplib::Client api(m[1].str());
+            api.set_read_timeout(std::chrono::seconds(3));
+            double shown = -1;
+            const auto shown_by = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+            while (std::chrono::steady_clock::now() < shown_by && !node.exited()) {
+                if (auto res = api.Get("/api/v1/agents/" + target); res && res->status == 200) {
+                    const Json body = Json::parse(res->body, nullptr, false);
+                    if (body.is_object() && body["score"].is_object() &&
+                        body["score"]["score"].is_number())
+                        shown = body["score"]["score"].get<double>();
+                }
+                if (shown >= 0 && std::abs(shown - without) * 100 <= 5.0) break;
+                std::this_thread::sleep_for(std::chrono::milliseconds(250));
+            }
+            EXPECT_LE(std::abs(shown - without) * 100, 5.0)
+                << "the node shows " << shown << ", honest-only " << without;
+        }
         // The explanation names the cluster and the path that proved it.
         const auto clustered =
             run({"trust", "score", target, "--explain", "--database", node_db, "--json"});

@@ -537,6 +537,7 @@ DemoResult<DemoSummary> seed(const DemoOptions& o, const core::SecretKey& funder
     // and the operator funds its Sybils.
     say(o, "funding 109 accounts");
     std::vector<const core::SecretKey*> funded;
+    funded.reserve(keys.owners.size() + keys.validators.size() + 1);
     for (const auto& k : keys.owners) funded.push_back(&k);
     for (const auto& k : keys.validators) funded.push_back(&k);
     funded.push_back(&keys.tool_creator);

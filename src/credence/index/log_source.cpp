@@ -369,7 +369,11 @@ chain::RpcResult<LogChunk> LogSource::sweep(uint64_t from_block, uint64_t to_blo
         any = true;
         while (want_more()) launch();
     }
-    if (!any) return std::unexpected(std::move(*failure));
+    if (!any) {
+        // Nothing succeeded, so the first range failed: `failure` holds its error.
+        if (failure) return std::unexpected(std::move(*failure));
+        return chain::rpc_fail(RpcErrorKind::invalid_argument, "no range was fetched");
+    }
     return all;
 }
 

@@ -185,11 +185,10 @@ TEST_F(VerifyRegistration, intermediate_revision_endpoints_give_the_services) {
     const auto agent = register_agent("https://other.test/agent.json");
     OrderedJson doc = OrderedJson::parse(file(agent.agent_id));
     doc.erase("services");
-    doc["endpoints"] = OrderedJson::array({service("A2A", "https://other.test/a2a.json"),
-                                           service("MCP", "https://cdn.test/mcp")});
+    doc["endpoints"] = OrderedJson::array(
+        {service("A2A", "https://other.test/a2a.json"), service("MCP", "https://cdn.test/mcp")});
     server_->serve("other.test", "/agent.json", doc.dump());
-    server_->serve("cdn.test", "/.well-known/agent-registration.json",
-                   domain_file(agent.agent_id));
+    server_->serve("cdn.test", "/.well-known/agent-registration.json", domain_file(agent.agent_id));
     const auto v = verify(agent);
     EXPECT_EQ(v.status, AgentStatus::verified) << v.detail;
     ASSERT_TRUE(v.registration);
