@@ -601,6 +601,36 @@ TEST_F(IndexCli, rejected_logs_are_one_line_per_contract_and_event) {
         << r.err;
 }
 
+// One address followed as two kinds: each log goes to the kind whose events include its topic0, so
+// the reputation registry followed as both identity and reputation indexes exactly what it does
+// as reputation alone, and nothing is rejected.
+TEST_F(IndexCli, one_address_as_two_kinds_routes_each_log_by_its_event) {
+    const std::string agent = cast_register(devnet(), 1, "https://agent.test/a.json");
+    for (const size_t client : {size_t{2}, size_t{3}}) {
+        const CommandResult fb = run_cli(
+            devnet(), {"feedback", "give", agent, "7", "--private-key", devnet().dev_key(client)});
+        ASSERT_EQ(fb.exit_code, 0) << fb.err;
+    }
+    const std::string reputation = devnet().address("ReputationRegistry").to_checksum_hex();
+    const std::string both = sqlite_path("both-kinds.sqlite");
+    const std::string one = sqlite_path("one-kind.sqlite");
+    const CommandResult r =
+        run_cli(devnet(), {"index", "--once", "--registry", "identity=" + reputation, "--registry",
+                           "reputation=" + reputation, "--database", both});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    for (const auto& line : lines(r.err))  // the batch line says rejected=0; no warning line
+        EXPECT_TRUE(line.find("rejected") == std::string::npos ||
+                    line.find("msg=\"batch\"") != std::string::npos)
+            << line;
+    EXPECT_NE(r.err.find("rejected=0"), std::string::npos) << r.err;
+    const CommandResult alone = run_cli(
+        devnet(), {"index", "--once", "--registry", "reputation=" + reputation, "--database", one});
+    ASSERT_EQ(alone.exit_code, 0) << alone.err;
+    const std::string dumped = dump(both, devnet().chain_id());
+    EXPECT_NE(dumped.find("feedback"), std::string::npos);
+    EXPECT_EQ(dumped, dump(one, devnet().chain_id()));
+}
+
 TEST_F(IndexCli, bad_arguments_are_one_line_errors) {
     const auto one_line_error = [&](std::vector<std::string> args, const std::string& needle) {
         const CommandResult r = run_cli(devnet(), args);
@@ -619,12 +649,12 @@ TEST_F(IndexCli, bad_arguments_are_one_line_errors) {
                    "database");
     one_line_error({"index", "--once", "--chain-id", "5", "--database", sqlite_path("y.sqlite")},
                    "chain");
-    // One address given as two kinds names both flags.
+    // One contract given as one kind twice names both flags.
     const std::string reputation = devnet().address("ReputationRegistry").to_checksum_hex();
-    one_line_error({"index", "--once", "--registry", "identity=" + reputation, "--registry",
+    one_line_error({"index", "--once", "--registry", "reputation=" + reputation, "--registry",
                     "reputation=" + reputation, "--database", sqlite_path("w.sqlite")},
-                   "--registry identity=" + reputation +
-                       " and --registry reputation=" + reputation + " name one address twice");
+                   "--registry reputation=" + reputation + " and --registry reputation=" +
+                       reputation + " name one contract as one kind twice");
     // Out-of-range numbers are CLI11's usage errors (their own exit code), naming the flag.
     const CommandResult r = run_cli(
         devnet(), {"index", "--once", "--batch-logs", "0", "--database", sqlite_path("z.sqlite")});

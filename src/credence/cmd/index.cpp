@@ -84,8 +84,7 @@ std::vector<index::RegistrySource> resolve_sources(const IndexOptions& o, ChainC
     for (const auto& r : o.registries) sources.push_back(parse_registry(r));
     if (const auto twice = index::repeated_address(sources)) {
         throw CliError(fmt::format(
-            "--registry {} and --registry {} name one address twice: give each contract once, "
-            "with the kind of the events it emits",
+            "--registry {} and --registry {} name one contract as one kind twice: give it once",
             o.registries[twice->first], o.registries[twice->second]));
     }
     if (sources.empty()) {

@@ -17,6 +17,7 @@
 #include <credence/chain/rpc_codec.hpp>
 #include <credence/core/bytes.hpp>
 #include <credence/core/keccak.hpp>
+#include <credence/index/projector.hpp>
 
 namespace credence::index {
 namespace {
@@ -162,10 +163,24 @@ std::expected<uint64_t, IndexError> rewind_to_fork(IndexStore& store, LogSource&
 
 std::expected<Indexer::Fetched, IndexError> Indexer::fetch(uint64_t from, uint64_t head) {
     std::vector<core::Address> addresses;
-    std::map<core::Address, ContractKind> kinds;
+    std::map<core::Address, std::vector<ContractKind>> kinds;
     for (const auto& src : options_.sources) {
-        if (kinds.emplace(src.address, src.kind).second) addresses.push_back(src.address);
+        auto& of = kinds[src.address];
+        if (of.empty()) addresses.push_back(src.address);
+        if (std::find(of.begin(), of.end(), src.kind) == of.end()) of.push_back(src.kind);
     }
+    // An address followed as several kinds: each log goes to the kind that knows its topic0;
+    // one that none knows goes to the first, which rejects it as unknown.
+    const auto kind_of = [&kinds](const RawLog& log) {
+        const std::vector<ContractKind>& of = kinds.at(log.address);
+        if (of.size() > 1 && !log.topics.empty()) {
+            for (const ContractKind k : of) {
+                for (const CatalogEvent& e : event_catalog(k))
+                    if (e.topic0 == log.topics.front()) return k;
+            }
+        }
+        return of.front();
+    };
     Fetched out;
     // Final blocks (no reorg can touch them) are swept with several ranges in flight and merged
     // into one batch of up to batch_logs: fewer, larger transactions. Blocks near the head come
@@ -182,7 +197,7 @@ std::expected<Indexer::Fetched, IndexError> Indexer::fetch(uint64_t from, uint64
     out.chunk = std::move(*chunk);
     out.logs.reserve(out.chunk.logs.size());
     for (auto& log : out.chunk.logs) {
-        const ContractKind kind = kinds.at(log.address);
+        const ContractKind kind = kind_of(log);
         out.logs.push_back({std::move(log), kind, {}, std::nullopt});
     }
     out.chunk.logs.clear();

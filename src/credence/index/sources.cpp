@@ -38,7 +38,8 @@ std::optional<std::pair<size_t, size_t>> repeated_address(
     const std::vector<RegistrySource>& sources) {
     for (size_t i = 0; i < sources.size(); ++i) {
         for (size_t j = 0; j < i; ++j) {
-            if (sources[j].address == sources[i].address) return std::pair{j, i};
+            if (sources[j].address == sources[i].address && sources[j].kind == sources[i].kind)
+                return std::pair{j, i};
         }
     }
     return std::nullopt;

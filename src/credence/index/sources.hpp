@@ -43,8 +43,10 @@ struct RegistrySource {
     friend bool operator==(const RegistrySource&, const RegistrySource&) = default;
 };
 
-/// The first pair (earlier, later) of sources naming one address, or nullopt. One address is
-/// one kind: its logs are decoded by that kind's events, so another kind's would all be rejected.
+/// The first pair (earlier, later) of sources naming one address as one kind twice, or nullopt.
+/// One address may be given as several kinds (a contract that emits, say, both identity and
+/// reputation events): each of its logs goes to the kind whose events include its topic0
+/// (indexer.cpp).
 [[nodiscard]] std::optional<std::pair<size_t, size_t>> repeated_address(
     const std::vector<RegistrySource>& sources);
 

@@ -84,7 +84,7 @@ constexpr std::string_view kDeleteLogsAbove =
 constexpr std::string_view kEntityLogs =
     "SELECT block_num, log_index, block_hash, txn_hash, txn_index, topic0, topic1, topic2, "
     "topic3, data, detail FROM raw_logs WHERE chain_id = $1 AND address = $2 AND entity = $3 "
-    "ORDER BY block_num, log_index";
+    "AND kind = $4 ORDER BY block_num, log_index";
 constexpr std::string_view kLastCodeHash =
     "SELECT code_hash FROM code_hashes WHERE chain_id = $1 AND address = $2 ORDER BY block_num "
     "DESC LIMIT 1";
@@ -217,7 +217,10 @@ DbResult<void> rebuild_entity(Database& db, uint64_t chain_id, const core::Bytes
     for (const auto sql : entity_delete_statements(kind)) {
         if (auto r = db.exec(sql, key); !r) return r;
     }
-    auto rows = db.query(kEntityLogs, key);
+    // One address may follow several kinds (sources.hpp): replay only this kind's logs.
+    const std::array<DbValue, 4> logs_key{int_value(chain_id), address, entity,
+                                          int64_t{static_cast<uint8_t>(kind)}};
+    auto rows = db.query(kEntityLogs, logs_key);
     if (!rows) return std::unexpected(rows.error());
     auto addr = core::Address::from_bytes(address);
     if (!addr) return corrupt("store: raw_logs.address is not 20 bytes");

@@ -452,8 +452,8 @@ std::expected<void, std::string> validate(const NodeConfig& config) {
     }
     if (const auto twice = index::repeated_address(config.registries)) {
         return std::unexpected(fmt::format(
-            "registries[{}] and registries[{}] name one address twice ({}): give each contract "
-            "once, with the kind of the events it emits",
+            "registries[{}] and registries[{}] name one contract as one kind twice ({}): give it "
+            "once",
             twice->first, twice->second,
             config.registries[twice->second].address.to_checksum_hex()));
     }

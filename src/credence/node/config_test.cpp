@@ -196,12 +196,26 @@ kind = "reputation"
 address = "0x8004a818bfb912233c491871b3d84c89a494bd9e"
 )",
                                   "node.toml", c));
+    // One contract may emit the events of two kinds (sources.hpp).
+    EXPECT_TRUE(validate(c).has_value());
+    c = NodeConfig{};
+    ASSERT_TRUE(apply_node_config(R"(
+[[registries]]
+kind = "identity"
+address = "0x8004A818BFB912233c491871b3d84c89A494BD9e"
+[[registries]]
+kind = "reputation"
+address = "0x8004a818bfb912233c491871b3d84c89a494bd9e"
+[[registries]]
+kind = "reputation"
+address = "0x8004A818BFB912233c491871b3d84c89A494BD9e"
+)",
+                                  "node.toml", c));
     r = validate(c);
     ASSERT_FALSE(r.has_value());
     EXPECT_EQ(r.error(),
-              "registries[0] and registries[1] name one address twice "
-              "(0x8004A818BFB912233c491871b3d84c89A494BD9e): give each contract once, with the "
-              "kind of the events it emits");
+              "registries[1] and registries[2] name one contract as one kind twice "
+              "(0x8004A818BFB912233c491871b3d84c89A494BD9e): give it once");
 }
 
 TEST(node_config, load_reads_a_file_and_names_it) {
