@@ -92,10 +92,6 @@ FundingClusters funding_clusters(const TrustInputs& inputs, const TrustConfig& c
     return out;
 }
 
-}  // namespace credence::trust
-
-namespace credence::trust {
-
 std::vector<ClusterExplanation> explain_clusters(const AgentScore& score) {
     std::vector<ClusterExplanation> out;
     const auto has = [](const Contribution& c, Discount d) {
@@ -130,10 +126,6 @@ std::vector<ClusterExplanation> explain_clusters(const AgentScore& score) {
     });
     return out;
 }
-
-}  // namespace credence::trust
-
-namespace credence::trust {
 
 nlohmann::json clusters_json(const AgentScore& score) {
     nlohmann::json out = nlohmann::json::array();

@@ -209,11 +209,12 @@ AgentScore score_reviews(const AgentFacts& facts, std::span<const Review* const>
     // for the owner, who may not rate its own agent (ERC-8004 §Giving Feedback), and any payment
     // it made went round in a circle: it counts for nothing. Reviewers sharing a cluster key are
     // one voice: together they weigh what their heaviest review weighs.
-    const auto cluster_of = [&](const Review& r) -> const FundingCluster* {
+    const auto cluster_at = [&](const core::Address& a) -> const FundingCluster* {
         if (clusters == nullptr) return nullptr;
-        const auto it = clusters->find(r.client);
+        const auto it = clusters->find(a);
         return it != clusters->end() ? &it->second : nullptr;
     };
+    const auto cluster_of = [&](const Review& r) { return cluster_at(r.client); };
     const auto owner_funded = [&](const FundingCluster* c) {
         if (c == nullptr) return false;
         const auto is_owner = [&](const core::Address& a) {
@@ -333,12 +334,7 @@ AgentScore score_reviews(const AgentFacts& facts, std::span<const Review* const>
     // is not counted (docs/trust.md §Funding).
     std::map<core::Address, std::pair<double, uint32_t>> by_validator;
     for (const auto& [validator, response] : facts.validations) {
-        const FundingCluster* fc = nullptr;
-        if (clusters != nullptr) {
-            const auto it = clusters->find(validator);
-            if (it != clusters->end()) fc = &it->second;
-        }
-        if (owner_funded(fc)) continue;
+        if (owner_funded(cluster_at(validator))) continue;
         auto& [sum, n] = by_validator[validator];
         sum += std::min<uint8_t>(response, 100) / 100.0;
         ++n;
