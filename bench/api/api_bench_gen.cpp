@@ -163,9 +163,14 @@ int main(int argc, char** argv) {
             !r) {
             return fail(r.error());
         }
+        // The registration file itself as the verifier stores it ("document"), which the agent0
+        // subgraph endpoint reads (docs/graphql.md).
+        const std::string document = fmt::format(
+            R"({{"type":"https://eips.ethereum.org/EIPS/eip-8004#registration-v1","name":"{}","description":"{}","image":"https://agent{}.example/i.png","services":{},"active":{},"supportedTrust":["reputation"]}})",
+            name, description, i, service_json, profile.active ? "true" : "false");
         const std::string report = fmt::format(
-            R"({{"agentId":"{}","status":"{}","reason":"none","detail":"","registrationFile":{{"fetched":true,"parsed":true,"valid":true,"name":"{}"}},"domains":[{{"domain":"agent{}.example","verified":true}}],"verifiedDomains":["agent{}.example"],"agentCards":[]}})",
-            i, status, name, i, i);
+            R"({{"agentId":"{}","agentURI":"https://agent{}.example/agent.json","status":"{}","reason":"none","detail":"","registrationFile":{{"fetched":true,"parsed":true,"valid":true,"name":"{}","document":{}}},"domains":[{{"domain":"agent{}.example","verified":true}}],"verifiedDomains":["agent{}.example"],"agentCards":[]}})",
+            i, i, status, name, document, i, i);
         const std::array<DbValue, 7> verification{
             chain, identity, agent_id,
             zero,  status,   std::string(status == "verified" ? "" : "fetch_failed"),

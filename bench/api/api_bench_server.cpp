@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <string>
 
+#include <credence/api/graphql_endpoint.hpp>
 #include <credence/api/http_server.hpp>
 #include <credence/api/mcp_endpoint.hpp>
 #include <credence/api/rest_api.hpp>
@@ -48,7 +49,19 @@ int main(int argc, char** argv) {
     if (argc > 4) options.max_connections = std::stoul(argv[4]);
     credence::api::RestApi rest(std::move(options));
     credence::api::McpEndpoint mcp(rest, credence::api::McpOptions{});
+    // The agent0 subgraph endpoint over the same index (docs/graphql.md).
+    credence::subgraph::Agent0GraphOptions graph_options;
+    const auto scope = credence::bench::bench_scope();
+    graph_options.sources = {scope.chain_id, scope.identity_registry, scope.reputation_registry,
+                             scope.validation_registry};
+    graph_options.open_database = [location] { return credence::index::open_database(location); };
+    credence::api::GraphqlEndpoint graphql(std::move(graph_options));
+    if (auto first = graphql.graph().current(); !first) {
+        std::fprintf(stderr, "subgraph: %s\n", first.error().to_string().c_str());
+        return 1;
+    }
     credence::api::HttpServerOptions server_options;
+    server_options.graphql = &graphql;
     server_options.port = static_cast<uint16_t>(std::stoul(argv[2]));
     server_options.threads = argc > 3 ? static_cast<unsigned>(std::stoul(argv[3])) : 16;
     server_options.rate_limit_per_second = 0;  // off: one load generator

@@ -24,14 +24,14 @@ log=$(mktemp)
     "${BENCH_DB_CONNECTIONS:-0}" > /dev/null 2> "$log" &
 wrapper=$!
 server_pid() { pgrep -P "$wrapper" api_bench_serve || true; }
-for _ in $(seq 50); do
+for _ in $(seq 600); do  # the GraphQL snapshot is built before serving
     curl -sf "http://127.0.0.1:$port/healthz" > /dev/null && break
     sleep 0.1
 done
 curl -sf "http://127.0.0.1:$port/api/v1/agents/1" > /dev/null
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$(server_pid)/stat"; }
 ticks_per_second=$(getconf CLK_TCK)
-for route in detail search; do
+for route in ${BENCH_ROUTES:-detail search graphql_search}; do
     echo "== $route: ${BENCH_CONNECTIONS:-14} connections, ${BENCH_DELAY_MS:-20} ms between requests each, ${seconds}s"
     before=$(cpu_ticks)
     out=$(wrk -t2 -c"${BENCH_CONNECTIONS:-14}" -d"${seconds}s" --latency -s "$here/$route.lua" \

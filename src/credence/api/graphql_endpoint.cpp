@@ -44,7 +44,8 @@ HttpResponse GraphqlEndpoint::handle(const HttpRequest& request) {
         parsed = graphql::parse_request(request.body, graph_.limits());
     } else if (request.method == "GET" || request.method == "HEAD") {
         const std::string* query = request.param("query");
-        if (query == nullptr) return refuse(400, "the request must have a \"query\" parameter", type);
+        if (query == nullptr)
+            return refuse(400, "the request must have a \"query\" parameter", type);
         nlohmann::json body = {{"query", *query}};
         if (const std::string* v = request.param("variables")) {
             auto variables = nlohmann::json::parse(*v, nullptr, false);
@@ -68,7 +69,8 @@ HttpResponse GraphqlEndpoint::handle(const HttpRequest& request) {
         return response;
     }
     const nlohmann::ordered_json result = graph_.execute(*parsed);
-    // No "data": the request could not start (GraphQL over HTTP §application/graphql-response+json).
+    // No "data": the request could not start (GraphQL over HTTP
+    // §application/graphql-response+json).
     if (type == kGraphqlResponseType && !result.contains("data")) response.status = 400;
     // Strings from the chain (tags, URIs) need not be UTF-8: replaced, never a throw.
     response.body = result.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

@@ -11,8 +11,8 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
 
-#include <credence/api/graphql_endpoint.hpp>
 #include <credence/api/detail/http_connection.hpp>
+#include <credence/api/graphql_endpoint.hpp>
 
 namespace credence::api {
 

@@ -1,8 +1,9 @@
 // The node's HTTP server (docs/node.md §HTTP server): an event-driven HTTP/1.1 server on
 // Boost.Beast / Asio. One I/O thread owns every socket (accepts, reads, writes, deadlines); the
 // handlers run on a small pool, so a slow handler never holds up accepts or other connections.
-// It routes /mcp to the MCP endpoint, /subgraphs/agent0 to the GraphQL endpoint, /api/v1/*, /openapi.json, /healthz and /metrics to the
-// REST API, and everything else to the explorer's static files.
+// It routes /mcp to the MCP endpoint, /subgraphs/agent0 to the GraphQL endpoint, /api/v1/*,
+// /openapi.json, /healthz and /metrics to the REST API, and everything else to the explorer's
+// static files.
 //
 // Limits (docs/node.md §HTTP server limits), none of which holds a worker:
 //   - connections: at most max_connections in total and max_connections_per_ip from one address;

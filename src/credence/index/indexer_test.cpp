@@ -292,8 +292,7 @@ TEST_F(IndexerDevnet, block_times_come_from_the_logs_or_else_the_headers) {
             const auto num = static_cast<uint64_t>(std::get<int64_t>(row[0]));
             auto block = rpc.get_block_by_number(chain::BlockId(num));
             ASSERT_TRUE(block && *block) << num;
-            EXPECT_EQ(static_cast<uint64_t>(std::get<int64_t>(row[1])), (*block)->timestamp)
-                << url;
+            EXPECT_EQ(static_cast<uint64_t>(std::get<int64_t>(row[1])), (*block)->timestamp) << url;
             EXPECT_GT(std::get<int64_t>(row[2]), 0);
         }
     }

@@ -14,9 +14,9 @@
 
 #include <fmt/format.h>
 
+#include <credence/api/graphql_endpoint.hpp>
 #include <credence/api/http_server.hpp>
 #include <credence/api/mcp_endpoint.hpp>
-#include <credence/api/graphql_endpoint.hpp>
 #include <credence/api/rest_api.hpp>
 #include <credence/chain/anvil_process.hpp>
 #include <credence/chain/deployment.hpp>

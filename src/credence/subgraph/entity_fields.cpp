@@ -32,7 +32,8 @@ std::string agent_id_of(const S& s, uint32_t agent) {
 }
 std::string feedback_id_of(const S& s, uint32_t f) {
     const FeedbackRecord& r = s.feedback[f];
-    return fmt::format("{}:{}:{}", agent_id_of(s, r.agent), r.client.to_lower_hex(), r.feedback_index);
+    return fmt::format("{}:{}:{}", agent_id_of(s, r.agent), r.client.to_lower_hex(),
+                       r.feedback_index);
 }
 Cell agent_ref(const S& s, uint32_t agent) {
     return agent == kNone ? Cell() : Cell(agent_id_of(s, agent));
@@ -127,7 +128,8 @@ const std::vector<FieldSpec>& registration_file_fields() {
              return flag_cell(s.registration_files[r].x402_support);
          }},
         {"supportedTrusts", K::string, true, &rf_list<&RegistrationFileRecord::supported_trusts>},
-        {"endpointsRawJson", K::string, false, &rf_text<&RegistrationFileRecord::endpoints_raw_json>},
+        {"endpointsRawJson", K::string, false,
+         &rf_text<&RegistrationFileRecord::endpoints_raw_json>},
         {"mcpEndpoint", K::string, false, &rf_text<&RegistrationFileRecord::mcp_endpoint>},
         {"mcpVersion", K::string, false, &rf_text<&RegistrationFileRecord::mcp_version>},
         {"a2aEndpoint", K::string, false, &rf_text<&RegistrationFileRecord::a2a_endpoint>},
@@ -171,8 +173,10 @@ const std::vector<FieldSpec>& feedback_fields() {
          }},
         {"value", K::big_decimal, false,
          [](const S& s, uint32_t r) -> Cell { return s.feedback[r].value; }},
-        {"tag1", K::string, false, [](const S& s, uint32_t r) -> Cell { return s.feedback[r].tag1; }},
-        {"tag2", K::string, false, [](const S& s, uint32_t r) -> Cell { return s.feedback[r].tag2; }},
+        {"tag1", K::string, false,
+         [](const S& s, uint32_t r) -> Cell { return s.feedback[r].tag1; }},
+        {"tag2", K::string, false,
+         [](const S& s, uint32_t r) -> Cell { return s.feedback[r].tag2; }},
         {"endpoint", K::string, false,
          [](const S& s, uint32_t r) -> Cell { return s.feedback[r].endpoint; }},
         {"feedbackURI", K::string, false,
@@ -275,12 +279,16 @@ const std::vector<FieldSpec>& response_fields() {
 const std::vector<FieldSpec>& validation_fields() {
     static const std::vector<FieldSpec> kFields{
         {"id", K::id, false,
-         [](const S& s, uint32_t r) -> Cell { return core::to_hex(s.validations[r].request_hash); }},
+         [](const S& s, uint32_t r) -> Cell {
+             return core::to_hex(s.validations[r].request_hash);
+         }},
         {"agent", K::id, false,
          [](const S& s, uint32_t r) -> Cell { return agent_ref(s, s.validations[r].agent); },
          Entity::agent, [](const S& s, uint32_t r) { return s.validations[r].agent; }},
         {"validatorAddress", K::bytes, false,
-         [](const S& s, uint32_t r) -> Cell { return bytes_cell(s.validations[r].validator.bytes); }},
+         [](const S& s, uint32_t r) -> Cell {
+             return bytes_cell(s.validations[r].validator.bytes);
+         }},
         {"requestUri", K::string, false,
          [](const S& s, uint32_t r) -> Cell { return s.validations[r].request_uri; }},
         {"requestHash", K::bytes, false,
@@ -291,7 +299,8 @@ const std::vector<FieldSpec>& validation_fields() {
          [](const S& s, uint32_t r) -> Cell { return s.validations[r].response_uri; }},
         {"responseHash", K::bytes, false,
          [](const S& s, uint32_t r) -> Cell { return bytes_cell(s.validations[r].response_hash); }},
-        {"tag", K::string, false, [](const S& s, uint32_t r) -> Cell { return s.validations[r].tag; }},
+        {"tag", K::string, false,
+         [](const S& s, uint32_t r) -> Cell { return s.validations[r].tag; }},
         {"status", K::string, false,
          [](const S& s, uint32_t r) -> Cell {
              return std::string(s.validations[r].completed ? "COMPLETED" : "PENDING");
@@ -328,7 +337,8 @@ const std::vector<FieldSpec>& protocol_fields() {
          [](const S& s, uint32_t) -> Cell { return std::to_string(s.chain_id); }},
         {"chainId", K::big_int, false,
          [](const S& s, uint32_t) -> Cell { return static_cast<int64_t>(s.chain_id); }},
-        {"name", K::string, false, [](const S& s, uint32_t r) -> Cell { return s.protocols[r].name; }},
+        {"name", K::string, false,
+         [](const S& s, uint32_t r) -> Cell { return s.protocols[r].name; }},
         {"identityRegistry", K::bytes, false,
          [](const S& s, uint32_t r) -> Cell {
              return bytes_cell(s.protocols[r].identity_registry.bytes);
@@ -350,8 +360,8 @@ const std::vector<FieldSpec>& protocol_fields() {
 }
 
 constexpr std::array<std::string_view, 8> kEntityNames = {
-    "Agent",    "AgentRegistrationFile", "Feedback",      "FeedbackFile",
-    "FeedbackResponse", "Validation",   "AgentMetadata", "Protocol"};
+    "Agent",      "AgentRegistrationFile", "Feedback", "FeedbackFile", "FeedbackResponse",
+    "Validation", "AgentMetadata",         "Protocol"};
 
 const std::array<Relation, 4> kRelations{{
     {Entity::agent, Entity::feedback, "agent",
@@ -406,28 +416,44 @@ std::string_view entity_name(Entity e) { return kEntityNames[static_cast<size_t>
 
 size_t row_count(const Snapshot& s, Entity e) {
     switch (e) {
-        case Entity::agent: return s.agents.size();
-        case Entity::registration_file: return s.registration_files.size();
-        case Entity::feedback: return s.feedback.size();
-        case Entity::feedback_file: return s.feedback_files.size();
-        case Entity::response: return s.responses.size();
-        case Entity::validation: return s.validations.size();
-        case Entity::metadata: return s.metadata.size();
-        case Entity::protocol: return s.protocols.size();
+        case Entity::agent:
+            return s.agents.size();
+        case Entity::registration_file:
+            return s.registration_files.size();
+        case Entity::feedback:
+            return s.feedback.size();
+        case Entity::feedback_file:
+            return s.feedback_files.size();
+        case Entity::response:
+            return s.responses.size();
+        case Entity::validation:
+            return s.validations.size();
+        case Entity::metadata:
+            return s.metadata.size();
+        case Entity::protocol:
+            return s.protocols.size();
     }
     return 0;
 }
 
 std::span<const FieldSpec> entity_fields(Entity e) {
     switch (e) {
-        case Entity::agent: return agent_fields();
-        case Entity::registration_file: return registration_file_fields();
-        case Entity::feedback: return feedback_fields();
-        case Entity::feedback_file: return feedback_file_fields();
-        case Entity::response: return response_fields();
-        case Entity::validation: return validation_fields();
-        case Entity::metadata: return metadata_fields();
-        case Entity::protocol: return protocol_fields();
+        case Entity::agent:
+            return agent_fields();
+        case Entity::registration_file:
+            return registration_file_fields();
+        case Entity::feedback:
+            return feedback_fields();
+        case Entity::feedback_file:
+            return feedback_file_fields();
+        case Entity::response:
+            return response_fields();
+        case Entity::validation:
+            return validation_fields();
+        case Entity::metadata:
+            return metadata_fields();
+        case Entity::protocol:
+            return protocol_fields();
     }
     return {};
 }
@@ -446,12 +472,14 @@ const Relation* relation_of(Entity child, std::string_view back_field) {
 
 uint32_t row_by_id(const Snapshot& s, Entity e, std::string_view id) {
     switch (e) {
-        case Entity::agent: return agent_row(s, id);
+        case Entity::agent:
+            return agent_row(s, id);
         case Entity::registration_file: {
             auto it = s.registration_file_by_id.find(std::string(id));
             return it == s.registration_file_by_id.end() ? kNone : it->second;
         }
-        case Entity::feedback: return feedback_row(s, id);
+        case Entity::feedback:
+            return feedback_row(s, id);
         case Entity::feedback_file: {
             auto it = s.feedback_file_by_id.find(std::string(id));
             return it == s.feedback_file_by_id.end() ? kNone : it->second;

@@ -10,17 +10,17 @@ namespace {
 using Json = nlohmann::json;
 
 bool is_bare_cid(std::string_view s) {
-    if (s.starts_with("Qm") && s.size() == 46) return true;   // CIDv0
-    return s.starts_with("baf") && s.size() >= 8;              // CIDv1, leniently
+    if (s.starts_with("Qm") && s.size() == 46) return true;  // CIDv0
+    return s.starts_with("baf") && s.size() >= 8;            // CIDv1, leniently
 }
 
 bool is_gateway_url(std::string_view uri) {
     constexpr std::array<std::string_view, 5> kHostSuffixes = {
         ".ipfs.w3s.link", ".ipfs.dweb.link", ".ipfs.gateway.pinata.cloud", ".ipfs.ipfs.io",
         ".ipfs.cloudflare-ipfs.com"};
-    constexpr std::array<std::string_view, 3> kPathPrefixes = {
-        "https://gateway.pinata.cloud/ipfs/", "https://ipfs.io/ipfs/",
-        "https://cloudflare-ipfs.com/ipfs/"};
+    constexpr std::array<std::string_view, 3> kPathPrefixes = {"https://gateway.pinata.cloud/ipfs/",
+                                                               "https://ipfs.io/ipfs/",
+                                                               "https://cloudflare-ipfs.com/ipfs/"};
     return std::ranges::any_of(kHostSuffixes, [&](auto s) { return uri.ends_with(s); }) ||
            std::ranges::any_of(kPathPrefixes, [&](auto p) { return uri.starts_with(p); });
 }

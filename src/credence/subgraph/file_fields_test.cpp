@@ -8,7 +8,8 @@ namespace {
 using Json = nlohmann::json;
 
 TEST(subgraph_file_fields, uri_types_follow_the_subgraph) {
-    EXPECT_EQ(uri_type("ipfs://bafkreibm6jg3ux5qumhcn2b3flc3tyu6dmlb4xa7u5bf44yegnrjhc4yeq"), "ipfs");
+    EXPECT_EQ(uri_type("ipfs://bafkreibm6jg3ux5qumhcn2b3flc3tyu6dmlb4xa7u5bf44yegnrjhc4yeq"),
+              "ipfs");
     EXPECT_EQ(uri_type("QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG"), "ipfs");
     EXPECT_EQ(uri_type("https://ipfs.io/ipfs/QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG"),
               "ipfs");

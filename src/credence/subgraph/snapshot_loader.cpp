@@ -95,6 +95,7 @@ struct Loader {
     std::vector<int64_t> uri_time;
     // Per feedback row: its transaction.
     std::vector<core::Hash32> feedback_txn;
+    std::unordered_map<std::string, uint32_t> agent_by_key;  // agent_id as stored -> row
 
     DbResult<std::vector<DbRow>> rows(std::string_view sql, const core::Address& registry) {
         const std::array<DbValue, 2> p{int_value(src.chain_id), blob_value(registry.bytes)};
@@ -107,11 +108,12 @@ struct Loader {
         if (activity) a.last_activity = std::max(a.last_activity, time);
     }
 
-    uint32_t agent_row(const DbRow& row, size_t i) {
-        auto id = decimal_id_at(row, i);
-        if (!id) return kNone;
-        auto it = out.agent_by_id.find(*id);
-        return it == out.agent_by_id.end() ? kNone : it->second;
+    // By the stored 32 bytes: no decimal conversion per feedback row.
+    uint32_t agent_row(const DbRow& row, size_t i) const {
+        const core::Bytes* b = blob_at(row, i);
+        if (b == nullptr) return kNone;
+        auto it = agent_by_key.find(std::string(b->begin(), b->end()));
+        return it == agent_by_key.end() ? kNone : it->second;
     }
 
     DbResult<void> cursor() {
@@ -143,7 +145,8 @@ struct Loader {
         for (const DbRow& r : *found) {
             auto id = decimal_id_at(r, 0);
             auto owner = address_at(r, 1);
-            if (!id) return bad_row("agents");
+            const core::Bytes* key = blob_at(r, 0);
+            if (!id || key == nullptr) return bad_row("agents");
             AgentRecord a;
             a.agent_id = std::move(*id);
             a.owner = owner.value_or(core::Address{});
@@ -154,6 +157,8 @@ struct Loader {
             a.updated_at = std::max(a.created_at, clock.at(int_at(r, 5)));
             a.last_activity = a.created_at;
             out.agent_by_id.emplace(a.agent_id, static_cast<uint32_t>(out.agents.size()));
+            agent_by_key.emplace(std::string(key->begin(), key->end()),
+                                 static_cast<uint32_t>(out.agents.size()));
             out.agents.push_back(std::move(a));
         }
         const size_t n = out.agents.size();
@@ -295,8 +300,8 @@ struct Loader {
             f.client = *client;
             f.feedback_index = static_cast<uint64_t>(*index);
             f.value = decimal_text(*value, *decimals);
-            for (auto [field, i] : {std::pair{&f.tag1, 5}, {&f.tag2, 6}, {&f.endpoint, 7},
-                                    {&f.feedback_uri, 8}})
+            for (auto [field, i] :
+                 {std::pair{&f.tag1, 5}, {&f.tag2, 6}, {&f.endpoint, 7}, {&f.feedback_uri, 8}})
                 if (const std::string* t = text_at(r, static_cast<size_t>(i))) *field = *t;
             f.feedback_hash = hash.value_or(core::Hash32{});
             f.revoked = *revoked != 0;
@@ -380,8 +385,7 @@ struct Loader {
             const int64_t* log_index = int_at(r, 4);
             auto responder = address_at(r, 5);
             const std::string* uri = text_at(r, 6);
-            if (!client || index == nullptr || log_index == nullptr || !responder ||
-                uri == nullptr)
+            if (!client || index == nullptr || log_index == nullptr || !responder || uri == nullptr)
                 return bad_row("feedback_responses");
             const uint32_t f = feedback_row(agent_row(r, 0), *client, *index);
             if (f == kNone) continue;  // reputation-registry.ts: response for unknown feedback

@@ -101,7 +101,7 @@ struct Compiled {
     const FieldSpec* field = nullptr;  // compare, and nested over a reference
     FilterOp op = FilterOp::equal;
     Cell operand;
-    std::string lowered;                 // the operand's text, lower case, for *_nocase
+    std::string lowered;                    // the operand's text, lower case, for *_nocase
     std::vector<std::string> lowered_list;  // a list operand's texts, lower case
     bool list_field = false;
     ScalarKind scalar = ScalarKind::string;
@@ -359,7 +359,8 @@ graphql::Result<std::vector<const FieldSpec*>> field_specs(Entity e,
 
 graphql::Result<Entity> entity_of(std::string_view name) {
     auto e = entity_named(name);
-    if (!e) return graphql::fail(graphql::ErrorKind::data_source, fmt::format("no entity {}", name));
+    if (!e)
+        return graphql::fail(graphql::ErrorKind::data_source, fmt::format("no entity {}", name));
     return *e;
 }
 
