@@ -37,24 +37,29 @@ GraphqlEndpoint::GraphqlEndpoint(subgraph::Agent0GraphOptions options)
 HttpResponse GraphqlEndpoint::handle(const HttpRequest& request) {
     const std::string_view type = response_type(request);
     graphql::Result<graphql::Request> parsed = graphql::fail(graphql::ErrorKind::request, "");
+    std::string key;  // the request as sent: identical requests share a cached answer
     if (request.method == "POST") {
         const std::string* content_type = request.header("content-type");
         if (content_type == nullptr || content_type->find("json") == std::string::npos)
             return refuse(415, "the body must be JSON (Content-Type: application/json)", type);
         parsed = graphql::parse_request(request.body, graph_.limits());
+        key = request.body;
     } else if (request.method == "GET" || request.method == "HEAD") {
         const std::string* query = request.param("query");
         if (query == nullptr)
             return refuse(400, "the request must have a \"query\" parameter", type);
-        nlohmann::json body = {{"query", *query}};
-        if (const std::string* v = request.param("variables")) {
-            auto variables = nlohmann::json::parse(*v, nullptr, false);
-            if (variables.is_discarded())
-                return refuse(400, "\"variables\" must be a JSON object", type);
-            body["variables"] = std::move(variables);
+        // The body a POST would carry, with the variables as sent: parse_request checks their
+        // nesting before anything parses them.
+        key = R"({"query":)" +
+              nlohmann::json(*query).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        if (const std::string* v = request.param("variables")) key += R"(,"variables":)" + *v;
+        if (const std::string* name = request.param("operationName")) {
+            key += R"(,"operationName":)" +
+                   nlohmann::json(*name).dump(-1, ' ', false,
+                                              nlohmann::json::error_handler_t::replace);
         }
-        if (const std::string* name = request.param("operationName")) body["operationName"] = *name;
-        parsed = graphql::parse_request(body.dump(), graph_.limits());
+        key += "}";
+        parsed = graphql::parse_request(key, graph_.limits());
     } else {
         HttpResponse r = refuse(405, "use POST or GET", type);
         r.headers.emplace_back("Allow", "GET, POST");
@@ -68,12 +73,11 @@ HttpResponse GraphqlEndpoint::handle(const HttpRequest& request) {
                             .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         return response;
     }
-    const nlohmann::ordered_json result = graph_.execute(*parsed);
-    // No "data": the request could not start (GraphQL over HTTP
-    // §application/graphql-response+json).
-    if (type == kGraphqlResponseType && !result.contains("data")) response.status = 400;
-    // Strings from the chain (tags, URIs) need not be UTF-8: replaced, never a throw.
-    response.body = result.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    const auto answer = graph_.answer(*parsed, key);
+    // No "data": the request could not start (GraphQL over HTTP,
+    // application/graphql-response+json).
+    if (type == kGraphqlResponseType && !answer.has_data) response.status = 400;
+    response.body = *answer.body;
     return response;
 }
 

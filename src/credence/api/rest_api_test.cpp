@@ -8,7 +8,9 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <fstream>
 #include <random>
@@ -20,6 +22,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <credence/api/graphql_endpoint.hpp>
 #include <credence/api/http_server.hpp>
 #include <credence/api/mcp_endpoint.hpp>
 #include <credence/chain/bindings/identity_registry.hpp>
@@ -430,6 +433,55 @@ void check_routes(testing::Devnet& devnet, RestApi& api, const Sent& sent) {
     EXPECT_TRUE(ok(api, "/api/v1/runs")["items"].empty());
 }
 
+// The agent0 subgraph's GraphQL over the same index (docs/graphql.md): what it says agrees with
+// the chain the test wrote and with the REST answers.
+void check_subgraph(testing::Devnet& devnet, GraphqlEndpoint& graphql, RestApi& api,
+                    const Sent& sent) {
+    const auto post = [&](const std::string& query) {
+        HttpRequest r;
+        r.method = "POST";
+        r.path = std::string(kAgent0SubgraphPath);
+        r.headers = {{"content-type", "application/json"}};
+        r.body = Json{{"query", query}}.dump();
+        const HttpResponse answer = graphql.handle(r);
+        EXPECT_EQ(answer.status, 200) << answer.body;
+        const Json body = Json::parse(answer.body);
+        EXPECT_FALSE(body.contains("errors")) << answer.body;
+        return body["data"];
+    };
+    const std::string chain = std::to_string(devnet.chain_id());
+    const Json agents = post(
+        "{ agents(orderBy: agentId) { id agentId owner totalFeedback registrationFile "
+        "{ name } } }")["agents"];
+    ASSERT_EQ(agents.size(), 3U);
+    for (const auto& a : agents) {
+        const std::string id = a["agentId"];
+        EXPECT_EQ(a["id"], chain + ":" + id);
+        const Json rest = Json::parse(api.handle(get("/api/v1/agents/" + id)).body);
+        std::string owner = rest["owner"].get<std::string>();
+        std::ranges::transform(owner, owner.begin(), [](char c) {
+            return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        });
+        EXPECT_EQ(a["owner"], owner);
+    }
+    EXPECT_EQ(agents[0]["registrationFile"]["name"], "Weather Oracle");
+    EXPECT_EQ(agents[2]["registrationFile"]["name"], "Code Reviewer");
+    EXPECT_EQ(agents[0]["totalFeedback"], std::to_string(sent.agent0_feedback - 1));
+    const Json feedback = post("{ feedbacks(first: 1000, where: {agent: \"" + chain +
+                               ":0\"}) { isRevoked responses { id } } }")["feedbacks"];
+    EXPECT_EQ(feedback.size(), sent.agent0_feedback);
+    size_t revoked = 0;
+    for (const auto& f : feedback) revoked += f["isRevoked"].get<bool>() ? 1U : 0U;
+    EXPECT_EQ(revoked, 1U);
+    const Json validations = post("{ validations { response status } }")["validations"];
+    ASSERT_EQ(validations.size(), 1U);
+    EXPECT_EQ(validations[0]["response"], 90);
+    EXPECT_EQ(validations[0]["status"], "COMPLETED");
+    auto head = devnet.rpc().block_number();
+    ASSERT_TRUE(head);
+    EXPECT_EQ(post("{ _meta { block { number } } }")["_meta"]["block"]["number"], *head);
+}
+
 void end_to_end(testing::Devnet& devnet,
                 const std::function<index::DbResult<std::unique_ptr<index::Database>>()>& opener) {
     testing::HttpsServer server({"agent.example"});
@@ -452,10 +504,18 @@ void end_to_end(testing::Devnet& devnet,
     options.node_status = [] { return nlohmann::json{{"lag", 0}}; };
     RestApi api(std::move(options));
     check_routes(devnet, api, sent);
+    subgraph::Agent0GraphOptions graph_options;
+    const ApiScope scope = scope_of(devnet);
+    graph_options.sources = {scope.chain_id, scope.identity_registry, scope.reputation_registry,
+                             scope.validation_registry};
+    graph_options.open_database = opener;
+    GraphqlEndpoint graphql(std::move(graph_options));
+    check_subgraph(devnet, graphql, api, sent);
 
     // The same answers over a real socket.
     McpEndpoint mcp(api, McpOptions{});
     HttpServerOptions server_options;
+    server_options.graphql = &graphql;
     server_options.port = 0;
     server_options.threads = 2;
     HttpServer http(api, mcp, server_options);
@@ -474,6 +534,30 @@ void end_to_end(testing::Devnet& devnet,
     ASSERT_TRUE(health);
     EXPECT_EQ(health->status, 200);
     EXPECT_EQ(Json::parse(health->body)["node"]["lag"], 0);
+    // GraphQL over HTTP: POST and GET answer alike; a request that cannot run is 400 for a
+    // client accepting application/graphql-response+json, 200 with errors for application/json.
+    const std::string query = "{ agents(first: 2) { id } }";
+    auto posted = client.Post(std::string(kAgent0SubgraphPath), Json{{"query", query}}.dump(),
+                              "application/json");
+    ASSERT_TRUE(posted);
+    EXPECT_EQ(posted->status, 200);
+    auto fetched = client.Get(std::string(kAgent0SubgraphPath) +
+                              "?query=" + httplib::detail::encode_query_param(query));
+    ASSERT_TRUE(fetched);
+    EXPECT_EQ(fetched->body, posted->body);
+    const httplib::Headers graphql_accept{{"Accept", "application/graphql-response+json"}};
+    auto bad = client.Post(std::string(kAgent0SubgraphPath), graphql_accept,
+                           "{\"query\": \"{ nope }\"}", "application/json");
+    ASSERT_TRUE(bad);
+    EXPECT_EQ(bad->status, 400);
+    EXPECT_TRUE(Json::parse(bad->body).contains("errors"));
+    auto legacy = client.Post(std::string(kAgent0SubgraphPath), "{\"query\": \"{ nope }\"}",
+                              "application/json");
+    ASSERT_TRUE(legacy);
+    EXPECT_EQ(legacy->status, 200);
+    auto not_json = client.Post(std::string(kAgent0SubgraphPath), "query=1", "text/plain");
+    ASSERT_TRUE(not_json);
+    EXPECT_EQ(not_json->status, 415);
     http.stop();
 }
 

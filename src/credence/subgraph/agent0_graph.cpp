@@ -1,5 +1,7 @@
 #include <credence/subgraph/agent0_graph.hpp>
 
+#include <malloc.h>
+
 #include <array>
 #include <atomic>
 #include <condition_variable>
@@ -7,6 +9,7 @@
 #include <optional>
 #include <thread>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 
 #include <fmt/format.h>
@@ -56,6 +59,12 @@ struct Agent0Graph::Impl {
     bool rebuild_wanted = false;
     bool stopping = false;
     std::atomic<int64_t> next_check_ms{0};
+
+    // Recent answers for the snapshot `cached_for`, keyed by request body.
+    std::mutex cache_mutex;
+    const ServedSnapshot* cached_for = nullptr;
+    std::unordered_map<std::string, Answer> cache;
+    size_t cached_bytes = 0;
     std::thread refresher;
 
     void say(std::string_view line) const {
@@ -86,7 +95,11 @@ struct Agent0Graph::Impl {
             db.reset();
             return std::unexpected(snap.error());
         }
-        return std::pair{std::make_shared<const ServedSnapshot>(std::move(*snap)), *gen};
+        auto served_snapshot = std::make_shared<const ServedSnapshot>(std::move(*snap));
+        // The loader's pages are freed by now; glibc keeps freed memory in its arenas unless
+        // asked, and a node's resident set would carry it between rebuilds.
+        malloc_trim(0);
+        return std::pair{std::move(served_snapshot), *gen};
     }
 
     void install(std::shared_ptr<const ServedSnapshot> s, Generation g) {
@@ -177,6 +190,40 @@ index::DbResult<std::shared_ptr<const ServedSnapshot>> Agent0Graph::current() {
     if (!built) return std::unexpected(built.error());
     impl_->install(built->first, built->second);
     return built->first;
+}
+
+Agent0Graph::Answer Agent0Graph::answer(const graphql::Request& request,
+                                        const std::string& cache_key) {
+    auto snapshot = current();
+    const ServedSnapshot* served = snapshot ? snapshot->get() : nullptr;
+    if (served != nullptr && impl_->options.cache_bytes > 0) {
+        std::lock_guard lock(impl_->cache_mutex);
+        if (impl_->cached_for != served) {
+            impl_->cache.clear();
+            impl_->cached_bytes = 0;
+            impl_->cached_for = served;
+        }
+        if (auto hit = impl_->cache.find(cache_key); hit != impl_->cache.end()) return hit->second;
+    }
+    const nlohmann::ordered_json result = execute(request);
+    Answer a;
+    a.has_data = result.contains("data");
+    // Strings from the chain (tags, URIs) need not be UTF-8: replaced, never a throw.
+    a.body = std::make_shared<const std::string>(
+        result.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    if (served != nullptr && impl_->options.cache_bytes > 0) {
+        std::lock_guard lock(impl_->cache_mutex);
+        const size_t cost = a.body->size() + cache_key.size();
+        if (impl_->cached_for == served && cost <= impl_->options.cache_bytes / 4) {
+            // Full: start again rather than track recency; the hot queries come back at once.
+            if (impl_->cached_bytes + cost > impl_->options.cache_bytes) {
+                impl_->cache.clear();
+                impl_->cached_bytes = 0;
+            }
+            if (impl_->cache.emplace(cache_key, a).second) impl_->cached_bytes += cost;
+        }
+    }
+    return a;
 }
 
 nlohmann::ordered_json Agent0Graph::execute(const graphql::Request& request) {

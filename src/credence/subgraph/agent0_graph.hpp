@@ -30,6 +30,8 @@ struct Agent0GraphOptions {
     SnapshotSources sources;
     std::function<index::DbResult<std::unique_ptr<index::Database>>()> open_database;
     std::chrono::milliseconds check_every{1000};
+    /// The answer cache's bound in bytes of response text (0: no cache).
+    size_t cache_bytes = size_t{64} << 20;
     graphql::Limits limits;
     /// One line per failed rebuild (the database's own text). Empty: dropped.
     std::function<void(std::string_view)> log;
@@ -44,6 +46,17 @@ public:
 
     /// The response to one request (graphql/execute.hpp).
     [[nodiscard]] nlohmann::ordered_json execute(const graphql::Request& request);
+
+    /// A response as text, and whether it carries "data" (GraphQL over HTTP status codes).
+    struct Answer {
+        std::shared_ptr<const std::string> body;
+        bool has_data = false;
+    };
+    /// The response to `request` as JSON text. Identical requests (`cache_key`: the request's
+    /// body as sent) against one snapshot are answered from a bounded cache of recent answers,
+    /// as graph-node caches query results: the answer depends on nothing else. The cache is
+    /// emptied whenever a new snapshot is served.
+    [[nodiscard]] Answer answer(const graphql::Request& request, const std::string& cache_key);
     /// The snapshot being served, built now when there is none yet.
     [[nodiscard]] index::DbResult<std::shared_ptr<const ServedSnapshot>> current();
     [[nodiscard]] const graphql::Limits& limits() const noexcept;

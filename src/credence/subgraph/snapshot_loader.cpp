@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
+#include <span>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
@@ -116,6 +118,43 @@ struct Loader {
         return it == agent_by_key.end() ? kNone : it->second;
     }
 
+    // Reads a large table in pages of kPageRows in key order (keyset paging), so that no whole
+    // result set is held at once: `select` lists the key columns last and ends in its WHERE
+    // clause, whose parameters are $1..$n (`params`).
+    static constexpr int64_t kPageRows = 20'000;
+    DbResult<void> paged(std::string_view select, std::vector<DbValue> params,
+                         std::span<const std::string_view> keys,
+                         const std::function<DbResult<void>(const DbRow&)>& each) {
+        std::string key_list;
+        std::string key_params;
+        for (size_t i = 0; i < keys.size(); ++i) {
+            key_list += (i > 0 ? ", " : "") + std::string(keys[i]);
+            key_params += fmt::format("{}${}", i > 0 ? ", " : "", params.size() + i + 1);
+        }
+        const std::string first =
+            fmt::format("{} ORDER BY {} LIMIT {}", select, key_list, kPageRows);
+        // Row values: one index range on both backends (SQLite >= 3.15, PostgreSQL).
+        const std::string next = fmt::format("{} AND ({}) > ({}) ORDER BY {} LIMIT {}", select,
+                                             key_list, key_params, key_list, kPageRows);
+        bool more = true;
+        bool started = false;
+        while (more) {
+            auto page = db.query(started ? next : first, params);
+            if (!page) return std::unexpected(page.error());
+            for (const DbRow& r : *page)
+                if (auto done = each(r); !done) return done;
+            more = static_cast<int64_t>(page->size()) == kPageRows;
+            if (more) {
+                const DbRow& last = page->back();
+                if (!started) params.resize(params.size() + keys.size());
+                for (size_t i = 0; i < keys.size(); ++i)
+                    params[params.size() - keys.size() + i] = last[last.size() - keys.size() + i];
+            }
+            started = true;
+        }
+        return {};
+    }
+
     DbResult<void> cursor() {
         const std::array<DbValue, 1> p{int_value(src.chain_id)};
         auto rows = db.query("SELECT block_num FROM cursors WHERE chain_id = $1", p);
@@ -223,98 +262,99 @@ struct Loader {
     }
 
     DbResult<void> registration_files() {
-        const std::array<DbValue, 2> p{int_value(src.chain_id),
-                                       blob_value(src.identity_registry.bytes)};
-        auto checks = db.query(
-            "SELECT subject_id, report FROM verifications WHERE chain_id = $1 AND subject_kind = "
+        constexpr std::array<std::string_view, 1> kKeys{"subject_id"};
+        return paged(
+            "SELECT report, subject_id FROM verifications WHERE chain_id = $1 AND subject_kind = "
             "'agent' AND contract = $2",
-            p);
-        if (!checks) return std::unexpected(checks.error());
-        for (const DbRow& r : *checks) {
-            const uint32_t agent = agent_row(r, 0);
-            const std::string* report_text = text_at(r, 1);
-            if (agent == kNone || report_text == nullptr) continue;
-            AgentRecord& a = out.agents[agent];
-            const Json report = Json::parse(*report_text, nullptr, false);
-            if (!report.is_object()) continue;
-            // Only a check of the agent's current URI describes its current file.
-            auto uri = report.find("agentURI");
-            if (uri == report.end() || !uri->is_string() || !a.agent_uri ||
-                uri->get<std::string>() != *a.agent_uri)
-                continue;
-            auto file = report.find("registrationFile");
-            if (file == report.end() || !file->is_object()) continue;
-            auto doc = file->find("document");
-            if (doc == file->end() || !doc->is_object()) continue;
-            RegistrationFileRecord rf;
-            const auto& [txn, log_index] = uri_event[agent];
-            const std::string txn_hex = core::to_hex(txn);
-            const std::string cid = ipfs_cid(*a.agent_uri);
-            // identity-registry.ts: "txHash:cid" for IPFS files, "txHash:datauri:logIndex" for
-            // data URIs; other URLs (which the subgraph does not read) as "txHash:url:logIndex".
-            if (!cid.empty()) {
-                rf.id = txn_hex + ":" + cid;
-                rf.cid = cid;
-            } else if (a.agent_uri->starts_with("data:")) {
-                rf.id = fmt::format("{}:datauri:{}", txn_hex, log_index);
-                rf.cid = fmt::format("datauri:{}:{}", txn_hex, log_index);
-            } else {
-                rf.id = fmt::format("{}:url:{}", txn_hex, log_index);
-                rf.cid = *a.agent_uri;
-            }
-            rf.agent = agent;
-            rf.created_at = uri_time[agent];
-            read_registration_document(*doc, rf);
-            a.registration_file = static_cast<uint32_t>(out.registration_files.size());
-            out.registration_file_by_id.emplace(rf.id, a.registration_file);
-            out.registration_files.push_back(std::move(rf));
-        }
-        return {};
+            {int_value(src.chain_id), blob_value(src.identity_registry.bytes)}, kKeys,
+            [&](const DbRow& r) -> DbResult<void> {
+                const uint32_t agent = agent_row(r, 1);
+                const std::string* report_text = text_at(r, 0);
+                if (agent == kNone || report_text == nullptr) return {};
+                AgentRecord& a = out.agents[agent];
+                const Json report = Json::parse(*report_text, nullptr, false);
+                if (!report.is_object()) return {};
+                // Only a check of the agent's current URI describes its current file.
+                auto uri = report.find("agentURI");
+                if (uri == report.end() || !uri->is_string() || !a.agent_uri ||
+                    uri->get<std::string>() != *a.agent_uri)
+                    return {};
+                auto file = report.find("registrationFile");
+                if (file == report.end() || !file->is_object()) return {};
+                auto doc = file->find("document");
+                if (doc == file->end() || !doc->is_object()) return {};
+                RegistrationFileRecord rf;
+                const auto& [txn, log_index] = uri_event[agent];
+                const std::string txn_hex = core::to_hex(txn);
+                const std::string cid = ipfs_cid(*a.agent_uri);
+                // identity-registry.ts: "txHash:cid" for IPFS files, "txHash:datauri:logIndex" for
+                // data URIs; other URLs (which the subgraph does not read) as
+                // "txHash:url:logIndex".
+                if (!cid.empty()) {
+                    rf.id = txn_hex + ":" + cid;
+                    rf.cid = cid;
+                } else if (a.agent_uri->starts_with("data:")) {
+                    rf.id = fmt::format("{}:datauri:{}", txn_hex, log_index);
+                    rf.cid = fmt::format("datauri:{}:{}", txn_hex, log_index);
+                } else {
+                    rf.id = fmt::format("{}:url:{}", txn_hex, log_index);
+                    rf.cid = *a.agent_uri;
+                }
+                rf.agent = agent;
+                rf.created_at = uri_time[agent];
+                read_registration_document(*doc, rf);
+                a.registration_file = static_cast<uint32_t>(out.registration_files.size());
+                out.registration_file_by_id.emplace(rf.id, a.registration_file);
+                out.registration_files.push_back(std::move(rf));
+                return {};
+            });
     }
 
     DbResult<void> feedback() {
         if (!src.reputation_registry) return {};
-        auto fb = rows(
+        // In key order, not chain order: nothing below depends on the order of the rows.
+        constexpr std::array<std::string_view, 3> kKeys{"agent_id", "client", "feedback_index"};
+        auto loaded = paged(
             "SELECT agent_id, client, feedback_index, value, value_decimals, tag1, tag2, "
             "endpoint, feedback_uri, feedback_hash, revoked, revoked_block_num, block_num, "
-            "txn_hash FROM feedback WHERE chain_id = $1 AND registry = $2 ORDER BY block_num, "
-            "log_index",
-            *src.reputation_registry);
-        if (!fb) return std::unexpected(fb.error());
-        out.feedback.reserve(fb->size());
-        feedback_txn.reserve(fb->size());
-        for (const DbRow& r : *fb) {
-            const uint32_t agent = agent_row(r, 0);
-            if (agent == kNone) continue;  // reputation-registry.ts: feedback for unknown agent
-            auto client = address_at(r, 1);
-            const int64_t* index = int_at(r, 2);
-            const std::string* value = text_at(r, 3);
-            const int64_t* decimals = int_at(r, 4);
-            const int64_t* revoked = int_at(r, 10);
-            auto hash = hash_at(r, 9);
-            if (!client || index == nullptr || value == nullptr || decimals == nullptr ||
-                revoked == nullptr)
-                return bad_row("feedback");
-            FeedbackRecord f;
-            f.agent = agent;
-            f.client = *client;
-            f.feedback_index = static_cast<uint64_t>(*index);
-            f.value = decimal_text(*value, *decimals);
-            for (auto [field, i] :
-                 {std::pair{&f.tag1, 5}, {&f.tag2, 6}, {&f.endpoint, 7}, {&f.feedback_uri, 8}})
-                if (const std::string* t = text_at(r, static_cast<size_t>(i))) *field = *t;
-            f.feedback_hash = hash.value_or(core::Hash32{});
-            f.revoked = *revoked != 0;
-            f.created_at = clock.at(int_at(r, 12));
-            if (f.revoked) f.revoked_at = clock.at(int_at(r, 11));
-            AgentRecord& a = out.agents[agent];
-            if (!f.revoked) ++a.total_feedback;
-            touch(agent, f.created_at, true);
-            if (f.revoked_at) touch(agent, *f.revoked_at, false);
-            out.feedback_by_agent[agent].push_back(static_cast<uint32_t>(out.feedback.size()));
-            out.feedback.push_back(std::move(f));
-            feedback_txn.push_back(hash_at(r, 13).value_or(core::Hash32{}));
-        }
+            "txn_hash, agent_id, client, feedback_index FROM feedback WHERE chain_id = $1 AND "
+            "registry = $2",
+            {int_value(src.chain_id), blob_value(src.reputation_registry->bytes)}, kKeys,
+            [&](const DbRow& r) -> DbResult<void> {
+                const uint32_t agent = agent_row(r, 0);
+                if (agent == kNone)
+                    return {};  // reputation-registry.ts: feedback for unknown agent
+                auto client = address_at(r, 1);
+                const int64_t* index = int_at(r, 2);
+                const std::string* value = text_at(r, 3);
+                const int64_t* decimals = int_at(r, 4);
+                const int64_t* revoked = int_at(r, 10);
+                auto hash = hash_at(r, 9);
+                if (!client || index == nullptr || value == nullptr || decimals == nullptr ||
+                    revoked == nullptr)
+                    return bad_row("feedback");
+                FeedbackRecord f;
+                f.agent = agent;
+                f.client = *client;
+                f.feedback_index = static_cast<uint64_t>(*index);
+                f.value = decimal_text(*value, *decimals);
+                for (auto [field, i] :
+                     {std::pair{&f.tag1, 5}, {&f.tag2, 6}, {&f.endpoint, 7}, {&f.feedback_uri, 8}})
+                    if (const std::string* t = text_at(r, static_cast<size_t>(i))) *field = *t;
+                f.feedback_hash = hash.value_or(core::Hash32{});
+                f.revoked = *revoked != 0;
+                f.created_at = clock.at(int_at(r, 12));
+                if (f.revoked) f.revoked_at = clock.at(int_at(r, 11));
+                AgentRecord& a = out.agents[agent];
+                if (!f.revoked) ++a.total_feedback;
+                touch(agent, f.created_at, true);
+                if (f.revoked_at) touch(agent, *f.revoked_at, false);
+                out.feedback_by_agent[agent].push_back(static_cast<uint32_t>(out.feedback.size()));
+                out.feedback.push_back(std::move(f));
+                feedback_txn.push_back(hash_at(r, 13).value_or(core::Hash32{}));
+                return {};
+            });
+        if (!loaded) return loaded;
         out.responses_by_feedback.resize(out.feedback.size());
         return {};
     }
@@ -330,39 +370,39 @@ struct Loader {
 
     DbResult<void> feedback_files() {
         if (!src.reputation_registry) return {};
-        const std::array<DbValue, 2> p{int_value(src.chain_id),
-                                       blob_value(src.reputation_registry->bytes)};
-        auto checks = db.query(
-            "SELECT subject_id, client, feedback_index, report FROM verifications WHERE "
-            "chain_id = $1 AND subject_kind = 'feedback' AND contract = $2",
-            p);
-        if (!checks) return std::unexpected(checks.error());
-        for (const DbRow& r : *checks) {
-            auto client = address_at(r, 1);
-            const int64_t* index = int_at(r, 2);
-            const std::string* report_text = text_at(r, 3);
-            if (!client || index == nullptr || report_text == nullptr) continue;
-            const uint32_t f = feedback_row(agent_row(r, 0), *client, *index);
-            if (f == kNone) continue;
-            const Json report = Json::parse(*report_text, nullptr, false);
-            if (!report.is_object()) continue;
-            auto doc = report.find("document");
-            if (doc == report.end() || !doc->is_object()) continue;
-            FeedbackRecord& fb = out.feedback[f];
-            FeedbackFileRecord file;
-            const std::string txn_hex = core::to_hex(feedback_txn[f]);
-            const std::string cid = ipfs_cid(fb.feedback_uri);
-            // reputation-registry.ts: "txHash:cid"; files at other URLs as "txHash:<feedbackId>".
-            file.cid = cid.empty() ? fb.feedback_uri : cid;
-            file.id = txn_hex + ":" + (cid.empty() ? feedback_id(f) : cid);
-            file.feedback = f;
-            file.created_at = fb.created_at;
-            read_feedback_document(*doc, fb, file);
-            fb.file = static_cast<uint32_t>(out.feedback_files.size());
-            out.feedback_file_by_id.emplace(file.id, fb.file);
-            out.feedback_files.push_back(std::move(file));
-        }
-        return {};
+        constexpr std::array<std::string_view, 3> kKeys{"subject_id", "client", "feedback_index"};
+        return paged(
+            "SELECT subject_id, client, feedback_index, report, subject_id, client, "
+            "feedback_index FROM verifications WHERE chain_id = $1 AND subject_kind = 'feedback' "
+            "AND contract = $2",
+            {int_value(src.chain_id), blob_value(src.reputation_registry->bytes)}, kKeys,
+            [&](const DbRow& r) -> DbResult<void> {
+                auto client = address_at(r, 1);
+                const int64_t* index = int_at(r, 2);
+                const std::string* report_text = text_at(r, 3);
+                if (!client || index == nullptr || report_text == nullptr) return {};
+                const uint32_t f = feedback_row(agent_row(r, 0), *client, *index);
+                if (f == kNone) return {};
+                const Json report = Json::parse(*report_text, nullptr, false);
+                if (!report.is_object()) return {};
+                auto doc = report.find("document");
+                if (doc == report.end() || !doc->is_object()) return {};
+                FeedbackRecord& fb = out.feedback[f];
+                FeedbackFileRecord file;
+                const std::string txn_hex = core::to_hex(feedback_txn[f]);
+                const std::string cid = ipfs_cid(fb.feedback_uri);
+                // reputation-registry.ts: "txHash:cid"; files at other URLs as
+                // "txHash:<feedbackId>".
+                file.cid = cid.empty() ? fb.feedback_uri : cid;
+                file.id = txn_hex + ":" + (cid.empty() ? feedback_id(f) : cid);
+                file.feedback = f;
+                file.created_at = fb.created_at;
+                read_feedback_document(*doc, fb, file);
+                fb.file = static_cast<uint32_t>(out.feedback_files.size());
+                out.feedback_file_by_id.emplace(file.id, fb.file);
+                out.feedback_files.push_back(std::move(file));
+                return {};
+            });
     }
 
     std::string feedback_id(uint32_t f) const {

@@ -117,7 +117,7 @@ graphql::Result<Compiled> compile(const Filter& f, Entity e) {
         if (f.kind == Filter::Kind::nested && !f.derived_from.empty()) {
             auto target = entity_named(f.entity);
             c.relation = target ? relation_of(*target, f.derived_from) : nullptr;
-            if (c.relation == nullptr)
+            if (!target || c.relation == nullptr)
                 return graphql::fail(graphql::ErrorKind::data_source,
                                      fmt::format("no list {}.{}", entity_name(e), f.field));
             child_entity = *target;
