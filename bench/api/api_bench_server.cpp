@@ -6,6 +6,7 @@
 // threads: the server's handler pool (connections cost no thread, api/http_server.hpp).
 // db_connections 0: RestApiOptions' choice by backend.
 #include <csignal>
+#include <cstdlib>
 #include <cstdio>
 #include <string>
 
@@ -55,6 +56,10 @@ int main(int argc, char** argv) {
     graph_options.sources = {scope.chain_id, scope.identity_registry, scope.reputation_registry,
                              scope.validation_registry};
     graph_options.open_database = [location] { return credence::index::open_database(location); };
+    // BENCH_GRAPHQL_CACHE_BYTES=0 measures every answer computed (docs/benchmarks.md).
+    if (const char* cache = std::getenv("BENCH_GRAPHQL_CACHE_BYTES")) {
+        graph_options.cache_bytes = std::stoull(cache);
+    }
     credence::api::GraphqlEndpoint graphql(std::move(graph_options));
     if (auto first = graphql.graph().current(); !first) {
         std::fprintf(stderr, "subgraph: %s\n", first.error().to_string().c_str());

@@ -29,6 +29,10 @@ for _ in $(seq 600); do  # the GraphQL snapshot is built before serving
     sleep 0.1
 done
 curl -sf "http://127.0.0.1:$port/api/v1/agents/1" > /dev/null
+# Warm the GraphQL route as the REST one: its first query sorts the agents by updatedAt once per
+# snapshot (subgraph/snapshot_source.hpp).
+curl -sf -H 'content-type: application/json' "http://127.0.0.1:$port/subgraphs/agent0" \
+    --data '{"query":"{ agents(first: 1, orderBy: updatedAt) { id } }"}' > /dev/null
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$(server_pid)/stat"; }
 ticks_per_second=$(getconf CLK_TCK)
 for route in ${BENCH_ROUTES:-detail search graphql_search}; do
