@@ -24,7 +24,7 @@ constexpr uint64_t kId = 1;
 
 index::RawLog to_raw(const chain::Log& l) {
     return index::RawLog{l.block_num, l.block_hash, l.txn_hash, l.txn_index, l.log_index,
-                         l.address,   l.topics,     l.data,     l.removed};
+                         l.address,   l.topics,     l.data,     l.removed, l.block_timestamp};
 }
 
 }  // namespace

@@ -41,3 +41,11 @@ if [ ! -f node_modules/.package-lock.json ] || ! cmp -s package-lock.json node_m
     npm ci --no-audit --no-fund --loglevel=error
     cp package-lock.json node_modules/.credence-lock
 fi
+# The agent0 SDK test's own packages (tests/sdk, docs/graphql.md): --ignore-scripts, since no
+# dependency needs a native build for the SDK's read paths and the native ones fail offline.
+if [ ! -f tests/sdk/node_modules/.package-lock.json ] ||
+    ! cmp -s tests/sdk/package-lock.json tests/sdk/node_modules/.credence-lock; then
+    echo "setup: installing tests/sdk's npm packages (npm ci --ignore-scripts)"
+    npm ci --prefix tests/sdk --ignore-scripts --no-audit --no-fund --loglevel=error
+    cp tests/sdk/package-lock.json tests/sdk/node_modules/.credence-lock
+fi

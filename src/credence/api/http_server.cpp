@@ -11,6 +11,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include <credence/api/graphql_endpoint.hpp>
 #include <credence/api/detail/http_connection.hpp>
 
 namespace credence::api {
@@ -31,6 +32,7 @@ struct HttpServer::Impl {
     RestApi& rest;
     McpEndpoint& mcp;
     StaticFiles static_files;
+    GraphqlEndpoint* graphql = nullptr;
     detail::ConnectionShared shared;
     std::unique_ptr<asio::io_context> io;
     std::unique_ptr<asio::thread_pool> pool;
@@ -41,12 +43,15 @@ struct HttpServer::Impl {
     bool running = false;
 
     Impl(RestApi& r, McpEndpoint& m, HttpServerOptions o)
-        : rest(r), mcp(m), static_files(o.static_dir), shared(std::move(o)) {
+        : rest(r), mcp(m), static_files(o.static_dir), graphql(o.graphql), shared(std::move(o)) {
         shared.dispatch = [this](const HttpRequest& request) { return route(request); };
     }
 
     HttpResponse route(const HttpRequest& request) {
         if (request.path == "/mcp") return mcp.handle(request);
+        if (graphql != nullptr && request.path == kAgent0SubgraphPath) {
+            return graphql->handle(request);
+        }
         if (is_api_path(request.path)) return rest.handle(request);
         return static_files.serve(request);
     }

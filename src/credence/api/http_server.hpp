@@ -1,7 +1,7 @@
 // The node's HTTP server (docs/node.md §HTTP server): an event-driven HTTP/1.1 server on
 // Boost.Beast / Asio. One I/O thread owns every socket (accepts, reads, writes, deadlines); the
 // handlers run on a small pool, so a slow handler never holds up accepts or other connections.
-// It routes /mcp to the MCP endpoint, /api/v1/*, /openapi.json, /healthz and /metrics to the
+// It routes /mcp to the MCP endpoint, /subgraphs/agent0 to the GraphQL endpoint, /api/v1/*, /openapi.json, /healthz and /metrics to the
 // REST API, and everything else to the explorer's static files.
 //
 // Limits (docs/node.md §HTTP server limits), none of which holds a worker:
@@ -35,8 +35,13 @@
 
 namespace credence::api {
 
+class GraphqlEndpoint;
+
 struct HttpServerOptions {
     std::string bind_address = "127.0.0.1";
+    /// Serves /subgraphs/agent0 (api/graphql_endpoint.hpp) when set; borrowed, must outlive
+    /// the server.
+    GraphqlEndpoint* graphql = nullptr;
     uint16_t port = 8004;              ///< 0 picks a free port (see HttpServer::port())
     std::filesystem::path static_dir;  ///< the built explorer (web/dist); empty: no static files
     size_t max_body_bytes = 64 * 1024;

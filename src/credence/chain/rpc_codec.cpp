@@ -178,6 +178,7 @@ RpcResult<Log> read_log(const json& j) {
     std::optional<bool> removed;
     CREDENCE_RPC_TRY(removed, optional_field(j, "removed", read_bool));
     l.removed = removed.value_or(false);
+    CREDENCE_RPC_TRY(l.block_timestamp, optional_field(j, "blockTimestamp", read_u64));
     return l;
 }
 

@@ -74,6 +74,7 @@ struct Log {
     uint64_t txn_index = 0;
     uint64_t log_index = 0;
     bool removed = false;  // true when a reorg dropped it
+    std::optional<uint64_t> block_timestamp;  // `blockTimestamp`, sent by newer nodes
     friend bool operator==(const Log&, const Log&) = default;
 };
 

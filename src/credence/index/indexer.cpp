@@ -5,10 +5,12 @@
 #include <cstdlib>
 #include <future>
 #include <map>
+#include <span>
 #include <string>
 #include <string_view>
 #include <thread>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include <fmt/core.h>
@@ -204,10 +206,39 @@ std::expected<Indexer::Fetched, IndexError> Indexer::fetch(uint64_t from, uint64
     if (options_.fetch_details) {
         if (auto r = read_details(out.logs); !r) return std::unexpected(r.error());
     }
+    if (auto r = read_block_times(out.logs); !r) return std::unexpected(r.error());
     // Decoding and building the statements is pure: done here, it runs on the fetch-ahead thread
     // while the previous batch commits (docs/benchmarks.md).
     project_logs(options_.chain_id, out.logs);
     return out;
+}
+
+std::expected<void, IndexError> Indexer::read_block_times(std::vector<IngestLog>& logs) {
+    std::vector<uint64_t> untimed;
+    for (const IngestLog& in : logs) {
+        if (!in.log.block_timestamp && (untimed.empty() || untimed.back() != in.log.block_num)) {
+            untimed.push_back(in.log.block_num);
+        }
+    }
+    if (untimed.empty()) return {};
+    std::unordered_map<uint64_t, uint64_t> times;
+    constexpr size_t kHeadersPerRequest = 500;  // as read_details' calls: providers cap batches
+    for (size_t at = 0; at < untimed.size(); at += kHeadersPerRequest) {
+        const size_t n = std::min(kHeadersPerRequest, untimed.size() - at);
+        auto headers = source_.headers_of(std::span<const uint64_t>(untimed).subspan(at, n));
+        if (!headers) {
+            metrics_.rpc_errors_total++;
+            return rpc_fail(headers.error(), "read the times of blocks");
+        }
+        for (const BlockHeader& h : *headers) times.emplace(h.block_num, h.timestamp);
+    }
+    for (IngestLog& in : logs) {
+        if (in.log.block_timestamp) continue;
+        if (auto t = times.find(in.log.block_num); t != times.end()) {
+            in.log.block_timestamp = t->second;
+        }
+    }
+    return {};
 }
 
 std::expected<void, IndexError> Indexer::read_details(std::vector<IngestLog>& logs) {

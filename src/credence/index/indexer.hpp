@@ -168,6 +168,9 @@ private:
     /// Sets each ERC-8301 task / reply log's detail (detail_call(), batched eth_calls); fetch()'s
     /// helper, so it too may run on the fetch-ahead thread.
     [[nodiscard]] std::expected<void, IndexError> read_details(std::vector<IngestLog>& logs);
+    /// Gives every log its block's timestamp: nodes that do not send blockTimestamp get one
+    /// header read per block holding a log (block_times in schema.cpp).
+    [[nodiscard]] std::expected<void, IndexError> read_block_times(std::vector<IngestLog>& logs);
     /// Sets the detail of logs[i] for each i in `which` to its transaction (transaction_detail()).
     [[nodiscard]] std::expected<void, IndexError> read_transaction_details(
         std::vector<IngestLog>& logs, const std::vector<size_t>& which);

@@ -45,8 +45,12 @@ public:
         wrong_topic_count,  // a registry log with one topic dropped
     };
 
-    FaultyProxy(std::string upstream, std::vector<Fault> get_logs_faults)
-        : upstream_(std::move(upstream)), faults_(std::move(get_logs_faults)) {
+    // `older_node`: every eth_getLogs answer loses its logs' blockTimestamp, as from a node that
+    // predates it.
+    FaultyProxy(std::string upstream, std::vector<Fault> get_logs_faults, bool older_node = false)
+        : upstream_(std::move(upstream)),
+          faults_(std::move(get_logs_faults)),
+          older_node_(older_node) {
         server_.Post(
             "/", [this](const httplib::Request& req, httplib::Response& res) { handle(req, res); });
         port_ = server_.bind_to_any_port("127.0.0.1");
@@ -81,6 +85,13 @@ private:
             if (next_ < faults_.size()) fault = faults_[next_++];
         }
         std::string body = answer->body;
+        if (older_node_ && request.is_object() && request.value("method", "") == "eth_getLogs") {
+            Json doc = Json::parse(body, nullptr, false);
+            if (doc.is_object() && doc["result"].is_array()) {
+                for (auto& log : doc["result"]) log.erase("blockTimestamp");
+                body = doc.dump();
+            }
+        }
         if (fault) {
             switch (*fault) {
                 case Fault::garbage:
@@ -137,6 +148,7 @@ private:
     std::string upstream_;
     std::mutex mutex_;
     std::vector<Fault> faults_;
+    bool older_node_ = false;
     size_t next_ = 0;
     httplib::Server server_;
     int port_ = 0;
@@ -255,6 +267,36 @@ TEST_F(IndexerDevnet, bad_rpc_data_is_skipped_or_retried_and_the_index_equals_a_
     EXPECT_TRUE(mentions("0x7777") || mentions("30583"))
         << "no warning names the injected log index: " << ::testing::PrintToString(warnings);
     EXPECT_TRUE(mentions("retrying")) << "a failed step was not reported";
+}
+
+// block_times (schema.cpp) from the logs' blockTimestamp, or from the headers of a node that does
+// not send it: both equal the chain's own block timestamps.
+TEST_F(IndexerDevnet, block_times_come_from_the_logs_or_else_the_headers) {
+    traffic(3, 2);
+    FaultyProxy older(devnet().rpc_url(), {}, true);
+    for (const std::string& url : {devnet().rpc_url(), older.url()}) {
+        auto db = fresh_sqlite("times");
+        ASSERT_TRUE(db);
+        EXPECT_TRUE(sync(*db, url).empty());
+        auto rows = db->query(
+            "SELECT t.block_num, t.timestamp, (SELECT COUNT(*) FROM raw_logs r WHERE "
+            "r.block_num = t.block_num) FROM block_times t ORDER BY t.block_num",
+            {});
+        ASSERT_TRUE(rows) << rows.error().to_string();
+        auto blocks = db->query("SELECT COUNT(DISTINCT block_num) FROM raw_logs", {});
+        ASSERT_TRUE(blocks);
+        ASSERT_EQ(static_cast<int64_t>(rows->size()), std::get<int64_t>(blocks->front()[0]));
+        ASSERT_GT(rows->size(), 6U);
+        chain::RpcClient rpc = devnet().rpc();
+        for (const auto& row : *rows) {
+            const auto num = static_cast<uint64_t>(std::get<int64_t>(row[0]));
+            auto block = rpc.get_block_by_number(chain::BlockId(num));
+            ASSERT_TRUE(block && *block) << num;
+            EXPECT_EQ(static_cast<uint64_t>(std::get<int64_t>(row[1])), (*block)->timestamp)
+                << url;
+            EXPECT_GT(std::get<int64_t>(row[2]), 0);
+        }
+    }
 }
 
 TEST_F(IndexerDevnet, a_node_on_another_chain_is_refused) {

@@ -143,6 +143,7 @@ constexpr uint32_t kHasTxnHash = 1U << 5U;
 constexpr uint32_t kHasTxnIndex = 1U << 6U;
 constexpr uint32_t kHasLogIndex = 1U << 7U;
 constexpr uint32_t kHasRemoved = 1U << 8U;
+constexpr uint32_t kHasBlockTimestamp = 1U << 9U;
 
 struct Member {
     std::string_view name;
@@ -197,6 +198,12 @@ Step read_member(std::string_view key, dom::element value, RawLog& log, uint32_t
     if (key == "removed") {
         bit = kHasRemoved;
         return read_removed(value, log.removed);
+    }
+    if (key == "blockTimestamp") {
+        bit = kHasBlockTimestamp;
+        uint64_t timestamp = 0;
+        if (auto step = read_u64(value, timestamp)) return step;
+        log.block_timestamp = timestamp;
     }
     return std::nullopt;
 }

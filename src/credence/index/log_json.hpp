@@ -11,7 +11,8 @@
 // even number of hex digits; hashes are 0x plus 64 hex digits; addresses 0x plus 40 (any case, no
 // EIP-55 check on the wire); `removed` is a boolean (absent or null: false). Every log must carry
 // address, topics, data, blockNumber, blockHash, transactionHash, transactionIndex and logIndex;
-// unknown members (blockTimestamp, ...) are ignored, repeated members are refused. The parser does
+// `blockTimestamp` (a QUANTITY, sent by newer nodes) is read when present; other unknown members
+// are ignored, repeated members are refused. The parser does
 // not judge the logs (topic count, address, range): LogSource does, so that it can skip a bad log
 // with a reason instead of failing the chunk.
 //

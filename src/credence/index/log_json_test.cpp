@@ -34,7 +34,7 @@ std::vector<RawLog> via_nlohmann(const std::string& body, uint64_t id) {
     std::vector<RawLog> out;
     for (const auto& l : *logs) {
         out.push_back(RawLog{l.block_num, l.block_hash, l.txn_hash, l.txn_index, l.log_index,
-                             l.address, l.topics, l.data, l.removed});
+                             l.address, l.topics, l.data, l.removed, l.block_timestamp});
     }
     return out;
 }
@@ -52,12 +52,15 @@ TEST(index_log_json, parses_logs_like_the_nlohmann_path) {
     for (uint64_t i = 0; i < 50; ++i) logs.push_back(make_log(100 + i / 3, i, addr(0xaa), i % 5));
     logs[3]["data"] = "0x";
     logs[4].erase("removed");              // optional
-    logs[5]["blockTimestamp"] = "0x6543";  // newer nodes add members: ignored
+    logs[5]["blockTimestamp"] = "0x6543";  // newer nodes add the block's time
+    logs[6]["totalDifficulty"] = "0x1";    // unknown members: ignored
     const std::string body = ok_body(7, logs);
     auto parsed = parse_logs_response(body, 7);
     ASSERT_TRUE(parsed) << parsed.error().to_string();
     ASSERT_EQ(parsed->size(), 50u);
     EXPECT_EQ(*parsed, via_nlohmann(body, 7));
+    EXPECT_EQ((*parsed)[5].block_timestamp, 0x6543u);
+    EXPECT_EQ((*parsed)[4].block_timestamp, std::nullopt);
     EXPECT_EQ((*parsed)[10].block_num, 103u);
     EXPECT_EQ((*parsed)[10].log_index, 10u);
     EXPECT_EQ((*parsed)[10].topics.size(), 0u);

@@ -725,7 +725,7 @@ TEST(index_log_source, anvil_logs_equal_the_nlohmann_path) {
     for (size_t i = 0; i < ours.size(); ++i) {
         const chain::Log& l = (*theirs)[i];
         const RawLog expected{l.block_num, l.block_hash, l.txn_hash, l.txn_index, l.log_index,
-                              l.address,   l.topics,     l.data,     l.removed};
+                              l.address,   l.topics,     l.data,     l.removed, l.block_timestamp};
         EXPECT_EQ(ours[i], expected) << i;
         EXPECT_EQ(ours[i].topics.size(), i % 5);
     }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include <credence/core/address.hpp>
@@ -22,6 +23,9 @@ struct RawLog {
     std::vector<core::Hash32> topics;  // 0..4 entries
     core::Bytes data;
     bool removed = false;  // set by a node that reports a reorg-dropped log; never stored
+    // The block's timestamp when the node sends `blockTimestamp` (anvil, geth >= 1.16, reth);
+    // otherwise the indexer reads the block's header.
+    std::optional<uint64_t> block_timestamp;
 
     friend bool operator==(const RawLog&, const RawLog&) = default;
 };

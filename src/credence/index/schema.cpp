@@ -650,7 +650,22 @@ CREATE TABLE fundings (
 );
 )sql";
 
-constexpr std::array<Migration, 8> kMigrations{{
+constexpr std::string_view kV9Sql = R"sql(
+-- block_times: key (chain_id, block_num). timestamp (unix seconds) of every block holding a
+-- stored log, from the log's blockTimestamp or else the block's header (indexer.hpp). When
+-- entities were created and changed (the agent0 subgraph's createdAt and updatedAt,
+-- docs/graphql.md). A reorg past block_num deletes the row. Blocks indexed before this migration
+-- have no row (index again to fill them). Written only when the time is known, so not part of
+-- the canonical dump.
+CREATE TABLE block_times (
+    chain_id BIGINT NOT NULL,
+    block_num BIGINT NOT NULL,
+    timestamp BIGINT NOT NULL,
+    PRIMARY KEY (chain_id, block_num)
+);
+)sql";
+
+constexpr std::array<Migration, 9> kMigrations{{
     {1, "indexer tables: raw logs, cursors, block and code hashes, projections", kV1Sql},
     {2, "verifications: the latest check of each agent, tool, feedback, validation and run",
      kV2Sql},
@@ -660,6 +675,7 @@ constexpr std::array<Migration, 8> kMigrations{{
     {6, "exact-entry search: the profile lists' entries, one row each", kV6Sql},
     {7, "proofs per reply: the replyHashes of each proof's onAgentProve call", kV7Sql},
     {8, "fundings: where each reviewer's funds came from", kV8Sql},
+    {9, "block times: when each block holding a log was made", kV9Sql},
 }};
 
 // The secondary indexes that ingestion never reads, as the latest migration defines them. A bulk

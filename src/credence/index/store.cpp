@@ -60,6 +60,11 @@ constexpr std::string_view kForgetHeaders =
     "DELETE FROM block_hashes WHERE chain_id = $1 AND block_num < $2";
 constexpr std::string_view kDropHeadersAbove =
     "DELETE FROM block_hashes WHERE chain_id = $1 AND block_num > $2";
+constexpr std::string_view kUpsertBlockTime =
+    "INSERT INTO block_times (chain_id, block_num, timestamp) VALUES ($1, $2, $3) ON CONFLICT "
+    "(chain_id, block_num) DO UPDATE SET timestamp = excluded.timestamp";
+constexpr std::string_view kDropBlockTimesAbove =
+    "DELETE FROM block_times WHERE chain_id = $1 AND block_num > $2";
 constexpr std::string_view kUpsertCursor =
     "INSERT INTO cursors (chain_id, block_num) VALUES ($1, $2) ON CONFLICT (chain_id) DO UPDATE "
     "SET block_num = excluded.block_num";
@@ -366,6 +371,17 @@ DbResult<BatchOutcome> IndexStore::commit_batch(const Batch& batch) {
             return abort_tx<BatchOutcome>(*db_, r.error());
         }
     }
+    // One row per block that holds a log (logs are in chain order).
+    std::optional<uint64_t> timed_block;
+    for (const IngestLog& in : batch.logs) {
+        if (!in.log.block_timestamp || timed_block == in.log.block_num) continue;
+        timed_block = in.log.block_num;
+        const std::array<DbValue, 3> p{int_value(batch.chain_id), int_value(in.log.block_num),
+                                       int_value(*in.log.block_timestamp)};
+        if (auto r = db_->exec(kUpsertBlockTime, p); !r) {
+            return abort_tx<BatchOutcome>(*db_, r.error());
+        }
+    }
     for (const BlockHeader& h : batch.headers) {
         const std::array<DbValue, 5> p{int_value(batch.chain_id), int_value(h.block_num),
                                        blob_value(h.hash), blob_value(h.parent_hash),
@@ -433,6 +449,9 @@ DbResult<RollbackOutcome> IndexStore::rollback_to(uint64_t chain_id, uint64_t bl
         ++outcome.entities_rebuilt;
     }
     if (auto r = db_->exec(kDropHeadersAbove, above); !r) {
+        return abort_tx<RollbackOutcome>(*db_, r.error());
+    }
+    if (auto r = db_->exec(kDropBlockTimesAbove, above); !r) {
         return abort_tx<RollbackOutcome>(*db_, r.error());
     }
     // A check that saw a change past the fork point checked a state that is no longer on the

@@ -366,7 +366,7 @@ std::unique_ptr<Scenario> build_scenario() {
     for (const chain::Log& l : *logs) {
         IngestLog in;
         in.log = RawLog{l.block_num, l.block_hash, l.txn_hash, l.txn_index, l.log_index,
-                        l.address,   l.topics,     l.data,     false};
+                        l.address,   l.topics,     l.data,     false, l.block_timestamp};
         for (const auto& [a, k] : s->sources) {
             if (a == l.address) in.kind = k;
         }

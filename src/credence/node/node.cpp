@@ -16,6 +16,7 @@
 
 #include <credence/api/http_server.hpp>
 #include <credence/api/mcp_endpoint.hpp>
+#include <credence/api/graphql_endpoint.hpp>
 #include <credence/api/rest_api.hpp>
 #include <credence/chain/anvil_process.hpp>
 #include <credence/chain/deployment.hpp>
@@ -108,6 +109,7 @@ struct Node::Impl {
     std::unique_ptr<index::Indexer> indexer;
     std::unique_ptr<api::RestApi> rest;
     std::unique_ptr<api::McpEndpoint> mcp;
+    std::unique_ptr<api::GraphqlEndpoint> graphql;
     std::unique_ptr<api::HttpServer> http;
 
     std::stop_source stop_all;
@@ -593,6 +595,7 @@ std::expected<std::unique_ptr<Node>, std::string> Node::start(NodeConfig config,
     }
     const std::string location = s.database_location;
     rest_options.open_database = [location] { return index::open_database(location); };
+    const api::ApiScope rest_options_scope = rest_options.scope;
     // The callbacks run on server threads while the node lives: the server stops before Impl
     // goes away (stop_and_join).
     Impl* self = impl.get();
@@ -606,7 +609,19 @@ std::expected<std::unique_ptr<Node>, std::string> Node::start(NodeConfig config,
     self->rest = std::make_unique<api::RestApi>(std::move(rest_options));
     self->mcp =
         std::make_unique<api::McpEndpoint>(*self->rest, api::McpOptions{"credence", "0.1.0"});
+    // The agent0 subgraph's GraphQL (docs/graphql.md), over the same registries as the REST API.
+    subgraph::Agent0GraphOptions graph_options;
+    graph_options.sources.chain_id = s.chain_id;
+    graph_options.sources.identity_registry = rest_options_scope.identity_registry;
+    if (rest_options_scope.reputation_registry != core::Address{})
+        graph_options.sources.reputation_registry = rest_options_scope.reputation_registry;
+    if (rest_options_scope.validation_registry != core::Address{})
+        graph_options.sources.validation_registry = rest_options_scope.validation_registry;
+    graph_options.open_database = [location] { return index::open_database(location); };
+    graph_options.log = [self](std::string_view line) { self->say(line); };
+    self->graphql = std::make_unique<api::GraphqlEndpoint>(std::move(graph_options));
     api::HttpServerOptions http_options;
+    http_options.graphql = self->graphql.get();
     http_options.bind_address = self->config.http.bind;
     http_options.port = self->config.http.port;
     auto explorer = find_explorer_files(self->config.http.static_dir);

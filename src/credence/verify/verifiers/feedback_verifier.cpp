@@ -317,6 +317,7 @@ nlohmann::json FeedbackVerification::to_json() const {
     }
     if (payment) j["payment"] = payment->to_json();
     j["paymentVerified"] = payment_verified();
+    if (document) j["document"] = *document;
     j["issues"] = issues_json(issues);
     if (!responses.empty()) {
         nlohmann::json r = nlohmann::json::array();
@@ -355,6 +356,9 @@ FeedbackVerification verify_feedback_bytes(core::ByteView bytes,
         });
         if (is_object) {
             v.file = report->file;
+            // validate_feedback_file bounded the nesting: this parse cannot recurse deeply.
+            auto document = nlohmann::json::parse(text, nullptr, false);
+            if (document.is_object()) v.document = std::move(document);
             // A field that failed validation is already an error; comparing its default-filled
             // value would only add a spurious mismatch.
             for (auto& m : core::check_feedback_file(report->file, record.facts)) {

@@ -145,6 +145,9 @@ struct FeedbackVerification {
     std::optional<FileReason> reason;
     FileVerification content;                ///< fetch + hash; its issues are also in `issues`
     std::optional<core::FeedbackFile> file;  ///< when it parsed as a JSON object
+    /// The file itself when it parsed as a JSON object, for readers of members the report does
+    /// not keep (text, tags: the agent0 subgraph's FeedbackFile, docs/graphql.md).
+    std::optional<nlohmann::json> document;
     std::vector<core::FeedbackMismatch> mismatches;
     std::optional<PaymentVerification> payment;  ///< when the file has a proofOfPayment
     std::vector<FileIssue> issues;               ///< every finding, errors and warnings

@@ -239,6 +239,9 @@ void judge_registration_bytes(core::ByteView body, AgentVerification& out) {
         return;
     }
     out.registration = core::validate_registration_file(*doc);
+    // core::parse_json bounded the nesting, so the second parse cannot recurse deeply.
+    auto document = nlohmann::ordered_json::parse(body.begin(), body.end(), nullptr, false);
+    if (document.is_object()) out.document = std::move(document);
     const OnChainAgent& a = out.agent;
     auto matched = match_registration(out.registration->file, a.chain_id, a.identity_registry.bytes,
                                       a.agent_id);
@@ -475,6 +478,7 @@ nlohmann::ordered_json AgentVerification::to_json() const {
     file["bytes"] = bytes;
     file["parsed"] = registration.has_value();
     file["valid"] = registration && registration->ok();
+    if (document) file["document"] = *document;
     Json issues = Json::array();
     if (registration) {
         for (const auto& i : registration->issues) {

@@ -125,8 +125,11 @@ struct AgentVerification {
     std::optional<FetchError> fetch_error;
     std::string final_url;
     size_t bytes = 0;
-    // Step 2: the registration file (present when it parsed as JSON).
+    // Step 2: the registration file (present when it parsed as JSON), and the document itself
+    // when it is an object: readers that map the file's own members (the agent0 subgraph's
+    // fields, docs/graphql.md) need more than the report keeps.
     std::optional<core::RegistrationReport> registration;
+    std::optional<nlohmann::ordered_json> document;
     // Step 3: the entry that names this agent.
     bool registration_matches = false;
     std::optional<size_t> registration_index;

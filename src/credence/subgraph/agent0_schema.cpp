@@ -1,0 +1,165 @@
+#include <credence/subgraph/agent0_schema.hpp>
+
+#include <cstdlib>
+#include <utility>
+
+namespace credence::subgraph {
+
+graphql::SchemaDef agent0_schema_def() {
+    using graphql::SchemaDef;
+    SchemaDef def;
+    def.enums.push_back({"ValidationStatus", {"PENDING", "COMPLETED", "EXPIRED"}});
+    def.entities.push_back({"Agent",
+                            {{"id", "ID!"},
+                             {"chainId", "BigInt!"},
+                             {"agentId", "BigInt!"},
+                             {"agentURI", "String"},
+                             {"agentURIType", "String"},
+                             {"owner", "Bytes!"},
+                             {"agentWallet", "Bytes"},
+                             {"operators", "[Bytes!]!"},
+                             {"createdAt", "BigInt!"},
+                             {"updatedAt", "BigInt!"},
+                             {"registrationFile", "AgentRegistrationFile"},
+                             {"feedback", "[Feedback!]!", "agent"},
+                             {"validations", "[Validation!]!", "agent"},
+                             {"metadata", "[AgentMetadata!]!", "agent"},
+                             {"totalFeedback", "BigInt!"},
+                             {"lastActivity", "BigInt!"}},
+                            "agent",
+                            "agents",
+                            "An ERC-8004 agent."});
+    def.entities.push_back({"Feedback",
+                            {{"id", "ID!"},
+                             {"agent", "Agent!"},
+                             {"clientAddress", "Bytes!"},
+                             {"feedbackIndex", "BigInt!"},
+                             {"value", "BigDecimal!"},
+                             {"tag1", "String"},
+                             {"tag2", "String"},
+                             {"endpoint", "String"},
+                             {"feedbackURI", "String"},
+                             {"feedbackURIType", "String"},
+                             {"feedbackHash", "Bytes"},
+                             {"isRevoked", "Boolean!"},
+                             {"createdAt", "BigInt!"},
+                             {"revokedAt", "BigInt"},
+                             {"feedbackFile", "FeedbackFile"},
+                             {"responses", "[FeedbackResponse!]!", "feedback"}},
+                            "feedback",
+                            "feedbacks"});
+    def.entities.push_back({"FeedbackResponse",
+                            {{"id", "ID!"},
+                             {"feedback", "Feedback!"},
+                             {"responder", "Bytes!"},
+                             {"responseUri", "String"},
+                             {"responseHash", "Bytes"},
+                             {"createdAt", "BigInt!"}},
+                            "feedbackResponse",
+                            "feedbackResponses"});
+    def.entities.push_back({"Validation",
+                            {{"id", "ID!"},
+                             {"agent", "Agent!"},
+                             {"validatorAddress", "Bytes!"},
+                             {"requestUri", "String"},
+                             {"requestHash", "Bytes!"},
+                             {"response", "Int"},
+                             {"responseUri", "String"},
+                             {"responseHash", "Bytes"},
+                             {"tag", "String"},
+                             {"status", "ValidationStatus!"},
+                             {"createdAt", "BigInt!"},
+                             {"updatedAt", "BigInt!"}},
+                            "validation",
+                            "validations"});
+    def.entities.push_back({"AgentMetadata",
+                            {{"id", "ID!"},
+                             {"agent", "Agent!"},
+                             {"key", "String!"},
+                             {"value", "Bytes!"},
+                             {"updatedAt", "BigInt!"}},
+                            "agentMetadata",
+                            "agentMetadatas"});
+    def.entities.push_back({"Protocol",
+                            {{"id", "ID!"},
+                             {"chainId", "BigInt!"},
+                             {"name", "String!"},
+                             {"identityRegistry", "Bytes!"},
+                             {"reputationRegistry", "Bytes!"},
+                             {"validationRegistry", "Bytes!"},
+                             {"createdAt", "BigInt!"},
+                             {"updatedAt", "BigInt!"}},
+                            "protocol",
+                            "protocols"});
+    def.entities.push_back({"AgentRegistrationFile",
+                            {{"id", "ID!"},
+                             {"cid", "String!"},
+                             {"agentId", "String!"},
+                             {"name", "String"},
+                             {"description", "String"},
+                             {"image", "String"},
+                             {"active", "Boolean"},
+                             {"x402Support", "Boolean"},
+                             {"supportedTrusts", "[String!]!"},
+                             {"endpointsRawJson", "String"},
+                             {"mcpEndpoint", "String"},
+                             {"mcpVersion", "String"},
+                             {"a2aEndpoint", "String"},
+                             {"a2aVersion", "String"},
+                             {"webEndpoint", "String"},
+                             {"oasfEndpoint", "String"},
+                             {"oasfVersion", "String"},
+                             {"oasfSkills", "[String!]!"},
+                             {"oasfDomains", "[String!]!"},
+                             {"hasOASF", "Boolean!"},
+                             {"emailEndpoint", "String"},
+                             {"ens", "String"},
+                             {"did", "String"},
+                             {"mcpTools", "[String!]!"},
+                             {"mcpPrompts", "[String!]!"},
+                             {"mcpResources", "[String!]!"},
+                             {"a2aSkills", "[String!]!"},
+                             {"createdAt", "BigInt!"}},
+                            "agentRegistrationFile",
+                            "agentRegistrationFiles"});
+    def.entities.push_back({"FeedbackFile",
+                            {{"id", "ID!"},
+                             {"cid", "String!"},
+                             {"feedbackId", "String!"},
+                             {"agentRegistry", "String"},
+                             {"agentId", "BigInt"},
+                             {"clientAddress", "String"},
+                             {"createdAtIso", "String"},
+                             {"valueRaw", "BigInt"},
+                             {"valueDecimals", "Int"},
+                             {"text", "String"},
+                             {"mcpTool", "String"},
+                             {"mcpPrompt", "String"},
+                             {"mcpResource", "String"},
+                             {"a2aSkills", "[String!]!"},
+                             {"a2aContextId", "String"},
+                             {"a2aTaskId", "String"},
+                             {"oasfSkills", "[String!]!"},
+                             {"oasfDomains", "[String!]!"},
+                             {"proofOfPaymentFromAddress", "String"},
+                             {"proofOfPaymentToAddress", "String"},
+                             {"proofOfPaymentChainId", "String"},
+                             {"proofOfPaymentTxHash", "String"},
+                             {"tag1", "String"},
+                             {"tag2", "String"},
+                             {"createdAt", "BigInt!"}},
+                            "feedbackFile",
+                            "feedbackFiles"});
+    return def;
+}
+
+const graphql::Schema& agent0_schema() {
+    static const graphql::Schema kSchema = [] {
+        auto made = graphql::make_schema(agent0_schema_def());
+        if (!made) std::abort();  // the table above is fixed: a failure is a bug caught by tests
+        return std::move(*made);
+    }();
+    return kSchema;
+}
+
+}  // namespace credence::subgraph
