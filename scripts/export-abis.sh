@@ -26,12 +26,16 @@ CONTRACTS=(
   AccessProofPredicate CompositePredicate ECDSAAttestationVerifier
   SingleStageWorkflow InputProvenanceWorkflow CompetitiveBidWorkflow SequentialPipelineWorkflow
   BFTCommitRevealWorkflow ParallelAuditWorkflow PermissionedSingleStageWorkflow
+  # Earlier ERC-8004 revisions (docs/compatibility.md): the first draft and the score revision.
+  DraftIdentityRegistry DraftReputationRegistry DraftValidationRegistry
+  ScoreIdentityRegistry ScoreReputationRegistry ScoreValidationRegistry
   # Interfaces: for calls on predicates, verifiers and workflows that Credence did not deploy.
   IAccessPredicate IAgentVerifier IAgentWorkflow
   # Test-only: an ERC-1271 smart-contract wallet for the agent set-wallet tests.
   ERC1271WalletMock
 )
-# Contracts whose creation bytecode is snapshotted: the deployed set plus the test wallet.
+# Contracts whose creation bytecode is snapshotted: the deployed set (the legacy registries only
+# with `credence devnet --revisions all`) plus the test wallet.
 BYTECODE=(
   IdentityRegistry ReputationRegistry ValidationRegistry ToolRegistry
   DevnetERC1155 DevnetSubscriptions
@@ -39,6 +43,8 @@ BYTECODE=(
   AccessProofPredicate CompositePredicate ECDSAAttestationVerifier
   SingleStageWorkflow InputProvenanceWorkflow CompetitiveBidWorkflow SequentialPipelineWorkflow
   BFTCommitRevealWorkflow ParallelAuditWorkflow PermissionedSingleStageWorkflow
+  DraftIdentityRegistry DraftReputationRegistry DraftValidationRegistry
+  ScoreIdentityRegistry ScoreReputationRegistry ScoreValidationRegistry
   ERC1271WalletMock
 )
 mode=write

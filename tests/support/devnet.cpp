@@ -38,6 +38,7 @@ std::expected<std::unique_ptr<Devnet>, std::string> Devnet::start(const DevnetOp
     auto key = devnet->secret_key(0);
     auto rpc = devnet->rpc();
     chain::DeployOptions deploy_options;
+    deploy_options.revisions = options.revisions;
     deploy_options.sender.chain_id = options.chain_id;
     deploy_options.sender.poll_interval = std::chrono::milliseconds(5);
     auto deployed = chain::deploy_all(rpc, key, deploy_options);

@@ -33,6 +33,7 @@
 
 #include <credence/chain/anvil_process.hpp>
 #include <credence/chain/deployment.hpp>
+#include <credence/chain/devnet_deploy.hpp>
 #include <credence/chain/rpc_client.hpp>
 #include <credence/core/address.hpp>
 #include <credence/core/secp256k1.hpp>
@@ -44,6 +45,9 @@ struct DevnetOptions {
     /// Seconds between blocks; nullopt: automine (one block per transaction).
     std::optional<uint64_t> block_time;
     unsigned accounts = 10;
+    /// DeployRevisions::all also deploys the earlier ERC-8004 revisions' registries
+    /// (`credence devnet --revisions all`).
+    chain::DeployRevisions revisions = chain::DeployRevisions::current;
 };
 
 class Devnet {

@@ -2,7 +2,10 @@
 //
 // Expected values never come from our own encoder: selectors and topics from the ERC-8004 vector
 // (computed with ethers), calldata and return data from the real `cast` ($CREDENCE_CAST).
+#include <algorithm>
 #include <array>
+#include <map>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,8 +13,14 @@
 #include <gtest/gtest.h>
 
 #include <credence/chain/bindings/all.hpp>
+#include <credence/chain/bindings/draft_identity_registry.hpp>
+#include <credence/chain/bindings/draft_reputation_registry.hpp>
+#include <credence/chain/bindings/draft_validation_registry.hpp>
 #include <credence/chain/bindings/identity_registry.hpp>
 #include <credence/chain/bindings/reputation_registry.hpp>
+#include <credence/chain/bindings/score_identity_registry.hpp>
+#include <credence/chain/bindings/score_reputation_registry.hpp>
+#include <credence/chain/bindings/score_validation_registry.hpp>
 #include <credence/chain/bindings/single_stage_workflow.hpp>
 #include <credence/chain/bindings/tool_registry.hpp>
 #include <credence/chain/bindings/validation_registry.hpp>
@@ -127,6 +136,78 @@ TEST(chain_bindings, erc8004_event_topics_match_vector) {
               hash32(topics
                          .at("NewFeedback(uint256,address,uint64,int128,uint8,string,string,"
                              "string,string,string,bytes32)")
+                         .get<std::string>()));
+}
+
+// ---- (a') the earlier ERC-8004 revisions against their pinned vector ----
+
+// Every function and event of erc8004-legacy.json (first draft and intermediate revision, each
+// cited there) against the bindings generated from the legacy contracts' ABI snapshots. The
+// vector's intermediate `IdentityRegistry` is implemented by ScoreIdentityRegistry.
+TEST(chain_bindings, erc8004_legacy_selectors_and_topics_match_vector) {
+    const auto vec = testing::read_vector_json("erc8004-legacy.json");
+    struct Tables {
+        std::span<const FunctionInfo> functions;
+        std::span<const EventInfo> events;
+    };
+    const std::map<std::string, Tables> by_name{
+        {"DraftIdentityRegistry",
+         {draft_identity_registry::kFunctions, draft_identity_registry::kEvents}},
+        {"DraftReputationRegistry",
+         {draft_reputation_registry::kFunctions, draft_reputation_registry::kEvents}},
+        {"DraftValidationRegistry",
+         {draft_validation_registry::kFunctions, draft_validation_registry::kEvents}},
+        {"IdentityRegistry",
+         {score_identity_registry::kFunctions, score_identity_registry::kEvents}},
+        {"ScoreReputationRegistry",
+         {score_reputation_registry::kFunctions, score_reputation_registry::kEvents}},
+        {"ScoreValidationRegistry",
+         {score_validation_registry::kFunctions, score_validation_registry::kEvents}},
+    };
+    size_t functions = 0;
+    size_t events = 0;
+    for (const char* revision : {"firstDraft", "intermediate"}) {
+        for (const auto& [contract, entry] : vec.at(revision).items()) {
+            if (!entry.is_object()) continue;  // the revision's text
+            const auto it = by_name.find(contract);
+            ASSERT_NE(it, by_name.end()) << contract;
+            for (const auto& [name, f] : entry.at("functions").items()) {
+                const auto signature = f.at("signature").get<std::string>();
+                const auto expected =
+                    core::from_hex_fixed<4>(f.at("selector").get<std::string>()).value();
+                const auto found =
+                    std::ranges::find(it->second.functions, signature, &FunctionInfo::signature);
+                ASSERT_NE(found, it->second.functions.end()) << contract << " " << signature;
+                EXPECT_EQ(found->selector, expected) << contract << " " << signature;
+                ++functions;
+            }
+            for (const auto& [name, e] : entry.at("events").items()) {
+                const auto signature = e.at("signature").get<std::string>();
+                const auto found =
+                    std::ranges::find(it->second.events, signature, &EventInfo::signature);
+                ASSERT_NE(found, it->second.events.end()) << contract << " " << signature;
+                EXPECT_EQ(found->topic0, hash32(e.at("topic0").get<std::string>()))
+                    << contract << " " << signature;
+                ++events;
+            }
+        }
+    }
+    EXPECT_EQ(functions, 7U + 5 + 6 + 7 + 10 + 7);
+    EXPECT_EQ(events, 2U + 1 + 2 + 3 + 3 + 2);
+    // The named constants the indexer matches logs with.
+    EXPECT_EQ(draft_reputation_registry::kAuthFeedbackTopic,
+              hash32(vec.at("firstDraft")
+                         .at("DraftReputationRegistry")
+                         .at("events")
+                         .at("AuthFeedback")
+                         .at("topic0")
+                         .get<std::string>()));
+    EXPECT_EQ(score_reputation_registry::kNewFeedbackTopic,
+              hash32(vec.at("intermediate")
+                         .at("ScoreReputationRegistry")
+                         .at("events")
+                         .at("NewFeedback")
+                         .at("topic0")
                          .get<std::string>()));
 }
 
@@ -401,8 +482,9 @@ TEST(chain_bindings, call_error_is_matches_the_revert_selector_only_for_reverts)
 
 TEST(chain_bindings, every_contract_is_listed_with_a_parsable_abi) {
     const auto contracts = all_contracts();
-    // the 20 deployed contracts, 3 interfaces and the test-only ERC1271WalletMock
-    EXPECT_EQ(contracts.size(), 24U);
+    // the 20 deployed contracts, the 6 registries of the earlier ERC-8004 revisions, 3 interfaces
+    // and the test-only ERC1271WalletMock
+    EXPECT_EQ(contracts.size(), 30U);
     for (const auto& c : contracts) {
         const auto doc = core::parse_json_abi(c.abi_json);
         ASSERT_TRUE(doc.has_value()) << c.name;

@@ -32,6 +32,23 @@ std::expected<core::Address, std::string> parse_address(const json& doc, const s
 
 }  // namespace
 
+core::Erc8004Revision Deployment::revision_of(std::string_view name) const {
+    const auto it = revisions.find(name);
+    return it == revisions.end() ? core::Erc8004Revision::current : it->second;
+}
+
+std::optional<core::Erc8004Revision> legacy_registry_revision(std::string_view name) {
+    using core::Erc8004Registry;
+    using core::Erc8004Revision;
+    for (const auto revision : {Erc8004Revision::score, Erc8004Revision::draft}) {
+        for (const auto registry :
+             {Erc8004Registry::identity, Erc8004Registry::reputation, Erc8004Registry::validation}) {
+            if (core::registry_contract_name(revision, registry) == name) return revision;
+        }
+    }
+    return std::nullopt;
+}
+
 std::expected<Deployment, std::string> parse_deployment(std::string_view text) {
     const json doc = json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (doc.is_discarded()) return std::unexpected("deployment: not valid JSON");
@@ -81,6 +98,16 @@ std::expected<Deployment, std::string> parse_deployment(std::string_view text) {
         auto address = parse_address(entry, "address", "contracts." + name + ".address");
         if (!address) return std::unexpected(address.error());
         out.contracts.emplace(name, *address);
+        if (const auto rev = entry.find("revision"); rev != entry.end()) {
+            const auto parsed = rev->is_string()
+                                    ? core::parse_erc8004_revision(rev->get<std::string>())
+                                    : std::nullopt;
+            if (!parsed) {
+                return std::unexpected("deployment: \"contracts." + name +
+                                       ".revision\" must be \"current\", \"score\" or \"draft\"");
+            }
+            if (*parsed != core::Erc8004Revision::current) out.revisions.emplace(name, *parsed);
+        }
     }
     return out;
 }
@@ -99,6 +126,10 @@ std::string serialize_deployment(const Deployment& deployment) {
         std::string abi = "contracts/out/";
         abi.append(name).append(".sol/").append(name).append(".json");
         contracts[name] = {{"address", address.to_checksum_hex()}, {"abi", std::move(abi)}};
+        if (const auto revision = deployment.revision_of(name);
+            revision != core::Erc8004Revision::current) {
+            contracts[name]["revision"] = std::string(core::to_string(revision));
+        }
     }
     doc["contracts"] = std::move(contracts);
     return doc.dump(2) + "\n";

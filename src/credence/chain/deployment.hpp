@@ -5,7 +5,10 @@
 // File format (one JSON object; unknown fields are ignored):
 //   {"chainId":31337,"create2Deployer":"0x4e59…","salt":"0x…","deployer":"0x…",
 //    "rpcUrl":"http://127.0.0.1:8545",                      (optional; written by the devnet)
-//    "contracts":{"IdentityRegistry":{"address":"0x…","abi":"contracts/out/…"},…}}
+//    "contracts":{"IdentityRegistry":{"address":"0x…","abi":"contracts/out/…"},…,
+//                 "DraftIdentityRegistry":{"address":"0x…","abi":"…","revision":"draft"}}}
+// A registry of an earlier ERC-8004 revision carries its revision (core/erc8004_revision.hpp:
+// "score" or "draft"); an entry without one is of the current revision or no ERC-8004 registry.
 // Locations: $CREDENCE_HOME (default $HOME/.credence) holds deployments/<chainId>.json and
 // devnet.json (the running devnet's deployment, with its rpcUrl).
 // Thread-safety: pure functions, except that the path helpers read the environment.
@@ -22,6 +25,7 @@
 
 #include <credence/core/address.hpp>
 #include <credence/core/bytes.hpp>
+#include <credence/core/erc8004_revision.hpp>
 
 namespace credence::chain {
 
@@ -32,7 +36,17 @@ struct Deployment {
     core::Hash32 salt{};
     core::Address deployer;
     std::map<std::string, core::Address, std::less<>> contracts;
+    /// The ERC-8004 revision of each earlier-revision registry among `contracts`, by name.
+    std::map<std::string, core::Erc8004Revision, std::less<>> revisions;
+
+    /// The revision of the contract named `name` (current when none is recorded).
+    [[nodiscard]] core::Erc8004Revision revision_of(std::string_view name) const;
 };
+
+/// The earlier-revision registries of ERC-8004 and their revisions, by contract name
+/// (DraftIdentityRegistry -> draft, ScoreReputationRegistry -> score, ...); nullopt for any
+/// other name. What `credence devnet --revisions all` records in the deployment file.
+[[nodiscard]] std::optional<core::Erc8004Revision> legacy_registry_revision(std::string_view name);
 
 /// Parses a deployment file; the error is one line naming the bad field.
 [[nodiscard]] std::expected<Deployment, std::string> parse_deployment(std::string_view json);

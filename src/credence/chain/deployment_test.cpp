@@ -80,6 +80,38 @@ TEST(chain_deployment, serialize_round_trips_with_rpc_url) {
     EXPECT_EQ(credence::chain::serialize_deployment(*again), text);  // stable
 }
 
+// An earlier-revision registry keeps its revision through a save and a load; the current ones
+// carry none (docs/compatibility.md §Earlier ERC-8004 revisions).
+TEST(chain_deployment, legacy_registries_record_their_revision) {
+    using credence::core::Erc8004Revision;
+    auto d = credence::chain::parse_deployment(kForgeFile);
+    ASSERT_TRUE(d);
+    const auto draft = d->contracts.at("IdentityRegistry");
+    d->contracts.emplace("DraftIdentityRegistry", draft);
+    d->revisions.emplace("DraftIdentityRegistry", Erc8004Revision::draft);
+    d->contracts.emplace("ScoreReputationRegistry", d->contracts.at("ReputationRegistry"));
+    d->revisions.emplace("ScoreReputationRegistry", Erc8004Revision::score);
+    const std::string text = credence::chain::serialize_deployment(*d);
+    EXPECT_NE(text.find("\"revision\": \"draft\""), std::string::npos) << text;
+    auto again = credence::chain::parse_deployment(text);
+    ASSERT_TRUE(again) << again.error();
+    EXPECT_EQ(again->revisions, d->revisions);
+    EXPECT_EQ(again->revision_of("ScoreReputationRegistry"), Erc8004Revision::score);
+    EXPECT_EQ(again->revision_of("IdentityRegistry"), Erc8004Revision::current);
+    EXPECT_EQ(credence::chain::legacy_registry_revision("DraftValidationRegistry"),
+              Erc8004Revision::draft);
+    EXPECT_EQ(credence::chain::legacy_registry_revision("ScoreIdentityRegistry"),
+              Erc8004Revision::score);
+    EXPECT_EQ(credence::chain::legacy_registry_revision("IdentityRegistry"), std::nullopt);
+
+    std::string bad = text;
+    bad.replace(bad.find("\"draft\""), 7, "\"first\"");
+    auto refused = credence::chain::parse_deployment(bad);
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().find("contracts.DraftIdentityRegistry.revision"), std::string::npos)
+        << refused.error();
+}
+
 TEST(chain_deployment, errors_name_the_bad_field) {
     auto not_json = credence::chain::parse_deployment("{");
     ASSERT_FALSE(not_json);

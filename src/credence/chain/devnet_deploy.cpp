@@ -10,6 +10,9 @@
 #include <credence/chain/bindings/composite_predicate.hpp>
 #include <credence/chain/bindings/devnet_erc1155.hpp>
 #include <credence/chain/bindings/devnet_subscriptions.hpp>
+#include <credence/chain/bindings/draft_identity_registry.hpp>
+#include <credence/chain/bindings/draft_reputation_registry.hpp>
+#include <credence/chain/bindings/draft_validation_registry.hpp>
 #include <credence/chain/bindings/ecdsa_attestation_verifier.hpp>
 #include <credence/chain/bindings/erc1155_holding_predicate.hpp>
 #include <credence/chain/bindings/erc721_holding_predicate.hpp>
@@ -18,6 +21,9 @@
 #include <credence/chain/bindings/parallel_audit_workflow.hpp>
 #include <credence/chain/bindings/permissioned_single_stage_workflow.hpp>
 #include <credence/chain/bindings/reputation_registry.hpp>
+#include <credence/chain/bindings/score_identity_registry.hpp>
+#include <credence/chain/bindings/score_reputation_registry.hpp>
+#include <credence/chain/bindings/score_validation_registry.hpp>
 #include <credence/chain/bindings/sequential_pipeline_workflow.hpp>
 #include <credence/chain/bindings/single_stage_workflow.hpp>
 #include <credence/chain/bindings/subscription_predicate.hpp>
@@ -79,7 +85,7 @@ core::Address create2_deployer() {
 core::Hash32 deploy_salt() { return core::keccak256(std::string_view("credence.v1")); }
 
 std::expected<std::vector<PlannedContract>, std::string> plan_deployment(
-    const core::Address& deployer, const core::Address& attester) {
+    const core::Address& deployer, const core::Address& attester, DeployRevisions revisions) {
     Planner p;
     const core::ByteView no_metadata{};
     // Same order and arguments as contracts/script/Deploy.s.sol run().
@@ -119,13 +125,28 @@ std::expected<std::vector<PlannedContract>, std::string> plan_deployment(
           b::parallel_audit_workflow::init_code(verifier, true, no_metadata));
     p.add("PermissionedSingleStageWorkflow",
           b::permissioned_single_stage_workflow::init_code(verifier, true, no_metadata, identity));
+
+    if (revisions == DeployRevisions::all) {
+        // ERC-8004 intermediate §Reputation Registry / §Validation Registry: the identity registry
+        // is passed to the constructor.
+        const auto score_identity =
+            p.add("ScoreIdentityRegistry", b::score_identity_registry::init_code());
+        p.add("ScoreReputationRegistry", b::score_reputation_registry::init_code(score_identity));
+        p.add("ScoreValidationRegistry", b::score_validation_registry::init_code(score_identity));
+        const auto draft_identity =
+            p.add("DraftIdentityRegistry", b::draft_identity_registry::init_code());
+        p.add("DraftReputationRegistry", b::draft_reputation_registry::init_code(draft_identity));
+        p.add("DraftValidationRegistry",
+              b::draft_validation_registry::init_code(
+                  draft_identity, core::Uint256{kDraftValidationTtlSeconds}));
+    }
     return std::move(p).finish();
 }
 
 std::expected<DeployResult, std::string> deploy_all(RpcClient& rpc, const core::SecretKey& key,
                                                     const DeployOptions& options) {
     const core::Address deployer = core::address_of(key);
-    auto plan = plan_deployment(deployer, options.attester.value_or(deployer));
+    auto plan = plan_deployment(deployer, options.attester.value_or(deployer), options.revisions);
     if (!plan) return std::unexpected(plan.error());
 
     auto chain_id = rpc.chain_id();
@@ -173,6 +194,9 @@ std::expected<DeployResult, std::string> deploy_all(RpcClient& rpc, const core::
             ++result.skipped;
         }
         result.deployment.contracts.emplace(contract.name, contract.address);
+        if (const auto revision = legacy_registry_revision(contract.name)) {
+            result.deployment.revisions.emplace(contract.name, *revision);
+        }
     }
     return result;
 }

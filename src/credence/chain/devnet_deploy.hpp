@@ -10,6 +10,13 @@
 // generated bindings (contracts/bytecode/, scripts/export-abis.sh), so no forge runs here.
 // Idempotent: a contract whose address already holds code is skipped, as in Deploy.s.sol.
 //
+// With DeployRevisions::all, the registries of the two earlier ERC-8004 revisions follow the
+// Deploy.s.sol set, through the same deployer and salt (contracts/src/erc8004-legacy; Deploy.s.sol
+// does not deploy them): ScoreIdentityRegistry, ScoreReputationRegistry and
+// ScoreValidationRegistry (the score revision, bound to ScoreIdentityRegistry), then
+// DraftIdentityRegistry, DraftReputationRegistry and DraftValidationRegistry (the first draft,
+// requests pending for kDraftValidationTtlSeconds). The deployment records each one's revision.
+//
 // Thread-safety: plan_deployment() is pure; deploy_all() is not thread-safe (it drives one
 // RpcClient and one TxnSender). Ownership: borrows the client and the key for the call only.
 #pragma once
@@ -36,6 +43,16 @@ inline constexpr std::string_view kCreate2DeployerHex =
 /// keccak256("credence.v1"): Deploy.s.sol's SALT.
 [[nodiscard]] core::Hash32 deploy_salt();
 
+/// Which ERC-8004 revisions a deployment holds (`credence devnet --revisions`).
+enum class DeployRevisions {
+    current,  ///< Deploy.s.sol's set: the current ERC-8004 registries only (the default)
+    all,      ///< also the score revision's and the first draft's registries
+};
+
+/// X of the first draft's Validation Registry (ERC-8004 first draft §Validation Registry: requests
+/// are kept "for X seconds"): one day on the devnet.
+inline constexpr uint64_t kDraftValidationTtlSeconds = 86'400;
+
 /// One contract of the deployment, in Deploy.s.sol order.
 struct PlannedContract {
     std::string name;       // e.g. "IdentityRegistry"
@@ -47,11 +64,13 @@ struct PlannedContract {
 /// owner of the owned contracts) and the initial ECDSA attester (Deploy.s.sol: $ATTESTER, default
 /// the deployer). The error names the contract whose constructor arguments failed to encode.
 [[nodiscard]] std::expected<std::vector<PlannedContract>, std::string> plan_deployment(
-    const core::Address& deployer, const core::Address& attester);
+    const core::Address& deployer, const core::Address& attester,
+    DeployRevisions revisions = DeployRevisions::current);
 
 struct DeployOptions {
     /// The initial ECDSA attester; nullopt: the deployer (as Deploy.s.sol without $ATTESTER).
     std::optional<core::Address> attester;
+    DeployRevisions revisions = DeployRevisions::current;
     SenderOptions sender;
 };
 

@@ -10,8 +10,11 @@
 #include <string>
 #include <vector>
 
+#include <credence/chain/bindings/draft_reputation_registry.hpp>
+#include <credence/chain/bindings/draft_validation_registry.hpp>
 #include <credence/chain/bindings/identity_registry.hpp>
 #include <credence/chain/bindings/reputation_registry.hpp>
+#include <credence/chain/bindings/score_reputation_registry.hpp>
 #include <credence/chain/contract_call.hpp>
 #include <credence/core/keccak.hpp>
 
@@ -161,6 +164,56 @@ TEST(chain_devnet_deploy, deploys_everything_on_anvil_and_is_idempotent) {
     auto nonce = rpc.get_transaction_count(dev_address(0));
     ASSERT_TRUE(nonce);
     EXPECT_EQ(*nonce, 20U);
+}
+
+// --revisions all: the Deploy.s.sol set keeps its addresses, the six earlier-revision registries
+// follow, each recorded with its revision and bound to its own revision's identity registry.
+TEST(chain_devnet_deploy, all_revisions_add_the_legacy_registries_after_the_script_set) {
+    using core::Erc8004Revision;
+    auto current = chain::plan_deployment(dev_address(0), dev_address(0));
+    auto all = chain::plan_deployment(dev_address(0), dev_address(0), chain::DeployRevisions::all);
+    ASSERT_TRUE(current && all);
+    ASSERT_EQ(all->size(), current->size() + 6);
+    for (size_t i = 0; i < current->size(); ++i) {
+        EXPECT_EQ((*all)[i].name, (*current)[i].name);
+        EXPECT_EQ((*all)[i].address, (*current)[i].address);
+    }
+    const std::vector<std::string> legacy = {
+        "ScoreIdentityRegistry", "ScoreReputationRegistry", "ScoreValidationRegistry",
+        "DraftIdentityRegistry", "DraftReputationRegistry", "DraftValidationRegistry"};
+    for (size_t i = 0; i < legacy.size(); ++i)
+        EXPECT_EQ((*all)[current->size() + i].name, legacy[i]);
+
+    auto anvil = credence::testing::AnvilProcess::start();
+    ASSERT_TRUE(anvil) << anvil.error();
+    auto rpc = chain::RpcClient::make_http((*anvil)->url());
+    auto key = core::SecretKey::from_hex((*anvil)->dev_accounts().at(0).private_key_hex);
+    ASSERT_TRUE(key);
+    chain::DeployOptions options;
+    options.revisions = chain::DeployRevisions::all;
+    auto deployed = chain::deploy_all(rpc, *key, options);
+    ASSERT_TRUE(deployed) << deployed.error();
+    EXPECT_EQ(deployed->sent, 26U);
+    const auto& d = deployed->deployment;
+    EXPECT_EQ(d.revisions.size(), 6U);
+    EXPECT_EQ(d.revision_of("ScoreValidationRegistry"), Erc8004Revision::score);
+    EXPECT_EQ(d.revision_of("DraftIdentityRegistry"), Erc8004Revision::draft);
+    EXPECT_EQ(d.revision_of("IdentityRegistry"), Erc8004Revision::current);
+
+    chain::ContractCaller caller(rpc);
+    namespace b = credence::chain::bindings;
+    auto score_bound = b::score_reputation_registry::call::get_identity_registry(
+        caller, d.contracts.at("ScoreReputationRegistry"));
+    ASSERT_TRUE(score_bound) << score_bound.error().message();
+    EXPECT_EQ(*score_bound, d.contracts.at("ScoreIdentityRegistry"));
+    auto draft_bound = b::draft_reputation_registry::call::get_identity_registry(
+        caller, d.contracts.at("DraftReputationRegistry"));
+    ASSERT_TRUE(draft_bound) << draft_bound.error().message();
+    EXPECT_EQ(*draft_bound, d.contracts.at("DraftIdentityRegistry"));
+    auto ttl = b::draft_validation_registry::call::get_expiration_slots(
+        caller, d.contracts.at("DraftValidationRegistry"));
+    ASSERT_TRUE(ttl) << ttl.error().message();
+    EXPECT_EQ(*ttl, core::Uint256{chain::kDraftValidationTtlSeconds});
 }
 
 TEST(chain_devnet_deploy, fails_clearly_without_the_create2_deployer) {

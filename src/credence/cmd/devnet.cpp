@@ -1,10 +1,12 @@
 // `credence devnet`: a local chain with every Credence contract, for development (docs/cli.md).
 //
-//   credence devnet [--port N=8545] [--state DIR] [--chain-id N=31337] [--block-time S] [--json]
+//   credence devnet [--port N=8545] [--state DIR] [--chain-id N=31337] [--block-time S]
+//                   [--revisions current|all] [--json]
 //
 // Starts anvil on 127.0.0.1 (chain/anvil_process.hpp), deploys every contract as
 // contracts/script/Deploy.s.sol does (chain/devnet_deploy.hpp; idempotent, so a --state restart
-// reuses the contracts), writes the deployment to $CREDENCE_HOME/devnet.json (with rpcUrl: how
+// reuses the contracts; `--revisions all` adds the registries of the two earlier ERC-8004
+// revisions, docs/compatibility.md), writes the deployment to $CREDENCE_HOME/devnet.json (with rpcUrl: how
 // other commands find the devnet with no flags) and deployments/<chainId>.json, prints the
 // addresses and the funded dev keys, then runs until SIGINT/SIGTERM, stops anvil (which writes
 // its --state file) and removes devnet.json.
@@ -31,6 +33,7 @@
 #include <credence/chain/rpc_client.hpp>
 #include <credence/cmd/commands.hpp>
 #include <credence/cmd/util.hpp>
+#include <credence/core/erc8004_revision.hpp>
 #include <credence/core/secp256k1.hpp>
 
 namespace credence::cmd {
@@ -44,6 +47,7 @@ struct DevnetOptions {
     uint64_t chain_id = 31337;
     std::optional<uint64_t> block_time;
     std::string anvil;  ///< empty: AnvilProcess::find_binary()
+    std::string revisions = "current";
     bool json = false;
 };
 
@@ -92,7 +96,11 @@ void print_plain(const chain::AnvilProcess& anvil, const chain::DeployResult& de
     fmt::print("\nContracts ({} deployed now, {} already on chain; deployer {}):\n", deployed.sent,
                deployed.skipped, deployed.deployment.deployer.to_checksum_hex());
     for (const auto& [name, address] : deployed.deployment.contracts) {
-        fmt::print("  {:<33} {}\n", name, address.to_checksum_hex());
+        const auto revision = deployed.deployment.revision_of(name);
+        fmt::print("  {:<33} {}{}\n", name, address.to_checksum_hex(),
+                   revision == core::Erc8004Revision::current
+                       ? std::string()
+                       : fmt::format("  (ERC-8004 {})", core::to_string(revision)));
     }
     fmt::print(
         "\nFunded dev accounts. PUBLIC TEST KEYS of anvil's well-known mnemonic: anyone can use "
@@ -122,6 +130,11 @@ void print_json(const chain::AnvilProcess& anvil, const chain::DeployResult& dep
         contracts[name] = address.to_checksum_hex();
     }
     doc["contracts"] = std::move(contracts);
+    auto revisions = nlohmann::ordered_json::object();
+    for (const auto& [name, revision] : deployed.deployment.revisions) {
+        revisions[name] = std::string(core::to_string(revision));
+    }
+    doc["revisions"] = std::move(revisions);
     doc["devAccountsNote"] =
         "public anvil test keys (well-known mnemonic): devnet only, never on a real chain";
     auto accounts = nlohmann::ordered_json::array();
@@ -170,6 +183,8 @@ void run_devnet(const DevnetOptions& opts) {
     if (!key) throw CliError("anvil's first dev key is invalid");
     auto rpc = chain::RpcClient::make_http(anvil.url());
     chain::DeployOptions deploy_options;
+    deploy_options.revisions =
+        opts.revisions == "all" ? chain::DeployRevisions::all : chain::DeployRevisions::current;
     deploy_options.sender.chain_id = opts.chain_id;
     deploy_options.sender.poll_interval = std::chrono::milliseconds(10);
     if (opts.block_time) {
@@ -229,6 +244,11 @@ void add_devnet_commands(CLI::App& app) {
     cmd->add_option("--anvil", opts.anvil,
                     "The anvil binary (default: $CREDENCE_ANVIL, the install's, the checkout's "
                     "node_modules, PATH)");
+    cmd->add_option("--revisions", opts.revisions,
+                    "ERC-8004 revisions to deploy: current (contracts/script/Deploy.s.sol's set), "
+                    "or all (also the score revision's and the first draft's registries)")
+        ->check(CLI::IsMember({"current", "all"}))
+        ->capture_default_str();
     cmd->add_flag("--json", opts.json, "Print the devnet description as one JSON document");
     cmd->callback([] { run_devnet(opts); });
 }

@@ -1,4 +1,5 @@
-// Dispatch by contract kind, the event catalog, the per-kind entity deletes and the helpers
+// Dispatch by contract kind (ERC-8004's three registries of each revision, ERC-8257, ERC-8301,
+// ERC-8274), the event catalog, the per-kind entity deletes and the helpers
 // shared by the projection rules (projector.hpp).
 #include <credence/index/projector.hpp>
 
@@ -8,11 +9,16 @@
 
 #include <credence/chain/bindings/bft_commit_reveal_workflow.hpp>
 #include <credence/chain/bindings/competitive_bid_workflow.hpp>
+#include <credence/chain/bindings/draft_identity_registry.hpp>
+#include <credence/chain/bindings/draft_reputation_registry.hpp>
+#include <credence/chain/bindings/draft_validation_registry.hpp>
 #include <credence/chain/bindings/ecdsa_attestation_verifier.hpp>
 #include <credence/chain/bindings/i_agent_workflow.hpp>
 #include <credence/chain/bindings/identity_registry.hpp>
 #include <credence/chain/bindings/permissioned_single_stage_workflow.hpp>
 #include <credence/chain/bindings/reputation_registry.hpp>
+#include <credence/chain/bindings/score_identity_registry.hpp>
+#include <credence/chain/bindings/score_reputation_registry.hpp>
 #include <credence/chain/bindings/single_stage_workflow.hpp>
 #include <credence/chain/bindings/tool_registry.hpp>
 #include <credence/chain/bindings/validation_registry.hpp>
@@ -31,6 +37,11 @@ namespace bft = chain::bindings::bft_commit_reveal_workflow;
 namespace perm = chain::bindings::permissioned_single_stage_workflow;
 namespace single = chain::bindings::single_stage_workflow;
 namespace ver = chain::bindings::ecdsa_attestation_verifier;
+namespace sid = chain::bindings::score_identity_registry;
+namespace srep = chain::bindings::score_reputation_registry;
+namespace did = chain::bindings::draft_identity_registry;
+namespace drep = chain::bindings::draft_reputation_registry;
+namespace dval = chain::bindings::draft_validation_registry;
 
 constexpr std::array<CatalogEvent, 7> kIdentityCatalog{{
     {idr::kRegisteredTopic, "Registered"},
@@ -75,6 +86,37 @@ constexpr std::array<CatalogEvent, 4> kVerifierCatalog{{
     {ver::kEip712DomainChangedTopic, "EIP712DomainChanged"},
 }};
 
+// The earlier ERC-8004 revisions (projector_erc8004_legacy.cpp). The intermediate revision shares
+// every identity and validation topic0 and FeedbackRevoked with the current one; its registry also
+// emits ERC-4906's MetadataUpdate (OpenZeppelin's URIStorage).
+constexpr std::array<CatalogEvent, 9> kIdentityScoreCatalog{{
+    {sid::kRegisteredTopic, "Registered"},
+    {sid::kUriUpdatedTopic, "URIUpdated"},
+    {sid::kMetadataSetTopic, "MetadataSet"},
+    {sid::kTransferTopic, "Transfer"},
+    {sid::kApprovalTopic, "Approval"},
+    {sid::kApprovalForAllTopic, "ApprovalForAll"},
+    {sid::kEip712DomainChangedTopic, "EIP712DomainChanged"},
+    {sid::kMetadataUpdateTopic, "MetadataUpdate"},
+    {sid::kBatchMetadataUpdateTopic, "BatchMetadataUpdate"},
+}};
+constexpr std::array<CatalogEvent, 3> kReputationScoreCatalog{{
+    {srep::kNewFeedbackTopic, "NewFeedback"},
+    {srep::kFeedbackRevokedTopic, "FeedbackRevoked"},
+    {srep::kResponseAppendedTopic, "ResponseAppended"},
+}};
+constexpr std::array<CatalogEvent, 2> kIdentityDraftCatalog{{
+    {did::kAgentRegisteredTopic, "AgentRegistered"},
+    {did::kAgentUpdatedTopic, "AgentUpdated"},
+}};
+constexpr std::array<CatalogEvent, 1> kReputationDraftCatalog{{
+    {drep::kAuthFeedbackTopic, "AuthFeedback"},
+}};
+constexpr std::array<CatalogEvent, 2> kValidationDraftCatalog{{
+    {dval::kValidationRequestTopic, "ValidationRequest"},
+    {dval::kValidationResponseTopic, "ValidationResponse"},
+}};
+
 // Every kind's generic events live in contract_events, keyed by (address, entity).
 constexpr std::string_view kDeleteGeneric =
     "DELETE FROM contract_events WHERE chain_id = $1 AND address = $2 AND entity = $3";
@@ -98,6 +140,14 @@ constexpr std::array<std::string_view, 3> kValidationDeletes{
     "DELETE FROM validation_responses WHERE chain_id = $1 AND registry = $2 AND request_hash = $3",
     kDeleteGeneric,
 };
+// The first draft's identity registry writes agents and agent_history only; its reputation registry
+// writes contract_events only (AuthFeedback).
+constexpr std::array<std::string_view, 3> kIdentityDraftDeletes{
+    "DELETE FROM agents WHERE chain_id = $1 AND registry = $2 AND agent_id = $3",
+    "DELETE FROM agent_history WHERE chain_id = $1 AND registry = $2 AND agent_id = $3",
+    kDeleteGeneric,
+};
+constexpr std::array<std::string_view, 1> kReputationDraftDeletes{kDeleteGeneric};
 constexpr std::array<std::string_view, 3> kToolDeletes{
     "DELETE FROM tools WHERE chain_id = $1 AND registry = $2 AND tool_id = $3",
     "DELETE FROM tool_history WHERE chain_id = $1 AND registry = $2 AND tool_id = $3",
@@ -134,6 +184,18 @@ std::expected<Projection, std::string> project_log(uint64_t chain_id, const RawL
             return rules::project_workflow(in);
         case ContractKind::agent_verifier:
             return rules::project_verifier(in);
+        case ContractKind::identity_score:
+            return rules::project_identity_score(in);
+        case ContractKind::reputation_score:
+            return rules::project_reputation_score(in);
+        case ContractKind::validation_score:
+            return rules::project_validation_score(in);
+        case ContractKind::identity_draft:
+            return rules::project_identity_draft(in);
+        case ContractKind::reputation_draft:
+            return rules::project_reputation_draft(in);
+        case ContractKind::validation_draft:
+            return rules::project_validation_draft(in);
     }
     return std::unexpected(fmt::format("unknown contract kind {}", static_cast<int>(kind)));
 }
@@ -152,6 +214,17 @@ std::span<const std::string_view> entity_delete_statements(ContractKind kind) no
             return kWorkflowDeletes;
         case ContractKind::agent_verifier:
             return kVerifierDeletes;
+        case ContractKind::identity_score:
+            return kIdentityDeletes;
+        case ContractKind::reputation_score:
+            return kReputationDeletes;
+        case ContractKind::validation_score:
+        case ContractKind::validation_draft:
+            return kValidationDeletes;
+        case ContractKind::identity_draft:
+            return kIdentityDraftDeletes;
+        case ContractKind::reputation_draft:
+            return kReputationDraftDeletes;
     }
     return {};
 }
@@ -170,6 +243,18 @@ std::span<const CatalogEvent> event_catalog(ContractKind kind) noexcept {
             return kWorkflowCatalog;
         case ContractKind::agent_verifier:
             return kVerifierCatalog;
+        case ContractKind::identity_score:
+            return kIdentityScoreCatalog;
+        case ContractKind::reputation_score:
+            return kReputationScoreCatalog;
+        case ContractKind::validation_score:
+            return kValidationCatalog;
+        case ContractKind::identity_draft:
+            return kIdentityDraftCatalog;
+        case ContractKind::reputation_draft:
+            return kReputationDraftCatalog;
+        case ContractKind::validation_draft:
+            return kValidationDraftCatalog;
     }
     return {};
 }
@@ -182,8 +267,21 @@ std::string decode_failure(std::string_view event, const core::Error<core::AbiEr
 }
 
 std::string unknown_event(std::string_view kind, const RawLog& log) {
-    return fmt::format("unknown {} event topic0 {}", kind,
-                       log.topics.empty() ? std::string("(none)") : core::to_hex(log.topics[0]));
+    if (log.topics.empty()) return fmt::format("unknown {} event topic0 (none)", kind);
+    // An event another kind knows (an earlier ERC-8004 revision's registry followed as the current
+    // one, say) is named with the kind that projects it.
+    std::string known_by;
+    for (uint8_t k = 1; k <= static_cast<uint8_t>(ContractKind::validation_draft); ++k) {
+        const auto other = static_cast<ContractKind>(k);
+        for (const CatalogEvent& e : event_catalog(other)) {
+            if (e.topic0 == log.topics[0] && to_string(other) != kind && known_by.empty()) {
+                known_by = fmt::format(" ({} of kind {}: follow the address as that kind)", e.name,
+                                       to_string(other));
+            }
+        }
+    }
+    return fmt::format("unknown {} event topic0 {}{}", kind, core::to_hex(log.topics[0]),
+                       known_by);
 }
 
 std::vector<DbValue> key_params(const LogInput& in, DbValue entity_id) {

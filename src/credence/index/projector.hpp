@@ -15,12 +15,22 @@
 //               ReplierEnrolled, AgentVerifierUpdated (generic)
 //   verifier    ERC-8274 VerificationCompleted; AttesterSet, OwnershipTransferred,
 //               EIP712DomainChanged (generic)
-// "generic" events go to contract_events (name, run id, arguments as JSON).
+//   identity-score    the identity events above, ERC-4906 MetadataUpdate, BatchMetadataUpdate
+//                     (generic); Registered also sets the wallet to the owner
+//   reputation-score  NewFeedback (score 0..100 as value, valueDecimals 0; tag1 from readFeedback,
+//                     the log's detail), FeedbackRevoked, ResponseAppended (no responseHash)
+//   validation-score  ValidationRequest, ValidationResponse (the current events)
+//   identity-draft    AgentRegistered, AgentUpdated (agents with agent_domain, agent_address)
+//   reputation-draft  AuthFeedback (generic: an authorization, not a rating)
+//   validation-draft  ValidationRequest, ValidationResponse by DataHash (validator_agent_id)
+// "generic" events go to contract_events (name, run id, arguments as JSON). Rows of the earlier
+// ERC-8004 revisions carry their `revision` (schema.cpp, migration 10).
 //
 // Invariants (what makes rollback by entity replay exact, store.hpp):
 //   - each log belongs to exactly one entity of its emitting contract, named by Projection::entity:
-//     identity / reputation (agent_id, 32 bytes), except ApprovalForAll (owner, 20 bytes);
-//     validation (request_hash); tool (tool_id, 32 bytes); workflow (run id), except
+//     identity / reputation (agent_id, 32 bytes; the first draft's AuthFeedback: the server
+//     agent's id), except ApprovalForAll (owner, 20 bytes) and BatchMetadataUpdate (empty);
+//     validation (request_hash, the first draft's DataHash); tool (tool_id, 32 bytes); workflow (run id), except
 //     ReplierEnrolled (replier, 20 bytes) and AgentVerifierUpdated (empty); verifier (task_id),
 //     except AttesterSet (attester) and the ownership / domain events (empty);
 //   - its statements read and write only rows of that entity, and those rows depend only on the

@@ -6,10 +6,12 @@
 #include <cstdint>
 #include <expected>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 
+#include <credence/chain/rpc_types.hpp>
 #include <credence/core/abi_type.hpp>
 #include <credence/core/address.hpp>
 #include <credence/core/bytes.hpp>
@@ -34,6 +36,17 @@ using RuleResult = std::expected<Projection, std::string>;
 [[nodiscard]] RuleResult project_tool(const LogInput& in);
 [[nodiscard]] RuleResult project_workflow(const LogInput& in);
 [[nodiscard]] RuleResult project_verifier(const LogInput& in);
+// The earlier ERC-8004 revisions (projector_erc8004_legacy.cpp).
+[[nodiscard]] RuleResult project_identity_score(const LogInput& in);
+[[nodiscard]] RuleResult project_reputation_score(const LogInput& in);
+[[nodiscard]] RuleResult project_validation_score(const LogInput& in);
+[[nodiscard]] RuleResult project_identity_draft(const LogInput& in);
+[[nodiscard]] RuleResult project_reputation_draft(const LogInput& in);
+[[nodiscard]] RuleResult project_validation_draft(const LogInput& in);
+
+/// readFeedback(agentId, client, feedbackIndex) for an intermediate-revision NewFeedback (its tag1
+/// is indexed, so the text is read back; store.hpp detail_call), nullopt for any other log.
+[[nodiscard]] std::optional<chain::CallRequest> score_feedback_detail_call(const RawLog& log);
 
 [[nodiscard]] inline DbValue blob(const core::Address& a) {
     return core::Bytes(a.bytes.begin(), a.bytes.end());

@@ -371,6 +371,7 @@ std::optional<ProveCall> decode_prove_call(core::ByteView detail) {
 
 std::optional<chain::CallRequest> detail_call(const RawLog& log, ContractKind kind) {
     namespace wf = chain::bindings::i_agent_workflow;
+    if (kind == ContractKind::reputation_score) return rules::score_feedback_detail_call(log);
     if (kind != ContractKind::workflow) return std::nullopt;
     core::Result<core::Bytes, core::AbiError> data = std::unexpected(core::Error<core::AbiError>{});
     // WorkflowCompleted(runId indexed, status, finalTaskHash, timestamp) of a Success: the final

@@ -3,6 +3,8 @@
 #include <array>
 #include <string_view>
 
+#include <credence/chain/deployment.hpp>
+#include <credence/core/erc8004_revision.hpp>
 #include <credence/index/indexer.hpp>
 
 namespace credence::index {
@@ -75,6 +77,17 @@ std::vector<RegistrySource> sources_from_deployment(const chain::Deployment& d) 
         if (name == "ToolRegistry") kind = ContractKind::tool_registry;
         if (name.ends_with("Workflow")) kind = ContractKind::workflow;
         if (name.ends_with("AttestationVerifier")) kind = ContractKind::agent_verifier;
+        // The earlier ERC-8004 revisions' registries (`credence devnet --revisions all`): the name
+        // says the registry and the revision (the file records the revision too).
+        if (const auto revision = chain::legacy_registry_revision(name)) {
+            for (const auto registry : {core::Erc8004Registry::identity,
+                                        core::Erc8004Registry::reputation,
+                                        core::Erc8004Registry::validation}) {
+                if (core::registry_contract_name(*revision, registry) == name) {
+                    kind = erc8004_contract_kind(registry, *revision);
+                }
+            }
+        }
         // Predicates, tokens and mocks emit nothing the registries' readers need.
         if (kind) out.push_back({*kind, address, 0, name});
     }

@@ -665,7 +665,30 @@ CREATE TABLE block_times (
 );
 )sql";
 
-constexpr std::array<Migration, 9> kMigrations{{
+constexpr std::string_view kV10Sql = R"sql(
+-- The earlier ERC-8004 revisions (docs/compatibility.md §Earlier ERC-8004 revisions; sources.hpp
+-- ContractKind identity-score ... validation-draft) project into the current revision's tables.
+-- revision says whose event made the row: 'current', 'score' (the intermediate revision, feedback
+-- as a score 0..100) or 'draft' (the first draft); rows indexed before this migration are all of
+-- the current revision. Fields of an earlier revision that the current model has no exact place
+-- for are kept as they were:
+--   agents.agent_domain, agents.agent_address: the first draft's AgentDomain and AgentAddress
+--     (owner is AgentAddress, the one address that may write; agent_uri stays NULL: the draft has
+--     no agentURI, its Agent Card is at https://{agent_domain}/.well-known/agent-card.json);
+--   validation_requests.validator_agent_id, validation_responses.validator_agent_id: the first
+--     draft's AgentValidatorID (validator is then the zero address: the draft names validators by
+--     agent id, and an agent's address can change). request_hash is its DataHash.
+-- The first draft's AuthFeedback (an authorization, not a rating) is a contract_events row.
+ALTER TABLE agents ADD COLUMN revision TEXT NOT NULL DEFAULT 'current';
+ALTER TABLE agents ADD COLUMN agent_domain TEXT;
+ALTER TABLE agents ADD COLUMN agent_address {{BLOB}};
+ALTER TABLE feedback ADD COLUMN revision TEXT NOT NULL DEFAULT 'current';
+ALTER TABLE validation_requests ADD COLUMN revision TEXT NOT NULL DEFAULT 'current';
+ALTER TABLE validation_requests ADD COLUMN validator_agent_id {{BLOB}};
+ALTER TABLE validation_responses ADD COLUMN validator_agent_id {{BLOB}};
+)sql";
+
+constexpr std::array<Migration, 10> kMigrations{{
     {1, "indexer tables: raw logs, cursors, block and code hashes, projections", kV1Sql},
     {2, "verifications: the latest check of each agent, tool, feedback, validation and run",
      kV2Sql},
@@ -676,6 +699,8 @@ constexpr std::array<Migration, 9> kMigrations{{
     {7, "proofs per reply: the replyHashes of each proof's onAgentProve call", kV7Sql},
     {8, "fundings: where each reviewer's funds came from", kV8Sql},
     {9, "block times: when each block holding a log was made", kV9Sql},
+    {10, "earlier ERC-8004 revisions: each row's revision and the fields kept as they were",
+     kV10Sql},
 }};
 
 // The secondary indexes that ingestion never reads, as the latest migration defines them. A bulk

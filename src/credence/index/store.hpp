@@ -92,7 +92,8 @@ struct ChainStatus {
 
 /// The eth_call whose return data must accompany `log` (getAgentTask / getAgentReply on the
 /// emitting workflow for NewAgentTask / AgentReplyAnchored, and getAgentTask(finalTaskHash) for a
-/// successful WorkflowCompleted), or nullopt for every other log. The caller runs it at the log's
+/// successful WorkflowCompleted; readFeedback for an intermediate-revision NewFeedback, whose tag1
+/// the log holds only as a hash), or nullopt for every other log. The caller runs it at the log's
 /// block.
 [[nodiscard]] std::optional<chain::CallRequest> detail_call(const RawLog& log, ContractKind kind);
 

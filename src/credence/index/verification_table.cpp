@@ -41,12 +41,14 @@ constexpr std::string_view kForgetAbove =
 // takes $1 chain, $2 kind name, $3 the oldest fresh checked_at (now - max_age; -1: only
 // changes), $4 limit. The LEFT JOIN keeps subjects never checked; comparing covers_block_num
 // with the projection's last change is what re-verifies on an update event (docs/architecture.md
-// §verify/).
+// §verify/). Only rows of the current ERC-8004 revision are due: the verifiers read the current
+// registries' functions and file formats (docs/compatibility.md §Earlier ERC-8004 revisions).
 constexpr std::string_view kDueAgents =
     "SELECT a.registry, a.agent_id, NULL, 0, a.updated_block_num, a.agent_uri FROM agents a "
     "LEFT JOIN verifications v ON v.chain_id = a.chain_id AND v.subject_kind = $2 "
     "AND v.contract = a.registry AND v.subject_id = a.agent_id "
-    "WHERE a.chain_id = $1 AND a.agent_uri IS NOT NULL AND a.agent_uri <> '' "
+    "WHERE a.chain_id = $1 AND a.revision = 'current' AND a.agent_uri IS NOT NULL "
+    "AND a.agent_uri <> '' "
     "AND (v.checked_at IS NULL OR v.covers_block_num < a.updated_block_num "
     "OR v.checked_at < $3) ORDER BY a.updated_block_num, a.registry, a.agent_id LIMIT $4";
 
@@ -67,7 +69,8 @@ constexpr std::string_view kDueFeedback =
     "FROM feedback f LEFT JOIN verifications v ON v.chain_id = f.chain_id "
     "AND v.subject_kind = $2 AND v.contract = f.registry AND v.subject_id = f.agent_id "
     "AND v.client = f.client AND v.feedback_index = f.feedback_index "
-    "WHERE f.chain_id = $1 AND f.feedback_uri <> '' AND (v.checked_at IS NULL "
+    "WHERE f.chain_id = $1 AND f.revision = 'current' AND f.feedback_uri <> '' "
+    "AND (v.checked_at IS NULL "
     "OR v.covers_block_num < f.block_num OR v.checked_at < $3) "
     "ORDER BY f.block_num, f.log_index LIMIT $4";
 
@@ -78,7 +81,7 @@ constexpr std::string_view kDueValidations =
     "COALESCE(r.request_uri, '') FROM validation_requests r "
     "LEFT JOIN verifications v ON v.chain_id = r.chain_id AND v.subject_kind = $2 "
     "AND v.contract = r.registry AND v.subject_id = r.request_hash "
-    "WHERE r.chain_id = $1 AND (COALESCE(r.request_uri, '') <> '' "
+    "WHERE r.chain_id = $1 AND r.revision = 'current' AND (COALESCE(r.request_uri, '') <> '' "
     "OR COALESCE(r.response_uri, '') <> '') AND (v.checked_at IS NULL OR v.covers_block_num < "
     "COALESCE(r.response_block_num, r.block_num, 0) OR v.checked_at < $3) "
     "ORDER BY COALESCE(r.response_block_num, r.block_num, 0), r.registry, r.request_hash "

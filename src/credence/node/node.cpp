@@ -591,6 +591,15 @@ std::expected<std::unique_ptr<Node>, std::string> Node::start(NodeConfig config,
                 break;
             case index::ContractKind::agent_verifier:
                 break;
+            // The earlier ERC-8004 revisions are indexed but not served by the API, whose routes
+            // read one registry set (docs/compatibility.md §Earlier ERC-8004 revisions).
+            case index::ContractKind::identity_score:
+            case index::ContractKind::reputation_score:
+            case index::ContractKind::validation_score:
+            case index::ContractKind::identity_draft:
+            case index::ContractKind::reputation_draft:
+            case index::ContractKind::validation_draft:
+                break;
         }
     }
     const std::string location = s.database_location;
