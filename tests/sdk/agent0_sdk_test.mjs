@@ -21,7 +21,7 @@ import https from "node:https";
 import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
-import { test } from "node:test";
+import { after, test } from "node:test";
 import { fileURLToPath } from "node:url";
 
 import {
@@ -54,6 +54,16 @@ process.on("exit", () => {
     fs.rmSync(scratch, { recursive: true, force: true });
 });
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => process.exit(1));
+// The children's stdout pipes keep the event loop alive, so "exit" would never come: stop them
+// as soon as the test ends.
+after(() => {
+    killAll();
+    for (const child of children) {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        child.unref();
+    }
+});
 
 // Starts `credence args...` in its own process group; resolves with the first stdout line that
 // `match` accepts.
