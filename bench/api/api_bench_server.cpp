@@ -6,8 +6,8 @@
 // threads: the server's handler pool (connections cost no thread, api/http_server.hpp).
 // db_connections 0: RestApiOptions' choice by backend.
 #include <csignal>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 #include <credence/api/graphql_endpoint.hpp>

@@ -41,8 +41,8 @@ std::optional<core::Erc8004Revision> legacy_registry_revision(std::string_view n
     using core::Erc8004Registry;
     using core::Erc8004Revision;
     for (const auto revision : {Erc8004Revision::score, Erc8004Revision::draft}) {
-        for (const auto registry :
-             {Erc8004Registry::identity, Erc8004Registry::reputation, Erc8004Registry::validation}) {
+        for (const auto registry : {Erc8004Registry::identity, Erc8004Registry::reputation,
+                                    Erc8004Registry::validation}) {
             if (core::registry_contract_name(revision, registry) == name) return revision;
         }
     }

@@ -137,8 +137,8 @@ std::expected<std::vector<PlannedContract>, std::string> plan_deployment(
             p.add("DraftIdentityRegistry", b::draft_identity_registry::init_code());
         p.add("DraftReputationRegistry", b::draft_reputation_registry::init_code(draft_identity));
         p.add("DraftValidationRegistry",
-              b::draft_validation_registry::init_code(
-                  draft_identity, core::Uint256{kDraftValidationTtlSeconds}));
+              b::draft_validation_registry::init_code(draft_identity,
+                                                      core::Uint256{kDraftValidationTtlSeconds}));
     }
     return std::move(p).finish();
 }

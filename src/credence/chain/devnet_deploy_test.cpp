@@ -178,9 +178,9 @@ TEST(chain_devnet_deploy, all_revisions_add_the_legacy_registries_after_the_scri
         EXPECT_EQ((*all)[i].name, (*current)[i].name);
         EXPECT_EQ((*all)[i].address, (*current)[i].address);
     }
-    const std::vector<std::string> legacy = {
-        "ScoreIdentityRegistry", "ScoreReputationRegistry", "ScoreValidationRegistry",
-        "DraftIdentityRegistry", "DraftReputationRegistry", "DraftValidationRegistry"};
+    const std::vector<std::string> legacy = {"ScoreIdentityRegistry",   "ScoreReputationRegistry",
+                                             "ScoreValidationRegistry", "DraftIdentityRegistry",
+                                             "DraftReputationRegistry", "DraftValidationRegistry"};
     for (size_t i = 0; i < legacy.size(); ++i)
         EXPECT_EQ((*all)[current->size() + i].name, legacy[i]);
 

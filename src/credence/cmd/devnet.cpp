@@ -6,9 +6,9 @@
 // Starts anvil on 127.0.0.1 (chain/anvil_process.hpp), deploys every contract as
 // contracts/script/Deploy.s.sol does (chain/devnet_deploy.hpp; idempotent, so a --state restart
 // reuses the contracts; `--revisions all` adds the registries of the two earlier ERC-8004
-// revisions, docs/compatibility.md), writes the deployment to $CREDENCE_HOME/devnet.json (with rpcUrl: how
-// other commands find the devnet with no flags) and deployments/<chainId>.json, prints the
-// addresses and the funded dev keys, then runs until SIGINT/SIGTERM, stops anvil (which writes
+// revisions, docs/compatibility.md), writes the deployment to $CREDENCE_HOME/devnet.json (with
+// rpcUrl: how other commands find the devnet with no flags) and deployments/<chainId>.json, prints
+// the addresses and the funded dev keys, then runs until SIGINT/SIGTERM, stops anvil (which writes
 // its --state file) and removes devnet.json.
 //
 // Signals: SIGINT and SIGTERM are blocked from the start and collected with sigtimedwait, so a

@@ -7,7 +7,8 @@ namespace credence::core {
 namespace {
 
 TEST(core_erc8004_revision, words_round_trip) {
-    for (const auto r : {Erc8004Revision::current, Erc8004Revision::score, Erc8004Revision::draft}) {
+    for (const auto r :
+         {Erc8004Revision::current, Erc8004Revision::score, Erc8004Revision::draft}) {
         EXPECT_EQ(parse_erc8004_revision(to_string(r)), r);
     }
     EXPECT_EQ(to_string(Erc8004Revision::score), "score");

@@ -54,9 +54,13 @@ core::Bytes legacy_key_of(const core::Uint256& id) {
 core::Bytes legacy_key_of(const core::Address& a) { return {a.bytes.begin(), a.bytes.end()}; }
 core::Bytes legacy_key_of(const core::Hash32& h) { return {h.begin(), h.end()}; }
 
-const core::Bytes& legacy_blob_cell(const DbRow& row, size_t i) { return std::get<core::Bytes>(row[i]); }
+const core::Bytes& legacy_blob_cell(const DbRow& row, size_t i) {
+    return std::get<core::Bytes>(row[i]);
+}
 int64_t legacy_int_cell(const DbRow& row, size_t i) { return std::get<int64_t>(row[i]); }
-const std::string& legacy_text_cell(const DbRow& row, size_t i) { return std::get<std::string>(row[i]); }
+const std::string& legacy_text_cell(const DbRow& row, size_t i) {
+    return std::get<std::string>(row[i]);
+}
 bool legacy_null_cell(const DbRow& row, size_t i) {
     return std::holds_alternative<std::monostate>(row[i]);
 }
@@ -78,13 +82,12 @@ protected:
     // a validation with two responses.
     void score_story() {
         auto& d = devnet();
-        d.send(kLegacyOwner, at("ScoreIdentityRegistry"), sid::register_1("ipfs://score-agent").value());
+        d.send(kLegacyOwner, at("ScoreIdentityRegistry"),
+               sid::register_1("ipfs://score-agent").value());
         d.send(kLegacyOwner, at("ScoreIdentityRegistry"),
                sid::set_agent_uri(core::Uint256{0}, "ipfs://score-agent-v2").value());
         d.send(kLegacyOwner, at("ScoreIdentityRegistry"),
-               sid::set_metadata(core::Uint256{0}, "model",
-                                 core::Bytes{'g', 'p', 't'})
-                   .value());
+               sid::set_metadata(core::Uint256{0}, "model", core::Bytes{'g', 'p', 't'}).value());
         const auto rep = at("ScoreReputationRegistry");
         d.send(kLegacyClient, rep,
                srep::give_feedback(core::Uint256{0}, 87, "quality", "fast", "https://a.example/mcp",
@@ -109,9 +112,10 @@ protected:
                sval::validation_response(legacy_hash_of("request-1"), 90, "ipfs://vr-1",
                                          legacy_hash_of("vr-1"), "soft")
                    .value());
-        d.send(kLegacyValidator, val,
-               sval::validation_response(legacy_hash_of("request-1"), 95, "", core::Hash32{}, "hard")
-                   .value());
+        d.send(
+            kLegacyValidator, val,
+            sval::validation_response(legacy_hash_of("request-1"), 95, "", core::Hash32{}, "hard")
+                .value());
     }
 
     // The first draft's story: three agents (server, client, validator), an update, two feedback
@@ -119,20 +123,25 @@ protected:
     void draft_story() {
         auto& d = devnet();
         const auto idr = at("DraftIdentityRegistry");
-        d.send(kLegacyOwner, idr, did::new_agent("server.example", d.dev_address(kLegacyOwner)).value());
-        d.send(kLegacyClient, idr, did::new_agent("client.example", d.dev_address(kLegacyClient)).value());
+        d.send(kLegacyOwner, idr,
+               did::new_agent("server.example", d.dev_address(kLegacyOwner)).value());
+        d.send(kLegacyClient, idr,
+               did::new_agent("client.example", d.dev_address(kLegacyClient)).value());
         d.send(kLegacyValidator, idr,
                did::new_agent("validator.example", d.dev_address(kLegacyValidator)).value());
         d.send(kLegacyOwner, idr,
                did::update_agent(core::Uint256{1}, "Server-2.example", core::Address{}).value());
         const auto rep = at("DraftReputationRegistry");
-        d.send(kLegacyOwner, rep, drep::accept_feedback(core::Uint256{2}, core::Uint256{1}).value());
-        d.send(kLegacyOwner, rep, drep::accept_feedback(core::Uint256{2}, core::Uint256{1}).value());
+        d.send(kLegacyOwner, rep,
+               drep::accept_feedback(core::Uint256{2}, core::Uint256{1}).value());
+        d.send(kLegacyOwner, rep,
+               drep::accept_feedback(core::Uint256{2}, core::Uint256{1}).value());
         const auto val = at("DraftValidationRegistry");
         d.send(kLegacyOwner, val,
                dval::validation_request(core::Uint256{3}, core::Uint256{1}, legacy_hash_of("job-1"))
                    .value());
-        d.send(kLegacyValidator, val, dval::validation_response(legacy_hash_of("job-1"), 77).value());
+        d.send(kLegacyValidator, val,
+               dval::validation_response(legacy_hash_of("job-1"), 77).value());
     }
 
     IndexerOptions indexer_options() {
@@ -160,9 +169,9 @@ protected:
     }
 
     std::unique_ptr<Database> scratch_sqlite(const std::string& name) {
-        const auto path = testing::scratch_dir() / ("legacy-" + name + "-" +
-                                                    std::to_string(::getpid()) + "-" +
-                                                    std::to_string(counter_++) + ".sqlite");
+        const auto path =
+            testing::scratch_dir() / ("legacy-" + name + "-" + std::to_string(::getpid()) + "-" +
+                                      std::to_string(counter_++) + ".sqlite");
         auto db = open_sqlite(path);
         EXPECT_TRUE(db) << db.error().to_string();
         return db ? std::move(*db) : nullptr;
@@ -194,8 +203,10 @@ protected:
                            "chain_id = $1 AND registry = $2",
                            {chain_param(), legacy_key_of(identity)});
         ASSERT_EQ(agents.size(), 1U);
-        EXPECT_EQ(legacy_blob_cell(agents[0], 0), legacy_key_of(sid::call::owner_of(caller, identity, agent).value()));
-        EXPECT_EQ(legacy_text_cell(agents[0], 1), sid::call::token_uri(caller, identity, agent).value());
+        EXPECT_EQ(legacy_blob_cell(agents[0], 0),
+                  legacy_key_of(sid::call::owner_of(caller, identity, agent).value()));
+        EXPECT_EQ(legacy_text_cell(agents[0], 1),
+                  sid::call::token_uri(caller, identity, agent).value());
         // ERC-8004 intermediate §Onchain metadata: the wallet starts as the owner's address.
         EXPECT_EQ(legacy_blob_cell(agents[0], 2),
                   sid::call::get_metadata(caller, identity, agent, "agentWallet").value());
@@ -220,7 +231,8 @@ protected:
         for (size_t i = 0; i < feedback.size(); ++i) {
             SCOPED_TRACE("feedback " + std::to_string(i));
             EXPECT_EQ(legacy_blob_cell(feedback[i], 0), legacy_key_of(all.clients[i]));
-            EXPECT_EQ(static_cast<uint64_t>(legacy_int_cell(feedback[i], 1)), all.feedback_indexes[i]);
+            EXPECT_EQ(static_cast<uint64_t>(legacy_int_cell(feedback[i], 1)),
+                      all.feedback_indexes[i]);
             // A score s is value = s, valueDecimals = 0.
             EXPECT_EQ(legacy_text_cell(feedback[i], 2), std::to_string(all.scores[i]));
             EXPECT_EQ(legacy_int_cell(feedback[i], 3), 0);
@@ -241,7 +253,8 @@ protected:
 
         const auto validation = at("ScoreValidationRegistry");
         const auto status =
-            sval::call::get_validation_status(caller, validation, legacy_hash_of("request-1")).value();
+            sval::call::get_validation_status(caller, validation, legacy_hash_of("request-1"))
+                .value();
         auto request = rows(db,
                             "SELECT validator, agent_id, response, response_tag, response_count, "
                             "revision, request_uri FROM validation_requests WHERE chain_id = $1 "
@@ -262,8 +275,7 @@ protected:
         auto rpc = devnet().rpc();
         chain::ContractCaller caller(rpc);
         const auto identity = at("DraftIdentityRegistry");
-        const uint64_t count =
-            did::call::get_agent_count(caller, identity).value().limbs[0];
+        const uint64_t count = did::call::get_agent_count(caller, identity).value().limbs[0];
         ASSERT_EQ(count, 3U);
         auto agents = rows(db,
                            "SELECT agent_id, owner, agent_address, agent_domain, revision, "
@@ -292,21 +304,21 @@ protected:
                           "SELECT args FROM contract_events WHERE chain_id = $1 AND address = $2 "
                           "AND name = 'AuthFeedback' ORDER BY block_num, log_index",
                           {chain_param(), legacy_key_of(reputation)});
-        ASSERT_EQ(auths.size(), drep::call::get_feedback_auth_count(caller, reputation,
-                                                                   core::Uint256{2}, core::Uint256{1})
+        ASSERT_EQ(auths.size(), drep::call::get_feedback_auth_count(
+                                    caller, reputation, core::Uint256{2}, core::Uint256{1})
                                     .value());
-        const auto latest = drep::call::get_feedback_auth_id(caller, reputation, core::Uint256{2},
-                                                             core::Uint256{1})
-                                .value();
+        const auto latest =
+            drep::call::get_feedback_auth_id(caller, reputation, core::Uint256{2}, core::Uint256{1})
+                .value();
         const auto args = nlohmann::json::parse(legacy_text_cell(auths.back(), 0));
         EXPECT_EQ(args["feedbackAuthId"], core::to_hex(latest));
         EXPECT_EQ(args["agentClientId"], "2");
         EXPECT_EQ(args["agentServerId"], "1");
         const auto pair = drep::call::get_feedback_auth(
                               caller, reputation,
-                              core::from_hex_fixed<32>(
-                                  nlohmann::json::parse(legacy_text_cell(auths.front(), 0))["feedbackAuthId"]
-                                      .get<std::string>())
+                              core::from_hex_fixed<32>(nlohmann::json::parse(legacy_text_cell(
+                                                           auths.front(), 0))["feedbackAuthId"]
+                                                           .get<std::string>())
                                   .value())
                               .value();
         EXPECT_EQ(pair.agent_client_id, core::Uint256{2});
@@ -316,7 +328,8 @@ protected:
         const auto stored =
             dval::call::get_validation_request(caller, validation, legacy_hash_of("job-1")).value();
         const auto answered =
-            dval::call::get_validation_response(caller, validation, legacy_hash_of("job-1")).value();
+            dval::call::get_validation_response(caller, validation, legacy_hash_of("job-1"))
+                .value();
         auto request = rows(db,
                             "SELECT request_hash, agent_id, validator_agent_id, validator, "
                             "response, response_count, revision FROM validation_requests WHERE "
@@ -374,10 +387,10 @@ TEST_F(LegacyIndexDevnet, a_reorg_across_the_legacy_events_leaves_an_index_equal
     ASSERT_TRUE(reverted && *reverted == true);
     // The new branch: other draft agents, longer than the old one.
     for (uint64_t i = 0; i < 12; ++i) {
-        devnet().send(kLegacyClient, at("ScoreReputationRegistry"),
-                      srep::give_feedback(core::Uint256{0}, 10 + i, "late", "", "", "",
-                                          core::Hash32{})
-                          .value());
+        devnet().send(
+            kLegacyClient, at("ScoreReputationRegistry"),
+            srep::give_feedback(core::Uint256{0}, 10 + i, "late", "", "", "", core::Hash32{})
+                .value());
     }
     devnet().send(kLegacyOwner, at("DraftIdentityRegistry"),
                   did::new_agent("other.example", devnet().dev_address(kLegacyOwner)).value());

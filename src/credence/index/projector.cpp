@@ -280,8 +280,7 @@ std::string unknown_event(std::string_view kind, const RawLog& log) {
             }
         }
     }
-    return fmt::format("unknown {} event topic0 {}{}", kind, core::to_hex(log.topics[0]),
-                       known_by);
+    return fmt::format("unknown {} event topic0 {}{}", kind, core::to_hex(log.topics[0]), known_by);
 }
 
 std::vector<DbValue> key_params(const LogInput& in, DbValue entity_id) {

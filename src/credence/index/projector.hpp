@@ -30,9 +30,9 @@
 //   - each log belongs to exactly one entity of its emitting contract, named by Projection::entity:
 //     identity / reputation (agent_id, 32 bytes; the first draft's AuthFeedback: the server
 //     agent's id), except ApprovalForAll (owner, 20 bytes) and BatchMetadataUpdate (empty);
-//     validation (request_hash, the first draft's DataHash); tool (tool_id, 32 bytes); workflow (run id), except
-//     ReplierEnrolled (replier, 20 bytes) and AgentVerifierUpdated (empty); verifier (task_id),
-//     except AttesterSet (attester) and the ownership / domain events (empty);
+//     validation (request_hash, the first draft's DataHash); tool (tool_id, 32 bytes); workflow
+//     (run id), except ReplierEnrolled (replier, 20 bytes) and AgentVerifierUpdated (empty);
+//     verifier (task_id), except AttesterSet (attester) and the ownership / domain events (empty);
 //   - its statements read and write only rows of that entity, and those rows depend only on the
 //     entity's logs in chain order, so deleting an entity's rows (entity_delete_statements) and
 //     replaying its remaining logs rebuilds them exactly;

@@ -80,9 +80,9 @@ std::vector<RegistrySource> sources_from_deployment(const chain::Deployment& d) 
         // The earlier ERC-8004 revisions' registries (`credence devnet --revisions all`): the name
         // says the registry and the revision (the file records the revision too).
         if (const auto revision = chain::legacy_registry_revision(name)) {
-            for (const auto registry : {core::Erc8004Registry::identity,
-                                        core::Erc8004Registry::reputation,
-                                        core::Erc8004Registry::validation}) {
+            for (const auto registry :
+                 {core::Erc8004Registry::identity, core::Erc8004Registry::reputation,
+                  core::Erc8004Registry::validation}) {
                 if (core::registry_contract_name(*revision, registry) == name) {
                     kind = erc8004_contract_kind(registry, *revision);
                 }

@@ -56,7 +56,8 @@ std::optional<Erc8004Kind> erc8004_kind(ContractKind kind) noexcept {
     for (size_t r = 0; r < kErc8004Kinds.size(); ++r) {
         for (size_t k = 0; k < kErc8004Kinds[r].size(); ++k) {
             if (kErc8004Kinds[r][k] == kind) {
-                return Erc8004Kind{static_cast<Erc8004Registry>(k), static_cast<Erc8004Revision>(r)};
+                return Erc8004Kind{static_cast<Erc8004Registry>(k),
+                                   static_cast<Erc8004Revision>(r)};
             }
         }
     }
@@ -82,7 +83,8 @@ std::optional<std::pair<size_t, size_t>> repeated_address(
     for (size_t i = 0; i < sources.size(); ++i) {
         for (size_t j = 0; j < i; ++j) {
             if (sources[j].address != sources[i].address) continue;
-            if (sources[j].kind == sources[i].kind || same_registry(sources[j].kind, sources[i].kind))
+            if (sources[j].kind == sources[i].kind ||
+                same_registry(sources[j].kind, sources[i].kind))
                 return std::pair{j, i};
         }
     }
