@@ -5,7 +5,9 @@
 
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -207,3 +209,98 @@ TEST_F(TrustCli, the_index_answers_with_no_node) {
 }
 
 }  // namespace
+
+// `trust summary --revision score` mirrors ScoreReputationRegistry.getSummary (every client when
+// none is listed) and ScoreValidationRegistry.getSummary, each against `cast call` on a devnet
+// with every revision; the first draft, which has no getSummary, is refused with the reason.
+class TrustCliRevisions : public ::testing::Test {
+protected:
+    void SetUp() override {
+        DevnetOptions options;
+        options.revisions = credence::chain::DeployRevisions::all;
+        auto started = Devnet::start(options);
+        ASSERT_TRUE(started) << started.error();
+        devnet_ = std::move(*started);
+    }
+    std::unique_ptr<Devnet> devnet_;
+};
+
+TEST_F(TrustCliRevisions, score_summary_equals_cast_call_and_the_draft_is_refused) {
+    const Devnet& d = *devnet_;
+    const std::string identity = d.address("ScoreIdentityRegistry").to_checksum_hex();
+    const std::string reputation = d.address("ScoreReputationRegistry").to_checksum_hex();
+    const std::string validation = d.address("ScoreValidationRegistry").to_checksum_hex();
+    cast(d, {"send", identity, "register(string)", "ipfs://score-agent", "--private-key",
+             d.dev_key(1)});
+    const std::string give = "giveFeedback(uint256,uint8,string,string,string,string,bytes32)";
+    const std::string no_hash = "0x" + std::string(64, '0');
+    for (const auto& [client, score, tag] :
+         std::vector<std::tuple<size_t, std::string, std::string>>{
+             {2, "87", "quality"}, {2, "40", ""}, {3, "100", "quality"}, {4, "13", "speed"}}) {
+        cast(d, {"send", reputation, give, "0", score, tag, "", "", "", no_hash, "--private-key",
+                 d.dev_key(client)});
+    }
+    cast(d, {"send", reputation, "revokeFeedback(uint256,uint64)", "0", "2", "--private-key",
+             d.dev_key(2)});
+    const std::string request = "0x" + std::string(63, '0') + "7";
+    cast(d, {"send", validation, "validationRequest(address,uint256,string,bytes32)",
+             d.dev_address(5).to_checksum_hex(), "0", "", request, "--private-key", d.dev_key(1)});
+    cast(d, {"send", validation, "validationResponse(bytes32,uint8,string,bytes32,string)", request,
+             "77", "", no_hash, "hard", "--private-key", d.dev_key(5)});
+    const std::string db = (scratch_dir() / "trust_revisions.sqlite").string();
+    const auto indexed = run_cli(d, {"index", "--once", "--database", db});
+    ASSERT_EQ(indexed.exit_code, 0) << indexed.err;
+
+    const std::string c2 = d.dev_address(2).to_checksum_hex();
+    const std::string c4 = d.dev_address(4).to_checksum_hex();
+    const std::vector<std::vector<std::string>> cases{{}, {c2}, {c2, c4, c2}};
+    int nonzero = 0;
+    for (const auto& clients : cases) {
+        for (const std::string tag1 : {"", "quality"}) {
+            std::vector<std::string> args{"trust", "summary",    "0",    "--database",
+                                          db,      "--revision", "score"};
+            std::string list = "[";
+            for (const auto& c : clients) {
+                args.insert(args.end(), {"--client", c});
+                list += (list.size() > 1 ? "," : "") + c;
+            }
+            list += "]";
+            if (!tag1.empty()) args.insert(args.end(), {"--tag1", tag1});
+            const auto doc = credence_json(d, args);
+            const auto onchain =
+                lines(cast_call(d, d.address("ScoreReputationRegistry"),
+                                "getSummary(uint256,address[],string,string)(uint64,uint8)",
+                                {"0", list, tag1, ""}));
+            ASSERT_EQ(onchain.size(), 2U);
+            EXPECT_EQ(std::to_string(doc["count"].get<uint64_t>()), first_word(onchain[0])) << list;
+            EXPECT_EQ(std::to_string(doc["averageScore"].get<int>()), first_word(onchain[1]))
+                << list;
+            EXPECT_EQ(doc["revision"], "score");
+            nonzero += doc["count"].get<int>() > 0 ? 1 : 0;
+        }
+    }
+    EXPECT_GE(nonzero, 4);
+
+    const auto v = credence_json(d, {"trust", "summary", "0", "--database", db, "--revision",
+                                     "score", "--validations", "--tag", "hard"});
+    const auto von =
+        lines(cast_call(d, d.address("ScoreValidationRegistry"),
+                        "getSummary(uint256,address[],string)(uint64,uint8)", {"0", "[]", "hard"}));
+    ASSERT_EQ(von.size(), 2U);
+    EXPECT_EQ(std::to_string(v["count"].get<uint64_t>()), first_word(von[0]));
+    EXPECT_EQ(std::to_string(v["averageResponse"].get<int>()), first_word(von[1]));
+    EXPECT_EQ(v["count"], 1);
+
+    const auto draft =
+        run_cli(d, {"trust", "summary", "0", "--database", db, "--revision", "draft"});
+    EXPECT_EQ(draft.exit_code, 1);
+    EXPECT_NE(draft.err.find("the first draft has no getSummary"), std::string::npos) << draft.err;
+    const auto rules = run_cli(d, {"trust", "summary", "0", "--database", db, "--revision", "score",
+                                   "--rules", "credence"});
+    EXPECT_EQ(rules.exit_code, 1);
+    EXPECT_NE(rules.err.find("--rules applies to the current revision only"), std::string::npos)
+        << rules.err;
+    const auto typo = run_cli(d, {"trust", "summary", "0", "--database", db, "--revision", "v1"});
+    EXPECT_NE(typo.exit_code, 0);
+    EXPECT_NE(typo.err.find("--revision"), std::string::npos) << typo.err;
+}

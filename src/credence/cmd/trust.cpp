@@ -6,7 +6,9 @@
 //   summary <agentId>   the exact mirror of ReputationRegistry.getSummary (--client is required,
 //                       as on chain) and ValidationRegistry.getSummary (--validations); the
 //                       reputation mirror follows the implementation at the address (--rules:
-//                       trust/summary.hpp, docs/compatibility.md §The getSummary mirror)
+//                       trust/summary.hpp, docs/compatibility.md §The getSummary mirror);
+//                       --revision score mirrors the intermediate revision's registries instead
+//                       (trust/legacy_summary.hpp)
 // The chain is --chain-id, else the node's, else the one chain the index holds (index_chain_id):
 // no node is needed. The registries are the chain's deployment file's (IdentityRegistry,
 // ReputationRegistry, ValidationRegistry) unless --identity / --reputation / --validation name
@@ -24,8 +26,10 @@
 #include <credence/cmd/chain_context.hpp>
 #include <credence/cmd/commands.hpp>
 #include <credence/cmd/index_database.hpp>
+#include <credence/core/erc8004_revision.hpp>
 #include <credence/index/store.hpp>
 #include <credence/trust/funding_clusters.hpp>
+#include <credence/trust/legacy_summary.hpp>
 #include <credence/trust/score_index.hpp>
 #include <credence/trust/summary.hpp>
 
@@ -39,6 +43,8 @@ struct TrustArgs {
     std::string database;
     std::string agent_id;
     std::string identity, reputation, validation;
+    std::string revision_text = "current";
+    core::Erc8004Revision revision = core::Erc8004Revision::current;
     // score
     std::vector<std::string> trusted;
     double half_life_days = 90;
@@ -72,9 +78,16 @@ Opened open(TrustArgs& a) {
     ChainContext ctx(a.chain);
     o.sources.chain_id = index_chain_id(a.chain, ctx, *store);
     ctx.assume_chain_id(o.sources.chain_id);
-    o.sources.identity_registry = ctx.contract("IdentityRegistry", a.identity);
-    o.sources.reputation_registry = ctx.contract("ReputationRegistry", a.reputation);
-    o.sources.validation_registry = ctx.contract("ValidationRegistry", a.validation);
+    // The revision's registries by their deployment-file names (IdentityRegistry,
+    // ScoreReputationRegistry, ...), unless the flags name others.
+    const auto name = [&](core::Erc8004Registry r) {
+        return std::string(core::registry_contract_name(a.revision, r));
+    };
+    o.sources.identity_registry = ctx.contract(name(core::Erc8004Registry::identity), a.identity);
+    o.sources.reputation_registry =
+        ctx.contract(name(core::Erc8004Registry::reputation), a.reputation);
+    o.sources.validation_registry =
+        ctx.contract(name(core::Erc8004Registry::validation), a.validation);
     if (const chain::Deployment* d = ctx.deployment(false); d != nullptr) {
         const auto it = d->contracts.find("ReputationRegistry");
         o.reputation_is_credence =
@@ -205,7 +218,37 @@ trust::SummaryRules summary_rules(const TrustArgs& a, const Opened& o) {
         o.sources.reputation_registry.to_checksum_hex()));
 }
 
+/// ScoreReputationRegistry.getSummary: every client when none is listed (ERC-8004 intermediate
+/// §Read Functions), the average a truncated 0..100 score.
+void run_score_summary(TrustArgs& a, Opened& o, Output& out) {
+    auto rows =
+        trust::load_feedback(*o.db, o.sources.chain_id, o.sources.reputation_registry, o.agent_key);
+    if (!rows) throw CliError(rows.error().to_string());
+    std::vector<core::Address> clients;
+    clients.reserve(a.clients.size());
+    for (const auto& c : a.clients) clients.push_back(parse_address_arg("--client", c));
+    auto s = trust::score_summary(*rows, clients, a.tag1, a.tag2);
+    if (!s) throw CliError(fmt::format("getSummary: {}", s.error().detail));
+    out.add("count", s->count);
+    out.add("averageScore", s->average_score);
+    out.add("revision", std::string(core::to_string(a.revision)));
+    out.flush();
+}
+
 void run_summary(TrustArgs& a) {
+    a.revision = core::parse_erc8004_revision(a.revision_text).value_or(a.revision);
+    if (a.revision == core::Erc8004Revision::draft) {
+        throw CliError(
+            "the first draft has no getSummary: its feedback lives off-chain and its validation "
+            "registry keeps one response per DataHash (ERC-8004 first draft §Reputation "
+            "Registry, §Validation Registry); read them with `credence feedback` and "
+            "`credence validation` --revision draft");
+    }
+    if (a.revision == core::Erc8004Revision::score && a.rules != "auto") {
+        throw CliError(
+            "--rules applies to the current revision only: the intermediate "
+            "revision's getSummary has one rule");
+    }
     Opened o = open(a);
     Output out(a.chain.json, OutputStyle::labeled);
     out.add("agentId", a.agent_id);
@@ -220,9 +263,12 @@ void run_summary(TrustArgs& a) {
         const auto s = trust::validation_summary(*rows, validators, a.tag);
         out.add("count", s.count);
         out.add("averageResponse", s.average_response);
+        if (a.revision != core::Erc8004Revision::current)
+            out.add("revision", std::string(core::to_string(a.revision)));
         out.flush();
         return;
     }
+    if (a.revision == core::Erc8004Revision::score) return run_score_summary(a, o, out);
     auto rows =
         trust::load_feedback(*o.db, o.sources.chain_id, o.sources.reputation_registry, o.agent_key);
     if (!rows) throw CliError(rows.error().to_string());
@@ -280,12 +326,18 @@ void add_trust_commands(CLI::App& app) {
     auto* m =
         add_common(*group, "summary",
                    "getSummary from the index: the contract's exact answer, offline", summary);
-    m->add_option("--client", summary->clients, "A client address (required, repeatable)");
+    m->add_option("--client", summary->clients,
+                  "A client address (repeatable; required by the current revision)");
     m->add_option("--tag1", summary->tag1, "Only feedback with this tag1");
     m->add_option("--tag2", summary->tag2, "Only feedback with this tag2");
     m->add_option("--rules", summary->rules,
                   "Whose getSummary to mirror: credence, erc8004-v2 (the deployed v2.0.0 "
                   "registries: a repeated client counts again), or auto (default: by address)");
+    m->add_option("--revision", summary->revision_text,
+                  "Whose registries and getSummary: current, score (the intermediate revision: "
+                  "every client when no --client, average 0..100) or draft (none: refused)")
+        ->check(CLI::IsMember({"current", "score", "draft"}))
+        ->capture_default_str();
     m->add_flag("--validations", summary->validations,
                 "ValidationRegistry.getSummary instead (--validator, --tag)");
     m->add_option("--validator", summary->validators, "A validator address (repeatable)");
