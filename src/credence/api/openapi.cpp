@@ -26,6 +26,9 @@ struct Operation {
 
 const Param kLimit{"limit", "query", "integer", "Page size, 1..100 (default 20)"};
 const Param kCursor{"cursor", "query", "string", "Opaque cursor: the previous next_cursor"};
+const Param kRevision{
+    "revision", "query", "string",
+    "ERC-8004 revision whose registries answer: current (default), score or draft"};
 const Param kAgentId{"agent_id", "path", "string", "uint256, decimal or 0x-hex"};
 
 Json param_json(const Param& p) {
@@ -67,9 +70,10 @@ Json build() {
           {"owner", "query", "string", "Owner address"},
           {"sort", "query", "string", "id (default), newest or score"},
           kLimit,
-          kCursor},
+          kCursor,
+          kRevision},
          "AgentPage"},
-        {"/api/v1/agents/{agent_id}", "Agent detail", "agents", {kAgentId}, "Agent"},
+        {"/api/v1/agents/{agent_id}", "Agent detail", "agents", {kAgentId, kRevision}, "Agent"},
         {"/api/v1/agents/{agent_id}/feedback",
          "Feedback with responses (ERC-8004 readAllFeedback filters)",
          "agents",
@@ -79,7 +83,8 @@ Json build() {
           {"tag2", "query", "string", "Exact tag2"},
           {"include_revoked", "query", "boolean", "Include revoked feedback"},
           kLimit,
-          kCursor},
+          kCursor,
+          kRevision},
          "FeedbackPage"},
         {"/api/v1/agents/{agent_id}/reputation",
          "getSummary mirror, trust score and explanation",
@@ -87,19 +92,21 @@ Json build() {
          {kAgentId,
           {"client", "query", "string", "Client address; repeat or comma-separate"},
           {"tag1", "query", "string", "Exact tag1"},
-          {"tag2", "query", "string", "Exact tag2"}},
+          {"tag2", "query", "string", "Exact tag2"},
+          kRevision},
          "Reputation"},
         {"/api/v1/agents/{agent_id}/reputation/history",
          "Feedback averages over block ranges",
          "agents",
-         {kAgentId, {"buckets", "query", "integer", "Number of block ranges, 1..500"}},
+         {kAgentId, {"buckets", "query", "integer", "Number of block ranges, 1..500"}, kRevision},
          "History"},
         {"/api/v1/agents/{agent_id}/validations",
          "Validation requests and the ValidationRegistry getSummary mirror",
          "agents",
          {kAgentId,
           {"validator", "query", "string", "Validator address; repeat or comma-separate"},
-          {"tag", "query", "string", "Exact response tag"}},
+          {"tag", "query", "string", "Exact response tag"},
+          kRevision},
          "Validations"},
         {"/api/v1/tools",
          "Search ERC-8257 tools",
@@ -137,12 +144,12 @@ Json build() {
         {"/api/v1/resolve/address/{address}",
          "Agents whose owner or agentWallet is the address",
          "resolvers",
-         {{"address", "path", "string", "An address"}},
+         {{"address", "path", "string", "An address"}, kRevision},
          "Resolved"},
         {"/api/v1/resolve/domain/{domain}",
          "Agents with the domain verified",
          "resolvers",
-         {{"domain", "path", "string", "A host name or URL"}},
+         {{"domain", "path", "string", "A host name or URL"}, kRevision},
          "Resolved"},
     };
 

@@ -35,7 +35,8 @@ ApiResult<DbRow> load_agent_row(Ctx& ctx, const core::Bytes& agent_id) {
                                         DbValue(agent_id)};
     auto rows = ctx.db.query(
         "SELECT owner, agent_uri, wallet, approved, registered_block_num, registered_txn_hash, "
-        "updated_block_num FROM agents WHERE chain_id = $1 AND registry = $2 AND agent_id = $3",
+        "updated_block_num, revision, agent_domain, agent_address FROM agents "
+        "WHERE chain_id = $1 AND registry = $2 AND agent_id = $3",
         params);
     if (!rows) return std::unexpected(unavailable(rows.error()));
     if (rows->empty()) return std::unexpected(not_found("no such agent"));
@@ -69,6 +70,14 @@ ApiResult<Json> load_score(Ctx& ctx, const core::Bytes& agent_id) {
     if (!rows) return std::unexpected(unavailable(rows.error()));
     if (rows->empty()) return Json(nullptr);
     return score_json(rows->front(), 0);
+}
+
+/// ERC-8004 first draft §Reputation Registry: feedback is off-chain; the chain holds only the
+/// server's authorizations (the feedback route lists them).
+ApiError no_draft_reputation() {
+    return not_found(
+        "the first draft keeps feedback off-chain: no reputation on chain (ERC-8004 first draft "
+        "§Reputation Registry); /feedback?revision=draft lists the agent's authorizations");
 }
 
 /// The agent's latest check as "v" ($3: the zero address), for the list query.
@@ -176,7 +185,7 @@ ApiResult<Json> list_agents(Ctx& ctx) {
         const std::string sql = fmt::format(
             "SELECT a.agent_id, a.owner, a.wallet, a.agent_uri, a.registered_block_num, p.name, "
             "p.description, p.image, p.active, p.service_names, v.status, s.score, s.low, s.high, "
-            "s.reviews FROM agents a "
+            "s.reviews, a.revision, a.agent_domain FROM agents a "
             "LEFT JOIN agent_profiles p ON p.chain_id = a.chain_id AND p.registry = a.registry "
             "AND p.agent_id = a.agent_id "
             "LEFT JOIN agent_scores s ON s.chain_id = a.chain_id AND s.registry = a.registry AND "
@@ -221,6 +230,8 @@ ApiResult<Json> list_agents(Ctx& ctx) {
             {"services", comma_list(as_text(row[9]).value_or(""))},
             {"verification", text_or_null(row[10])},
             {"score", std::move(score)},
+            {"revision", text_or_null(row[15])},
+            {"agent_domain", text_or_null(row[16])},
         };
     };
     const auto cursor_parts = [&](size_t last) {
@@ -257,7 +268,14 @@ ApiResult<Json> get_agent(Ctx& ctx) {
              {"agent_uri", text_or_null((*row)[1])},
              {"registered_block_num", int_or_null((*row)[4])},
              {"registered_txn_hash", hex_or_null((*row)[5])},
-             {"updated_block_num", int_or_null((*row)[6])}};
+             {"updated_block_num", int_or_null((*row)[6])},
+             {"revision", text_or_null((*row)[7])}};
+    const bool draft = ctx.scope.revision == core::Erc8004Revision::draft;
+    if (draft) {
+        // ERC-8004 first draft §Identity Registry: (AgentID, AgentDomain, AgentAddress).
+        out["agent_domain"] = text_or_null((*row)[8]);
+        out["agent_address"] = address_or_null((*row)[9]);
+    }
 
     auto metadata = ctx.db.query(
         "SELECT metadata_key, metadata_value, block_num FROM agent_metadata "
@@ -338,6 +356,19 @@ ApiResult<Json> get_agent(Ctx& ctx) {
                          {"revoked", feedback_counts->revoked},
                          {"responses", feedback_counts->responses},
                          {"validations", as_int(validations->front()[0]).value_or(0)}};
+    if (draft) {
+        const std::array<DbValue, 3> auth_key{chain(ctx), blob(ctx.scope.reputation_registry),
+                                              DbValue(*agent_id)};
+        auto authorizations = ctx.db.query(
+            "SELECT COUNT(*) FROM contract_events WHERE chain_id = $1 AND address = $2 AND "
+            "entity = $3 AND name = 'AuthFeedback'",
+            auth_key);
+        if (!authorizations) return std::unexpected(unavailable(authorizations.error()));
+        out["counts"]["feedback_authorizations"] = as_int(authorizations->front()[0]).value_or(0);
+    }
+    auto history = agent_history(ctx, *agent_id);
+    if (!history) return std::unexpected(history.error());
+    out["history"] = std::move(*history);
     return out;
 }
 
@@ -362,6 +393,9 @@ ApiResult<Json> list_feedback(Ctx& ctx) {
     if (!include_revoked) return std::unexpected(include_revoked.error());
     if (auto agent = load_agent_row(ctx, *agent_id); !agent) {
         return std::unexpected(agent.error());
+    }
+    if (ctx.scope.revision == core::Erc8004Revision::draft) {
+        return list_feedback_authorizations(ctx, *agent_id);
     }
 
     // ERC-8004 readAllFeedback's filters; keyset paging in chain order (index/feedback_table.hpp).
@@ -422,7 +456,8 @@ ApiResult<Json> list_feedback(Ctx& ctx) {
         return std::array<std::string, 2>{std::to_string(row.block_num),
                                           std::to_string(row.log_index)};
     };
-    Json out{{"agent_id", uint256_or_null(DbValue(*agent_id))}};
+    Json out{{"agent_id", uint256_or_null(DbValue(*agent_id))},
+             {"revision", std::string(core::to_string(ctx.scope.revision))}};
     if (auto ok = put_page(out, *rows, *limit, cursor_route, item, cursor_parts); !ok) {
         return std::unexpected(ok.error());
     }
@@ -444,6 +479,11 @@ ApiResult<Json> get_reputation(Ctx& ctx) {
     if (!tag2) return std::unexpected(tag2.error());
     if (auto agent = load_agent_row(ctx, *agent_id); !agent) {
         return std::unexpected(agent.error());
+    }
+    if (ctx.scope.revision == core::Erc8004Revision::draft)
+        return std::unexpected(no_draft_reputation());
+    if (ctx.scope.revision == core::Erc8004Revision::score) {
+        return score_reputation(ctx, *agent_id);
     }
     auto feedback =
         trust::load_feedback(ctx.db, ctx.scope.chain_id, ctx.scope.reputation_registry, *agent_id);
@@ -495,6 +535,8 @@ ApiResult<Json> get_reputation_history(Ctx& ctx) {
     if (auto agent = load_agent_row(ctx, *agent_id); !agent) {
         return std::unexpected(agent.error());
     }
+    if (ctx.scope.revision == core::Erc8004Revision::draft)
+        return std::unexpected(no_draft_reputation());
     auto rows = index::read_feedback_points(ctx.db, ctx.scope.chain_id,
                                             ctx.scope.reputation_registry, *agent_id);
     if (!rows) return std::unexpected(unavailable(rows.error()));
@@ -556,8 +598,9 @@ ApiResult<Json> list_validations(Ctx& ctx) {
                                      DbValue(*agent_id)};
     auto rows = ctx.db.query(
         "SELECT request_hash, validator, request_uri, block_num, txn_hash, response, "
-        "response_uri, response_hash, response_tag, response_block_num, response_count "
-        "FROM validation_requests WHERE chain_id = $1 AND registry = $2 AND agent_id = $3 "
+        "response_uri, response_hash, response_tag, response_block_num, response_count, "
+        "validator_agent_id FROM validation_requests WHERE chain_id = $1 AND registry = $2 AND "
+        "agent_id = $3 "
         "ORDER BY COALESCE(block_num, response_block_num), request_hash LIMIT 500",
         key);
     if (!rows) return std::unexpected(unavailable(rows.error()));
@@ -579,11 +622,20 @@ ApiResult<Json> list_validations(Ctx& ctx) {
                              {"response_tag", text_or_null(r[8])},
                              {"response_block_num", int_or_null(r[9])},
                              {"response_count", int_or_null(r[10])}});
+        // ERC-8004 first draft §Validation Registry: the validator is an agent (its AgentID).
+        if (ctx.scope.revision == core::Erc8004Revision::draft) {
+            items.back()["validator_agent_id"] = uint256_or_null(r[11]);
+        }
     }
-    return Json{
-        {"agent_id", uint256_or_null(DbValue(*agent_id))},
-        {"summary", Json{{"count", summary.count}, {"average_response", summary.average_response}}},
-        {"items", std::move(items)}};
+    // The first draft has no getSummary (ERC-8004 first draft §Validation Registry).
+    Json summary_json =
+        ctx.scope.revision == core::Erc8004Revision::draft
+            ? Json(nullptr)
+            : Json{{"count", summary.count}, {"average_response", summary.average_response}};
+    return Json{{"agent_id", uint256_or_null(DbValue(*agent_id))},
+                {"revision", std::string(core::to_string(ctx.scope.revision))},
+                {"summary", std::move(summary_json)},
+                {"items", std::move(items)}};
 }
 
 }  // namespace credence::api::detail

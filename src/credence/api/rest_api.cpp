@@ -34,29 +34,31 @@ struct Route {
     std::string_view name;     ///< the metrics label: the pattern with named placeholders
     ApiResult<Json> (*handler)(Ctx&) = nullptr;
     ApiResult<Json> (*status_handler)(Ctx&, const Json&) = nullptr;
+    /// Takes `?revision=`: answers from an earlier ERC-8004 revision's registries.
+    bool by_revision = false;
 };
 
 constexpr std::array kRoutes{
     Route{"/api/v1/status", "/api/v1/status", nullptr, &detail::chain_status},
     Route{"/api/v1/home", "/api/v1/home", nullptr, &detail::home},
-    Route{"/api/v1/agents", "/api/v1/agents", &detail::list_agents, nullptr},
-    Route{"/api/v1/agents/{}", "/api/v1/agents/{agent_id}", &detail::get_agent, nullptr},
+    Route{"/api/v1/agents", "/api/v1/agents", &detail::list_agents, nullptr, true},
+    Route{"/api/v1/agents/{}", "/api/v1/agents/{agent_id}", &detail::get_agent, nullptr, true},
     Route{"/api/v1/agents/{}/feedback", "/api/v1/agents/{agent_id}/feedback",
-          &detail::list_feedback, nullptr},
+          &detail::list_feedback, nullptr, true},
     Route{"/api/v1/agents/{}/reputation", "/api/v1/agents/{agent_id}/reputation",
-          &detail::get_reputation, nullptr},
+          &detail::get_reputation, nullptr, true},
     Route{"/api/v1/agents/{}/reputation/history", "/api/v1/agents/{agent_id}/reputation/history",
-          &detail::get_reputation_history, nullptr},
+          &detail::get_reputation_history, nullptr, true},
     Route{"/api/v1/agents/{}/validations", "/api/v1/agents/{agent_id}/validations",
-          &detail::list_validations, nullptr},
+          &detail::list_validations, nullptr, true},
     Route{"/api/v1/tools", "/api/v1/tools", &detail::list_tools, nullptr},
     Route{"/api/v1/tools/{}", "/api/v1/tools/{tool_id}", &detail::get_tool, nullptr},
     Route{"/api/v1/runs", "/api/v1/runs", &detail::list_runs, nullptr},
     Route{"/api/v1/runs/{}", "/api/v1/runs/{run_id}", &detail::get_run, nullptr},
     Route{"/api/v1/resolve/address/{}", "/api/v1/resolve/address/{address}",
-          &detail::resolve_address, nullptr},
+          &detail::resolve_address, nullptr, true},
     Route{"/api/v1/resolve/domain/{}", "/api/v1/resolve/domain/{domain}", &detail::resolve_domain,
-          nullptr},
+          nullptr, true},
 };
 
 std::vector<std::string_view> split_path(std::string_view path) {
@@ -329,6 +331,32 @@ struct RestApi::Impl {
         return {status, "application/json", detail::dump_replacing(body), {}};
     }
 
+    /// The scope of `?revision=<text>` (ERC-8004 revisions, docs/compatibility.md §Earlier
+    /// ERC-8004 revisions): its registries in place of the current ones.
+    ApiResult<ApiScope> scope_of_revision(std::string_view text) const {
+        const auto revision = core::parse_erc8004_revision(text);
+        if (!revision) {
+            return std::unexpected(
+                detail::bad_parameter("revision must be current, score or draft"));
+        }
+        ApiScope scope = options.scope;
+        if (*revision == core::Erc8004Revision::current) return scope;
+        const std::optional<Erc8004Registries>& set =
+            *revision == core::Erc8004Revision::score ? options.scope.score : options.scope.draft;
+        if (!set) {
+            return std::unexpected(detail::not_found(fmt::format(
+                "this node follows no registries of the {} revision", core::to_string(*revision))));
+        }
+        scope.revision = *revision;
+        scope.current =
+            Erc8004Registries{options.scope.identity_registry, options.scope.reputation_registry,
+                              options.scope.validation_registry};
+        scope.identity_registry = set->identity;
+        scope.reputation_registry = set->reputation;
+        scope.validation_registry = set->validation;
+        return scope;
+    }
+
     HttpResponse route(const HttpRequest& request, std::string& route_name) {
         if (request.path == "/healthz") {
             route_name = "/healthz";
@@ -370,7 +398,20 @@ struct RestApi::Impl {
                 (*db).reset();
                 return fail(detail::unavailable(begun.error()), route_name);
             }
-            Ctx ctx{options.scope, **db, request, std::move(captures)};
+            // `?revision=` answers from that revision's registries: a scope and a request of
+            // their own (the handlers' parameter checks never see it).
+            std::optional<ApiScope> revised_scope;
+            std::optional<HttpRequest> revised_request;
+            if (found->by_revision && request.param("revision") != nullptr) {
+                auto scope = scope_of_revision(*request.param("revision"));
+                if (!scope) return fail(scope.error(), route_name);
+                revised_scope = std::move(*scope);
+                revised_request = request;
+                std::erase_if(revised_request->query,
+                              [](const auto& q) { return q.first == "revision"; });
+            }
+            Ctx ctx{revised_scope ? *revised_scope : options.scope, **db,
+                    revised_request ? *revised_request : request, std::move(captures)};
             result = found->handler != nullptr ? found->handler(ctx)
                                                : found->status_handler(ctx, node_status());
             // A lost connection is not returned to the pool; the next request opens a new one.

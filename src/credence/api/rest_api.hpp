@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +27,7 @@
 
 #include <credence/api/http_types.hpp>
 #include <credence/core/address.hpp>
+#include <credence/core/erc8004_revision.hpp>
 #include <credence/index/database.hpp>
 
 namespace credence::api {
@@ -39,14 +41,29 @@ struct NodeHealth {
     std::vector<std::string> reasons;  ///< one line each ("chain RPC unreachable: ...")
 };
 
+/// The three registries of one ERC-8004 revision.
+struct Erc8004Registries {
+    core::Address identity{};
+    core::Address reputation{};
+    core::Address validation{};
+};
+
 /// The registries the API answers for (one chain; addresses as the index stores them).
 struct ApiScope {
     uint64_t chain_id = 0;
+    /// Whose registries the three below are: the agent routes take `?revision=score|draft` and
+    /// answer from that revision's registries (docs/api.md §Earlier ERC-8004 revisions).
+    core::Erc8004Revision revision = core::Erc8004Revision::current;
     core::Address identity_registry{};
     core::Address reputation_registry{};
     core::Address validation_registry{};
     std::vector<core::Address> tool_registries;
     std::vector<core::Address> workflows;
+    /// The earlier revisions' registries the node follows (none when it follows none).
+    std::optional<Erc8004Registries> score;
+    std::optional<Erc8004Registries> draft;
+    /// On the scope of an earlier revision: the current revision's registries.
+    std::optional<Erc8004Registries> current;
 };
 
 struct RestApiOptions {

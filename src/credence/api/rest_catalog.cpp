@@ -324,6 +324,33 @@ ApiResult<Json> resolve_address(Ctx& ctx) {
     return Json{{"items", std::move(items)}};
 }
 
+namespace {
+
+/// ERC-8004 first draft §Identity Registry, ResolveByDomain: the registry's own AgentDomain (one
+/// per agent, unique; compared case-insensitively as DNS names are).
+ApiResult<Json> resolve_draft_domain(Ctx& ctx, const std::string& domain) {
+    const std::array<DbValue, 3> params{chain(ctx), blob(ctx.scope.identity_registry),
+                                        ascii_lower(domain)};
+    auto rows = ctx.db.query(
+        "SELECT agent_id, owner, agent_domain FROM agents WHERE chain_id = $1 AND registry = $2 "
+        "AND lower(agent_domain) = $3 ORDER BY agent_id LIMIT 1000",
+        params);
+    if (!rows) return std::unexpected(unavailable(rows.error()));
+    Json items = Json::array();
+    for (const DbRow& r : *rows) {
+        items.push_back(
+            Json{{"agentId", uint256_or_null(r[0])},
+                 {"agentRegistry", fmt::format("eip155:{}:{}", ctx.scope.chain_id,
+                                               ctx.scope.identity_registry.to_checksum_hex())},
+                 {"agentAddress", address_or_null(r[1])},
+                 {"agentDomain", text_or_null(r[2])},
+                 {"matchedBy", Json::array({"domain"})}});
+    }
+    return Json{{"items", std::move(items)}};
+}
+
+}  // namespace
+
 ApiResult<Json> resolve_domain(Ctx& ctx) {
     if (auto ok = check_params(ctx.request, {}); !ok) return std::unexpected(ok.error());
     // A URL's slashes arrive as "%2F": the request target keeps them encoded inside a segment
@@ -340,6 +367,8 @@ ApiResult<Json> resolve_domain(Ctx& ctx) {
     }
     auto domain = verify::normalize_domain(text);
     if (!domain) return std::unexpected(bad_parameter("domain is not a DNS name"));
+    if (ctx.scope.revision == core::Erc8004Revision::draft)
+        return resolve_draft_domain(ctx, *domain);
     // ERC-8004 first draft §Public Resolvers, ResolveByDomain, over stored results: a domain is
     // the agent's only when its latest check verified it (agent_profiles.domains, one entry per
     // row in agent_profile_terms: an index lookup).

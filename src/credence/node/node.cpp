@@ -566,6 +566,10 @@ std::expected<std::unique_ptr<Node>, std::string> Node::start(NodeConfig config,
     // HTTP.
     api::RestApiOptions rest_options;
     rest_options.scope.chain_id = s.chain_id;
+    const auto legacy_set = [](std::optional<api::Erc8004Registries>& set) -> auto& {
+        if (!set) set.emplace();
+        return *set;
+    };
     for (const auto& src : s.sources) {
         switch (src.kind) {
             case index::ContractKind::identity_registry:
@@ -591,14 +595,24 @@ std::expected<std::unique_ptr<Node>, std::string> Node::start(NodeConfig config,
                 break;
             case index::ContractKind::agent_verifier:
                 break;
-            // The earlier ERC-8004 revisions are indexed but not served by the API, whose routes
-            // read one registry set (docs/compatibility.md §Earlier ERC-8004 revisions).
+            // The earlier ERC-8004 revisions: the agent routes' `?revision=` (docs/api.md).
             case index::ContractKind::identity_score:
+                legacy_set(rest_options.scope.score).identity = src.address;
+                break;
             case index::ContractKind::reputation_score:
+                legacy_set(rest_options.scope.score).reputation = src.address;
+                break;
             case index::ContractKind::validation_score:
+                legacy_set(rest_options.scope.score).validation = src.address;
+                break;
             case index::ContractKind::identity_draft:
+                legacy_set(rest_options.scope.draft).identity = src.address;
+                break;
             case index::ContractKind::reputation_draft:
+                legacy_set(rest_options.scope.draft).reputation = src.address;
+                break;
             case index::ContractKind::validation_draft:
+                legacy_set(rest_options.scope.draft).validation = src.address;
                 break;
         }
     }

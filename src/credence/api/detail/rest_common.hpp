@@ -153,6 +153,19 @@ struct Ctx {
 [[nodiscard]] ApiResult<Json> chain_status(Ctx& ctx, const Json& node_status);
 [[nodiscard]] ApiResult<Json> home(Ctx& ctx, const Json& node_status);
 
+// The earlier ERC-8004 revisions (rest_agents_legacy.cpp, docs/api.md §Earlier ERC-8004
+// revisions).
+/// The identity registry of `revision` in `scope`, nullopt when the node follows none.
+[[nodiscard]] std::optional<core::Address> identity_of(const ApiScope& scope,
+                                                       core::Erc8004Revision revision);
+/// The records of the same agent in the other revisions' identity registries, oldest first.
+[[nodiscard]] ApiResult<Json> agent_history(Ctx& ctx, const core::Bytes& agent_id);
+/// The first draft's feedback: its AuthFeedback authorizations of this (server) agent.
+[[nodiscard]] ApiResult<Json> list_feedback_authorizations(Ctx& ctx, const core::Bytes& agent_id);
+/// The intermediate revision's getSummary (trust/legacy_summary.hpp) as the reputation route's
+/// answer.
+[[nodiscard]] ApiResult<Json> score_reputation(Ctx& ctx, const core::Bytes& agent_id);
+
 /// The OpenAPI 3.1 document (openapi.cpp).
 [[nodiscard]] const Json& openapi_document();
 
