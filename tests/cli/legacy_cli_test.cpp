@@ -154,6 +154,34 @@ TEST_F(LegacyCli, draft_feedback_authorization_and_validation) {
     EXPECT_EQ(status["agentValidatorId"], client);
 }
 
+// The registry is the deployment's contract recorded with the revision, whatever its name; an
+// entry without the recorded revision is no earlier revision's registry (chain/deployment.hpp).
+TEST_F(LegacyCli, the_registry_is_the_one_the_deployment_records_with_the_revision) {
+    const std::string id =
+        as(1, {"agent", "register", "--revision", "draft", "--domain", "alice.example"})["agentId"];
+    const auto written =
+        nlohmann::json::parse(read_file(devnet().home() / "deployments" /
+                                        (std::to_string(devnet().chain_id()) + ".json")),
+                              nullptr, false);
+    ASSERT_TRUE(written.contains("contracts")) << written;
+
+    auto renamed = written;
+    renamed["contracts"]["OldDraftIdentityRegistry"] =
+        renamed["contracts"]["DraftIdentityRegistry"];
+    renamed["contracts"].erase("DraftIdentityRegistry");
+    const auto renamed_file = temp_file("renamed_deployment.json", renamed.dump());
+    const auto shown =
+        read({"agent", "show", "--revision", "draft", id, "--deployment", renamed_file.string()});
+    EXPECT_EQ(shown["agentDomain"], "alice.example");
+
+    auto unrecorded = written;
+    unrecorded["contracts"]["DraftIdentityRegistry"].erase("revision");
+    const auto unrecorded_file = temp_file("unrecorded_deployment.json", unrecorded.dump());
+    const std::string err = failure(
+        {"agent", "show", "--revision", "draft", id, "--deployment", unrecorded_file.string()});
+    EXPECT_NE(err.find("the deployment has no DraftIdentityRegistry"), std::string::npos) << err;
+}
+
 // ---- intermediate revision --------------------------------------------------------------------
 
 // ERC-8004 intermediate §Identity Registry: ERC-721 agents with agentURI, metadata and a
@@ -164,6 +192,7 @@ TEST_F(LegacyCli, score_agents_register_update_and_show) {
         1, {"agent", "register", "--revision", "score", "--uri", "https://agent.example/v1.json"});
     ASSERT_TRUE(agent.contains("agentId")) << agent;
     const std::string id = agent["agentId"];
+    EXPECT_EQ(agent["revision"], "score");
     EXPECT_EQ(cast_call(devnet(), registry, "ownerOf(uint256)(address)", {id}), addr(1));
     as(1, {"agent", "set-uri", "--revision", "score", id, "https://agent.example/v2.json"});
     EXPECT_EQ(cast_call(devnet(), registry, "tokenURI(uint256)(string)", {id}),

@@ -95,6 +95,13 @@ core::Address identity_address(ChainContext& ctx, const AgentCommon& common) {
                              core::Erc8004Registry::identity, common.registry);
 }
 
+/// "revision" in the output of an earlier revision's registry, as every such command prints.
+void add_revision_field(Output& out, const AgentCommon& common) {
+    const auto revision = parse_revision_arg(common.revision);
+    if (revision != core::Erc8004Revision::current)
+        out.add("revision", std::string(core::to_string(revision)));
+}
+
 DraftAgentArgs draft_args(const AgentCommon& common) {
     DraftAgentArgs d;
     d.chain = common.chain;
@@ -238,6 +245,7 @@ void run_register(const RegisterArgs& a) {
         next = fmt::format("credence agent set-uri {} --file FILE", agent_id->to_dec());
     }
     if (next) out.add("next", *next);
+    add_revision_field(out, a.common);
     ChainContext::report(out, sent);
     out.flush();
 }
@@ -286,6 +294,7 @@ void run_set_uri(const SetUriArgs& a) {
     Output out(a.common.chain.json, OutputStyle::labeled);
     out.add("agentId", agent_id.to_dec());
     out.add("agentURI", uri);
+    add_revision_field(out, a.common);
     ChainContext::report(out, sent);
     out.flush();
 }
@@ -320,6 +329,7 @@ void run_set_metadata(const SetMetadataArgs& a) {
     out.add("agentId", agent_id.to_dec());
     out.add("key", a.key);
     out.add("value", core::to_hex(value));
+    add_revision_field(out, a.common);
     ChainContext::report(out, sent);
     out.flush();
 }
@@ -353,6 +363,7 @@ void run_get_metadata(const GetMetadataArgs& a) {
     } else {
         out.add("value", core::to_hex(value));
     }
+    if (a.common.chain.json) add_revision_field(out, a.common);
     out.flush();
 }
 
@@ -430,6 +441,7 @@ void run_set_wallet(const SetWalletArgs& a) {
     out.add("deadline", deadline);
     out.add("digest", core::to_hex(digest));
     out.add("signature", core::to_hex(signature));
+    add_revision_field(out, a.common);
     ChainContext::report(out, sent);
     out.flush();
 }
@@ -450,6 +462,7 @@ void run_unset_wallet(const AgentIdArgs& a) {
         registry, must(idr::unset_agent_wallet(agent_id), "unsetAgentWallet"), "unsetAgentWallet");
     Output out(a.common.chain.json, OutputStyle::labeled);
     out.add("agentId", agent_id.to_dec());
+    add_revision_field(out, a.common);
     ChainContext::report(out, sent);
     out.flush();
 }
@@ -479,6 +492,7 @@ void run_transfer(const TransferArgs& a) {
     out.add("agentId", agent_id.to_dec());
     out.add("from", from.to_checksum_hex());
     out.add("to", to.to_checksum_hex());
+    add_revision_field(out, a.common);
     ChainContext::report(out, sent);
     out.flush();
 }
@@ -589,7 +603,7 @@ void run_show(const ShowArgs& a) {
             out.add("registration", reg["error"].get<std::string>());
         }
     }
-    if (revision != core::Erc8004Revision::current) out.add("revision", "score");
+    add_revision_field(out, a.common);
     out.flush();
 }
 
