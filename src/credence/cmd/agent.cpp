@@ -8,6 +8,13 @@
 //   transfer <agentId> <to>
 //   show <agentId> [--metadata KEY]...
 //   check FILE                                   offline: register's rules and report, no node
+//   update <agentId> [--domain D] [--address A]  first draft only (updateAgent)
+//   resolve (--domain D | --address A)           first draft only (resolveByDomain/Address)
+//
+// --revision score|draft (revision_args.hpp) picks the earlier revisions' registries. The
+// intermediate revision's Identity Registry has the current one's ABI except getAgentWallet and
+// unsetAgentWallet, so the same code serves it; the first draft's (agent_draft.cpp) is
+// (AgentID, AgentDomain, AgentAddress) with register --domain [--address], update, show, resolve.
 //
 // A registration file is validated against the ERC-8004 structure (core/registration_file.hpp)
 // before anything is sent; errors stop the command, warnings are reported. Without --uri the exact
@@ -33,6 +40,8 @@
 #include <credence/chain/bindings/identity_registry.hpp>
 #include <credence/cmd/chain_context.hpp>
 #include <credence/cmd/erc8004_args.hpp>
+#include <credence/cmd/erc8004_legacy.hpp>
+#include <credence/cmd/revision_args.hpp>
 #include <credence/cmd/util.hpp>
 #include <credence/core/data_uri.hpp>
 #include <credence/core/eip712.hpp>
@@ -55,6 +64,7 @@ constexpr uint64_t kDefaultDeadlineDelay = 240;
 struct AgentCommon {
     ChainOptions chain;
     std::string registry;  // --registry: the IdentityRegistry address, else the deployment's
+    std::string revision;  // --revision (revision_args.hpp)
 };
 
 CLI::App* add_agent_command(CLI::App& group, const std::string& name, const std::string& about,
@@ -63,11 +73,40 @@ CLI::App* add_agent_command(CLI::App& group, const std::string& name, const std:
     add_chain_options(*cmd, common.chain, signs);
     cmd->add_option("--registry", common.registry,
                     "IdentityRegistry address (default: from the deployment file)");
+    add_revision_option(*cmd, common.revision);
     return cmd;
 }
 
+/// The revision of `--revision`, refusing the subcommands the first draft does not have: its
+/// agent is (AgentID, AgentDomain, AgentAddress), with no URI, metadata, wallet or token
+/// (ERC-8004 first draft §Identity Registry).
+core::Erc8004Revision agent_revision(const AgentCommon& common, std::string_view subcommand) {
+    const auto revision = parse_revision_arg(common.revision);
+    if (revision == core::Erc8004Revision::draft)
+        absent_in_revision(revision, fmt::format("`agent {}`", subcommand), "Identity Registry",
+                           "its agent is (AgentID, AgentDomain, AgentAddress): use register, "
+                           "update, show or resolve");
+    return revision;
+}
+
 core::Address identity_address(ChainContext& ctx, const AgentCommon& common) {
-    return ctx.contract(kIdentityRegistry, common.registry);
+    if (common.revision.empty()) return ctx.contract(kIdentityRegistry, common.registry);
+    return revision_registry(ctx, parse_revision_arg(common.revision),
+                             core::Erc8004Registry::identity, common.registry);
+}
+
+/// "revision" in the output of an earlier revision's registry, as every such command prints.
+void add_revision_field(Output& out, const AgentCommon& common) {
+    const auto revision = parse_revision_arg(common.revision);
+    if (revision != core::Erc8004Revision::current)
+        out.add("revision", std::string(core::to_string(revision)));
+}
+
+DraftAgentArgs draft_args(const AgentCommon& common) {
+    DraftAgentArgs d;
+    d.chain = common.chain;
+    d.registry = common.registry;
+    return d;
 }
 
 struct CheckedFile {
@@ -103,6 +142,8 @@ struct RegisterArgs {
     std::vector<std::string> metadata;
     std::vector<std::string> metadata_hex;
     bool no_uri = false;
+    std::optional<std::string> domain;   // --revision draft
+    std::optional<std::string> address;  // --revision draft
 };
 
 /// True when the report warns that the file names no registration: the file cannot name the
@@ -114,6 +155,21 @@ bool lacks_registrations(const nlohmann::ordered_json& report) {
 }
 
 void run_register(const RegisterArgs& a) {
+    const auto revision = parse_revision_arg(a.common.revision);
+    if (revision == core::Erc8004Revision::draft) {
+        if (!a.file.empty() || a.uri || a.no_uri || !a.metadata.empty() || !a.metadata_hex.empty())
+            throw CliError(
+                "register --revision draft takes --domain [--address] only: the first draft's "
+                "agent has no URI or metadata (ERC-8004 first draft §Identity Registry)");
+        auto d = draft_args(a.common);
+        d.domain = a.domain;
+        d.address = a.address;
+        return run_draft_agent_register(d);
+    }
+    require_revision_for_flag(revision, core::Erc8004Revision::draft, a.domain.has_value(),
+                              "--domain");
+    require_revision_for_flag(revision, core::Erc8004Revision::draft, a.address.has_value(),
+                              "--address");
     // ERC-8004 §Registration: register() mints with no agentURI ("added later with
     // setAgentURI()"). An agent nobody can resolve is rarely what a missing argument meant, so it
     // takes an explicit --no-uri.
@@ -189,6 +245,7 @@ void run_register(const RegisterArgs& a) {
         next = fmt::format("credence agent set-uri {} --file FILE", agent_id->to_dec());
     }
     if (next) out.add("next", *next);
+    add_revision_field(out, a.common);
     ChainContext::report(out, sent);
     out.flush();
 }
@@ -224,6 +281,7 @@ struct SetUriArgs {
 };
 
 void run_set_uri(const SetUriArgs& a) {
+    (void)agent_revision(a.common, "set-uri");
     if (a.uri.empty() == a.file.empty())
         throw CliError("set-uri: give either a URI or --file FILE (not both)");
     const core::Uint256 agent_id = parse_uint256_arg("agentId", a.agent_id);
@@ -236,6 +294,7 @@ void run_set_uri(const SetUriArgs& a) {
     Output out(a.common.chain.json, OutputStyle::labeled);
     out.add("agentId", agent_id.to_dec());
     out.add("agentURI", uri);
+    add_revision_field(out, a.common);
     ChainContext::report(out, sent);
     out.flush();
 }
@@ -251,6 +310,7 @@ struct SetMetadataArgs {
 };
 
 void run_set_metadata(const SetMetadataArgs& a) {
+    (void)agent_revision(a.common, "set-metadata");
     const core::Uint256 agent_id = parse_uint256_arg("agentId", a.agent_id);
     if (a.key == kAgentWalletKey)
         throw CliError("metadata key agentWallet is reserved; use `credence agent set-wallet`");
@@ -269,6 +329,7 @@ void run_set_metadata(const SetMetadataArgs& a) {
     out.add("agentId", agent_id.to_dec());
     out.add("key", a.key);
     out.add("value", core::to_hex(value));
+    add_revision_field(out, a.common);
     ChainContext::report(out, sent);
     out.flush();
 }
@@ -286,6 +347,7 @@ struct GetMetadataArgs {
 };
 
 void run_get_metadata(const GetMetadataArgs& a) {
+    (void)agent_revision(a.common, "get-metadata");
     const core::Uint256 agent_id = parse_uint256_arg("agentId", a.agent_id);
     ChainContext ctx(a.common.chain);
     const core::Address registry = identity_address(ctx, a.common);
@@ -301,6 +363,7 @@ void run_get_metadata(const GetMetadataArgs& a) {
     } else {
         out.add("value", core::to_hex(value));
     }
+    if (a.common.chain.json) add_revision_field(out, a.common);
     out.flush();
 }
 
@@ -321,6 +384,7 @@ core::Address owner_of(ChainContext& ctx, const core::Address& registry,
 }
 
 void run_set_wallet(const SetWalletArgs& a) {
+    (void)agent_revision(a.common, "set-wallet");
     if (a.wallet_key.has_value() == a.signature.has_value())
         throw CliError("set-wallet: give exactly one of --wallet-key and --signature");
     const core::Uint256 agent_id = parse_uint256_arg("agentId", a.agent_id);
@@ -377,6 +441,7 @@ void run_set_wallet(const SetWalletArgs& a) {
     out.add("deadline", deadline);
     out.add("digest", core::to_hex(digest));
     out.add("signature", core::to_hex(signature));
+    add_revision_field(out, a.common);
     ChainContext::report(out, sent);
     out.flush();
 }
@@ -387,6 +452,9 @@ struct AgentIdArgs {
 };
 
 void run_unset_wallet(const AgentIdArgs& a) {
+    if (agent_revision(a.common, "unset-wallet") == core::Erc8004Revision::score)
+        absent_in_revision(core::Erc8004Revision::score, "unsetAgentWallet", "Identity Registry",
+                           "a transfer clears the wallet");
     const core::Uint256 agent_id = parse_uint256_arg("agentId", a.agent_id);
     ChainContext ctx(a.common.chain);
     const core::Address registry = identity_address(ctx, a.common);
@@ -394,6 +462,7 @@ void run_unset_wallet(const AgentIdArgs& a) {
         registry, must(idr::unset_agent_wallet(agent_id), "unsetAgentWallet"), "unsetAgentWallet");
     Output out(a.common.chain.json, OutputStyle::labeled);
     out.add("agentId", agent_id.to_dec());
+    add_revision_field(out, a.common);
     ChainContext::report(out, sent);
     out.flush();
 }
@@ -407,6 +476,7 @@ struct TransferArgs {
 };
 
 void run_transfer(const TransferArgs& a) {
+    (void)agent_revision(a.common, "transfer");
     const core::Uint256 agent_id = parse_uint256_arg("agentId", a.agent_id);
     const core::Address to = parse_address_arg("to", a.to);
     ChainContext ctx(a.common.chain);
@@ -422,6 +492,7 @@ void run_transfer(const TransferArgs& a) {
     out.add("agentId", agent_id.to_dec());
     out.add("from", from.to_checksum_hex());
     out.add("to", to.to_checksum_hex());
+    add_revision_field(out, a.common);
     ChainContext::report(out, sent);
     out.flush();
 }
@@ -461,13 +532,38 @@ nlohmann::ordered_json decode_registration(const std::string& uri, uint64_t chai
     return out;
 }
 
+/// The agent wallet of an intermediate-revision agent: that registry has no getAgentWallet, and
+/// reads the reserved key as 20 packed bytes, or none when unset (ERC-8004 intermediate
+/// §Identity Registry: "The key agentWallet is reserved").
+core::Address score_agent_wallet(ChainContext& ctx, const core::Address& registry,
+                                 const core::Uint256& agent_id) {
+    const core::Bytes packed = read_metadata(ctx, registry, agent_id, std::string(kAgentWalletKey));
+    core::Address wallet{};
+    if (packed.size() == wallet.bytes.size())
+        std::copy(packed.begin(), packed.end(), wallet.bytes.begin());
+    else if (!packed.empty())
+        throw CliError(
+            fmt::format("getMetadata(agentWallet): {} bytes, expected 20 or none", packed.size()));
+    return wallet;
+}
+
 void run_show(const ShowArgs& a) {
+    const auto revision = parse_revision_arg(a.common.revision);
+    if (revision == core::Erc8004Revision::draft) {
+        if (!a.metadata_keys.empty())
+            absent_in_revision(revision, "on-chain metadata", "Identity Registry");
+        auto d = draft_args(a.common);
+        d.agent_id = a.agent_id;
+        return run_draft_agent_show(d);
+    }
     const core::Uint256 agent_id = parse_uint256_arg("agentId", a.agent_id);
     ChainContext ctx(a.common.chain);
     const core::Address registry = identity_address(ctx, a.common);
     const core::Address owner = owner_of(ctx, registry, agent_id);
     const std::string uri = ctx.call(idr::call::token_uri, registry, agent_id);
-    const core::Address wallet = ctx.call(idr::call::get_agent_wallet, registry, agent_id);
+    const core::Address wallet = revision == core::Erc8004Revision::score
+                                     ? score_agent_wallet(ctx, registry, agent_id)
+                                     : ctx.call(idr::call::get_agent_wallet, registry, agent_id);
 
     Output out(a.common.chain.json, OutputStyle::labeled);
     out.add("agentId", agent_id.to_dec());
@@ -507,7 +603,40 @@ void run_show(const ShowArgs& a) {
             out.add("registration", reg["error"].get<std::string>());
         }
     }
+    add_revision_field(out, a.common);
     out.flush();
+}
+
+// ---- update / resolve (first draft) ------------------------------------------------------------
+
+struct DraftOnlyArgs {
+    AgentCommon common;
+    std::string agent_id;
+    std::optional<std::string> domain;
+    std::optional<std::string> address;
+};
+
+/// The first draft's own subcommands; the later revisions name agents by agentId alone and
+/// change them with set-uri (ERC-8004 §Identity Registry).
+DraftAgentArgs draft_only(const DraftOnlyArgs& a, std::string_view what, std::string_view hint) {
+    const auto revision = parse_revision_arg(a.common.revision);
+    if (revision != core::Erc8004Revision::draft)
+        absent_in_revision(revision, what, "Identity Registry", hint);
+    auto d = draft_args(a.common);
+    d.agent_id = a.agent_id;
+    d.domain = a.domain;
+    d.address = a.address;
+    return d;
+}
+
+void run_update(const DraftOnlyArgs& a) {
+    run_draft_agent_update(
+        draft_only(a, "updateAgent", "change the agentURI with `credence agent set-uri`"));
+}
+
+void run_resolve(const DraftOnlyArgs& a) {
+    run_draft_agent_resolve(draft_only(a, "resolve by domain or address",
+                                       "agents are found by agentId (`credence agent show`)"));
 }
 
 }  // namespace
@@ -529,6 +658,9 @@ void add_agent_commands(CLI::App& app) {
                       "Register with no agentURI (ERC-8004 register()); set it later with set-uri");
         cmd->add_option("--metadata", a->metadata, "On-chain metadata key=value (UTF-8 value)");
         cmd->add_option("--metadata-hex", a->metadata_hex, "On-chain metadata key=0x.. (bytes)");
+        cmd->add_option("--domain", a->domain, "--revision draft: the AgentDomain");
+        cmd->add_option("--address", a->address,
+                        "--revision draft: the AgentAddress (default: the signer)");
         cmd->callback([a] { run_register(*a); });
     }
     {
@@ -614,6 +746,27 @@ void add_agent_commands(CLI::App& app) {
         cmd->add_option("agentId", a->agent_id, "Agent id")->required();
         cmd->add_option("--metadata", a->metadata_keys, "Metadata keys to read (repeatable)");
         cmd->callback([a] { run_show(*a); });
+    }
+    {
+        auto a = std::make_shared<DraftOnlyArgs>();
+        auto* cmd = add_agent_command(*group, "update",
+                                      "--revision draft: change an agent's AgentDomain and/or "
+                                      "AgentAddress (updateAgent, sent by its AgentAddress)",
+                                      a->common, true);
+        cmd->add_option("agentId", a->agent_id, "Agent id")->required();
+        cmd->add_option("--domain", a->domain, "New AgentDomain");
+        cmd->add_option("--address", a->address, "New AgentAddress");
+        cmd->callback([a] { run_update(*a); });
+    }
+    {
+        auto a = std::make_shared<DraftOnlyArgs>();
+        auto* cmd = add_agent_command(*group, "resolve",
+                                      "--revision draft: find an agent by its AgentDomain or "
+                                      "AgentAddress",
+                                      a->common, false);
+        cmd->add_option("--domain", a->domain, "AgentDomain (resolveByDomain)");
+        cmd->add_option("--address", a->address, "AgentAddress (resolveByAddress)");
+        cmd->callback([a] { run_resolve(*a); });
     }
 }
 

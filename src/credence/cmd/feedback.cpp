@@ -8,6 +8,12 @@
 //   list <agentId> [--client ADDR]... [--tag1 T] [--tag2 T] [--include-revoked]
 //   summary <agentId> [--client ADDR]... [--tag1 T] [--tag2 T]
 //   check FILE        offline: a feedback file's structure and its feedbackHash
+//   accept --client <agentId> --server <agentId>    first draft only (acceptFeedback)
+//
+// --revision score|draft (revision_args.hpp): the intermediate revision's give takes --score
+// 0..100 instead of a decimal value, and its revoke/respond/read/list/summary read and write
+// that revision's registry (feedback_score.cpp); the first draft keeps feedback off-chain and
+// records only the server's authorization, `accept` (feedback_draft.cpp).
 //
 // Values: ERC-8004 §Giving Feedback stores `int128 value` with `uint8 valueDecimals` (0..18); the
 // decimal text is converted exactly by core/decimal_value.hpp ("99.77" -> 9977, 2; "-3.2" -> -32,
@@ -32,6 +38,8 @@
 #include <credence/chain/bindings/reputation_registry.hpp>
 #include <credence/cmd/chain_context.hpp>
 #include <credence/cmd/erc8004_args.hpp>
+#include <credence/cmd/erc8004_legacy.hpp>
+#include <credence/cmd/revision_args.hpp>
 #include <credence/cmd/util.hpp>
 #include <credence/core/data_uri.hpp>
 #include <credence/core/feedback_file.hpp>
@@ -52,6 +60,7 @@ constexpr std::string_view kReputationRegistry = "ReputationRegistry";
 struct FeedbackCommon {
     ChainOptions chain;
     std::string registry;  // --registry: the ReputationRegistry address
+    std::string revision;  // --revision (revision_args.hpp)
 };
 
 CLI::App* add_feedback_command(CLI::App& group, const std::string& name, const std::string& about,
@@ -60,7 +69,29 @@ CLI::App* add_feedback_command(CLI::App& group, const std::string& name, const s
     add_chain_options(*cmd, common.chain, signs);
     cmd->add_option("--registry", common.registry,
                     "ReputationRegistry address (default: from the deployment file)");
+    add_revision_option(*cmd, common.revision);
     return cmd;
+}
+
+/// The revision of `--revision`; the first draft has no feedback on chain, only the server's
+/// authorization (ERC-8004 first draft §Reputation Registry).
+core::Erc8004Revision feedback_revision(const FeedbackCommon& common) {
+    const auto revision = parse_revision_arg(common.revision);
+    if (revision == core::Erc8004Revision::draft)
+        absent_in_revision(revision, "on-chain feedback", "Reputation Registry",
+                           "the server agent authorizes a client with `credence feedback accept "
+                           "--revision draft`");
+    return revision;
+}
+
+ScoreFeedbackArgs score_feedback_args(const FeedbackCommon& common, std::string agent_id,
+                                      std::string index) {
+    ScoreFeedbackArgs s;
+    s.chain = common.chain;
+    s.registry = common.registry;
+    s.agent_id = std::move(agent_id);
+    s.index = std::move(index);
+    return s;
 }
 
 core::Address reputation_address(ChainContext& ctx, const FeedbackCommon& common) {
@@ -90,6 +121,7 @@ struct GiveArgs {
     std::vector<std::string> fields;
     std::optional<std::string> extra;
     std::optional<std::string> created_at;
+    std::optional<std::string> score;  // --revision score
 };
 
 /// The extra members of the feedback file: --extra's object, then each --field (a string value;
@@ -120,7 +152,33 @@ core::JsonValue extra_members(const GiveArgs& a) {
     return core::JsonValue(std::move(members));
 }
 
+/// `give --revision score`: a score 0..100 (--score, or the value argument) and the fields the
+/// intermediate revision has; the off-chain feedback file is the current revision's.
+void run_give_score(const GiveArgs& a) {
+    if (a.score && !a.value.empty())
+        throw CliError("give --revision score: pass the score once (--score N or the argument)");
+    if (a.file_out || a.file_data_uri || !a.fields.empty() || a.extra || a.created_at)
+        throw CliError(
+            "give --revision score takes --uri and --hash for the feedback file; --file-out, "
+            "--file-data-uri, --field, --extra and --created-at build the current revision's");
+    run_score_feedback_give({.chain = a.common.chain,
+                             .registry = a.common.registry,
+                             .agent_id = a.agent_id,
+                             .score = a.score.value_or(a.value),
+                             .tag1 = a.tag1,
+                             .tag2 = a.tag2,
+                             .endpoint = a.endpoint,
+                             .uri = a.uri.value_or(""),
+                             .hash = a.hash});
+}
+
 void run_give(const GiveArgs& a) {
+    const auto revision = feedback_revision(a.common);
+    if (revision == core::Erc8004Revision::score) return run_give_score(a);
+    require_revision_for_flag(revision, core::Erc8004Revision::score, a.score.has_value(),
+                              "--score");
+    if (a.value.empty())
+        throw CliError("give needs a value: a decimal number such as 99.77 or -3.2");
     // Everything that can be checked offline is checked before the node is contacted.
     const core::Uint256 agent_id = parse_uint256_arg("agentId", a.agent_id);
     const core::DecimalValue value = parse_feedback_value(a.value);
@@ -233,6 +291,8 @@ struct RevokeArgs {
 };
 
 void run_revoke(const RevokeArgs& a) {
+    if (feedback_revision(a.common) == core::Erc8004Revision::score)
+        return run_score_feedback_revoke(score_feedback_args(a.common, a.agent_id, a.index));
     const core::Uint256 agent_id = parse_uint256_arg("agentId", a.agent_id);
     const uint64_t index = parse_u64_arg("feedbackIndex", a.index);
     ChainContext ctx(a.common.chain);
@@ -257,6 +317,14 @@ struct FeedbackRespondArgs {
 };
 
 void run_respond(const FeedbackRespondArgs& a) {
+    if (feedback_revision(a.common) == core::Erc8004Revision::score) {
+        auto s = score_feedback_args(a.common, a.agent_id, a.index);
+        s.client = a.client;
+        s.response_uri = a.response_uri;
+        s.hash = a.hash;
+        s.response_file = a.response_file;
+        return run_score_feedback_respond(s);
+    }
     const core::Uint256 agent_id = parse_uint256_arg("agentId", a.agent_id);
     const core::Address client = parse_address_arg("client", a.client);
     const uint64_t index = parse_u64_arg("feedbackIndex", a.index);
@@ -292,6 +360,11 @@ struct FeedbackReadArgs {
 };
 
 void run_read(const FeedbackReadArgs& a) {
+    if (feedback_revision(a.common) == core::Erc8004Revision::score) {
+        auto s = score_feedback_args(a.common, a.agent_id, a.index);
+        s.client = a.client;
+        return run_score_feedback_read(s);
+    }
     const core::Uint256 agent_id = parse_uint256_arg("agentId", a.agent_id);
     const core::Address client = parse_address_arg("client", a.client);
     const uint64_t index = parse_u64_arg("feedbackIndex", a.index);
@@ -327,6 +400,14 @@ std::vector<core::Address> parse_clients(const std::vector<std::string>& texts) 
 }
 
 void run_list(const ListArgs& a) {
+    if (feedback_revision(a.common) == core::Erc8004Revision::score)
+        return run_score_feedback_list({.chain = a.common.chain,
+                                        .registry = a.common.registry,
+                                        .agent_id = a.agent_id,
+                                        .clients = a.clients,
+                                        .tag1 = a.tag1,
+                                        .tag2 = a.tag2,
+                                        .include_revoked = a.include_revoked});
     const core::Uint256 agent_id = parse_uint256_arg("agentId", a.agent_id);
     const auto clients = parse_clients(a.clients);
     ChainContext ctx(a.common.chain);
@@ -379,6 +460,14 @@ struct SummaryArgs {
 };
 
 void run_summary(const SummaryArgs& a) {
+    if (feedback_revision(a.common) == core::Erc8004Revision::score)
+        return run_score_feedback_summary({.chain = a.common.chain,
+                                           .registry = a.common.registry,
+                                           .agent_id = a.agent_id,
+                                           .clients = a.clients,
+                                           .tag1 = a.tag1,
+                                           .tag2 = a.tag2,
+                                           .include_revoked = false});
     const core::Uint256 agent_id = parse_uint256_arg("agentId", a.agent_id);
     auto clients = parse_clients(a.clients);
     ChainContext ctx(a.common.chain);
@@ -416,6 +505,28 @@ void run_summary(const SummaryArgs& a) {
     out.flush();
 }
 
+// ---- accept (first draft) ----------------------------------------------------------------------
+
+struct AcceptArgs {
+    FeedbackCommon common;
+    std::string client;
+    std::string server;
+};
+
+void run_accept(const AcceptArgs& a) {
+    const auto revision = parse_revision_arg(a.common.revision);
+    // Only the first draft has an on-chain feedback authorization; in the later revisions any
+    // client gives feedback directly (ERC-8004 intermediate §Giving Feedback, ERC-8004 §Giving
+    // Feedback).
+    if (revision != core::Erc8004Revision::draft)
+        absent_in_revision(revision, "feedback authorization", "Giving Feedback",
+                           "any client gives feedback directly with `credence feedback give`");
+    run_draft_feedback_accept({.chain = a.common.chain,
+                               .registry = a.common.registry,
+                               .client = a.client,
+                               .server = a.server});
+}
+
 }  // namespace
 
 void add_feedback_commands(CLI::App& app) {
@@ -439,8 +550,10 @@ void add_feedback_commands(CLI::App& app) {
                                          "Give feedback: a decimal value such as 99.77 or -3.2",
                                          a->common, true);
         cmd->add_option("agentId", a->agent_id, "Agent id")->required();
-        cmd->add_option("value", a->value, "Decimal value (at most 18 decimals, |v| <= 1e38)")
-            ->required();
+        cmd->add_option("value", a->value,
+                        "Decimal value (at most 18 decimals, |v| <= 1e38); with --revision "
+                        "score, the score");
+        cmd->add_option("--score", a->score, "--revision score: the score, 0..100");
         cmd->add_option("--tag1", a->tag1, "tag1");
         cmd->add_option("--tag2", a->tag2, "tag2");
         cmd->add_option("--endpoint", a->endpoint, "The endpoint the feedback is about");
@@ -506,6 +619,17 @@ void add_feedback_commands(CLI::App& app) {
         cmd->add_option("--tag1", a->tag1, "Only this tag1");
         cmd->add_option("--tag2", a->tag2, "Only this tag2");
         cmd->callback([a] { run_summary(*a); });
+    }
+    {
+        auto a = std::make_shared<AcceptArgs>();
+        auto* cmd = add_feedback_command(
+            *group, "accept",
+            "--revision draft: as the server agent, authorize a client agent's feedback "
+            "(acceptFeedback); prints the FeedbackAuthID",
+            a->common, true);
+        cmd->add_option("--client", a->client, "The client agent's AgentID");
+        cmd->add_option("--server", a->server, "The server agent's AgentID (yours)");
+        cmd->callback([a] { run_accept(*a); });
     }
 }
 
