@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make run: install, build, then the whole system live on the embedded default (SQLite):
-#   1. `credence devnet`: anvil with every Credence contract, on a free port;
+#   1. `credence devnet --revisions all`: anvil with every Credence contract (the earlier ERC-8004
+#      revisions' registries too), on a free port;
 #   2. `credence demo`: seeds it (agents, feedback with a Sybil cluster, validations answered by
 #      validator workers, tools, the six ERC-8301 scenarios run by workers) and serves the demo's
 #      documents over HTTPS on 127.0.0.1 (its own CA);
@@ -60,7 +61,7 @@ wait_for() {
     return 1
 }
 
-"$credence" devnet --port 0 >"$CREDENCE_HOME/devnet.out" 2>"$CREDENCE_HOME/devnet.log" &
+"$credence" devnet --port 0 --revisions all >"$CREDENCE_HOME/devnet.out" 2>"$CREDENCE_HOME/devnet.log" &
 pids+=($!)
 rpc=$(wait_for "$CREDENCE_HOME/devnet.out" 's/^Credence devnet: anvil at \([^ ]*\).*/\1/p' "${pids[-1]}" devnet)
 echo "run: devnet at $rpc"

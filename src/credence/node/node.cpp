@@ -211,6 +211,9 @@ struct Node::Impl {
         chain::DeployOptions deploy_options;
         deploy_options.sender.chain_id = anvil->chain_id();
         deploy_options.sender.poll_interval = std::chrono::milliseconds(10);
+        // Every contract, the earlier ERC-8004 revisions' too (docs/compatibility.md §Earlier
+        // ERC-8004 revisions): the devnet shows each system the texts describe.
+        deploy_options.revisions = chain::DeployRevisions::all;
         auto deployed = chain::deploy_all(rpc, *key, deploy_options);
         if (!deployed)
             return std::unexpected("embedded devnet: deploy failed: " + deployed.error());
