@@ -73,7 +73,7 @@ if [ "${CREDENCE_DEMO:-1}" != 0 ]; then
     pids+=($!)
     flags=$(wait_for "$CREDENCE_HOME/demo.out" 's/^fetch flags: *//p' "${pids[-1]}" demo)
     read -r -a fetch_flags <<<"$flags"
-    sed -n '/^\(seeded\|already\|agents\|clients\|feedback\|tools\)/s/^/run: demo /p' "$CREDENCE_HOME/demo.out"
+    sed -n '/^\(seeded\|already\|agents\|clients\|feedback\|tools\|earlier\)/s/^/run: demo /p' "$CREDENCE_HOME/demo.out"
 fi
 
 static=()

@@ -26,6 +26,7 @@
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
+#include <credence/chain/bindings/score_reputation_registry.hpp>
 #include <credence/core/bytes.hpp>
 #include <credence/index/database.hpp>
 #include <credence/trust/score.hpp>
@@ -107,8 +108,20 @@ private:
     int out_ = -1;
 };
 
-class DemoCli : public DevnetFixture {
+// A devnet with every ERC-8004 revision, as `make run` starts: the demo seeds alpha's records in
+// the earlier revisions too.
+class DemoCli : public ::testing::Test {
 protected:
+    void SetUp() override {
+        DevnetOptions options;
+        options.revisions = chain::DeployRevisions::all;
+        auto started = Devnet::start(options);
+        ASSERT_TRUE(started) << started.error();
+        devnet_ = std::move(*started);
+    }
+    Devnet& devnet() { return *devnet_; }
+    std::unique_ptr<Devnet> devnet_;
+
     CommandResult run(const std::vector<std::string>& args) {
         return run_command(CREDENCE_BIN, args, devnet().env());
     }
@@ -377,6 +390,63 @@ TEST_F(DemoCli, demo_seeds_a_world_the_verifiers_and_trust_engine_see) {
             }
             EXPECT_LE(std::abs(shown - without) * 100, 5.0)
                 << "the node shows " << shown << ", honest-only " << without;
+        }
+        // Alpha moved across revisions (agent/demo_seed_revisions.hpp): the node shows its
+        // records in the intermediate revision and the first draft, each linked to the current
+        // one (docs/api.md §Earlier ERC-8004 revisions), with the scores the contract sums.
+        {
+            static const std::regex serving(R"(credence node: serving (http://127\.0\.0\.1:\d+))");
+            std::smatch m;
+            const std::string printed = node.out();
+            ASSERT_TRUE(std::regex_search(printed, m, serving)) << printed;
+            httplib::Client api(m[1].str());
+            api.set_read_timeout(std::chrono::seconds(3));
+            const std::string alpha =
+                std::to_string(summary["agents"][0]["agentId"].get<uint64_t>());
+            ASSERT_EQ(summary["earlierRevisions"].size(), 4U) << summary.dump();
+            std::map<std::string, std::string> moved;  // revision -> agentId of alpha's record
+            for (const auto& e : summary["earlierRevisions"]) {
+                if (e["role"] == "server")
+                    moved[e["revision"].get<std::string>()] =
+                        std::to_string(e["agentId"].get<uint64_t>());
+            }
+            ASSERT_EQ(moved.size(), 2U);
+            Json history;
+            const auto linked_by = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+            while (std::chrono::steady_clock::now() < linked_by && !node.exited()) {
+                if (auto res = api.Get("/api/v1/agents/" + alpha); res && res->status == 200) {
+                    history = Json::parse(res->body, nullptr, false)["history"];
+                    if (history.is_array() && history.size() == 2) break;
+                }
+                std::this_thread::sleep_for(std::chrono::milliseconds(250));
+            }
+            ASSERT_TRUE(history.is_array() && history.size() == 2) << history.dump();
+            std::map<std::string, std::string> shown;
+            for (const auto& h : history)
+                shown[h["revision"].get<std::string>()] = h["agent_id"].get<std::string>();
+            EXPECT_EQ(shown, moved);
+            auto rep = api.Get("/api/v1/agents/" + moved["score"] + "/reputation?revision=score");
+            ASSERT_TRUE(rep);
+            ASSERT_EQ(rep->status, 200) << rep->body;
+            const Json summary_json = Json::parse(rep->body)["summary"];
+            namespace srep = credence::chain::bindings::score_reputation_registry;
+            const auto score_id = core::Uint256{std::stoull(moved["score"])};
+            auto onchain = devnet().rpc().call({{},
+                                                devnet().address("ScoreReputationRegistry"),
+                                                srep::get_summary(score_id, {}, "", "").value(),
+                                                {},
+                                                {}});
+            ASSERT_TRUE(onchain) << onchain.error().message;
+            const auto expected = srep::decode_get_summary_result(*onchain);
+            ASSERT_TRUE(expected);
+            EXPECT_EQ(summary_json["count"], expected->count);
+            EXPECT_EQ(summary_json["average_score"], expected->average_score);
+            EXPECT_EQ(summary_json["count"], 2) << rep->body;           // three given, one revoked
+            EXPECT_EQ(summary_json["average_score"], 86) << rep->body;  // (92 + 81) / 2
+            auto auths = api.Get("/api/v1/agents/" + moved["draft"] + "/feedback?revision=draft");
+            ASSERT_TRUE(auths);
+            ASSERT_EQ(auths->status, 200) << auths->body;
+            EXPECT_EQ(Json::parse(auths->body)["items"].size(), 2U) << auths->body;
         }
         // The explanation names the cluster and the path that proved it.
         const auto clustered =

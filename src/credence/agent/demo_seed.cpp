@@ -10,6 +10,8 @@
 
 #include <fmt/core.h>
 
+#include <credence/agent/demo_batch.hpp>
+#include <credence/agent/demo_seed_revisions.hpp>
 #include <credence/agent/handler.hpp>
 #include <credence/agent/task_worker.hpp>
 #include <credence/agent/validator.hpp>
@@ -57,6 +59,7 @@ namespace tools = chain::bindings::tool_registry;
 namespace val = chain::bindings::validation_registry;
 namespace iw = chain::bindings::i_agent_workflow;
 using Json = nlohmann::ordered_json;
+using detail::Batch;
 
 constexpr std::string_view kStateFile = "demo-state.json";
 constexpr std::string_view kRegistryHost = "registry.demo.localhost";
@@ -79,7 +82,6 @@ constexpr uint64_t kFundWei = 10'000'000'000'000'000'000ULL;  // 10 ETH
 constexpr size_t kExchangeCustomers = 40;
 constexpr uint64_t kCustomerWei = 1'000'000'000'000'000'000ULL;  // 1 ETH
 constexpr uint64_t kPaymentWei = 1'000'000'000'000'000ULL;       // 0.001 ETH
-constexpr uint64_t kTransferGas = 21'000;
 // The seeding's fixed clock for feedback files (createdAt is content: keep the bytes stable).
 constexpr std::string_view kCreatedAt = "2026-01-01T00:00:00Z";
 
@@ -259,78 +261,6 @@ DemoResult<std::vector<Doc>> documents(const DemoSummary& s, const core::Address
     }
     return docs;
 }
-
-/// Sends transactions from many keys, several in flight per key, and waits for them together:
-/// on a devnet with block times the seeding costs a few blocks, not one block per transaction.
-class Batch {
-public:
-    explicit Batch(chain::RpcClient& rpc) : rpc_(rpc) {}
-
-    /// Signs and submits; returns the index of the transaction in this batch.
-    DemoResult<size_t> submit(const core::SecretKey& key, const chain::TxnRequest& request,
-                              std::string what) {
-        chain::TxnSender& sender = sender_for(key);
-        auto signed_txn = sender.prepare(request);
-        if (!signed_txn) return std::unexpected(send_failure(what, signed_txn.error()));
-        auto hash = sender.submit(*signed_txn);
-        if (!hash) return std::unexpected(send_failure(what, hash.error()));
-        pending_.push_back({&sender, *hash, std::move(what)});
-        return pending_.size() - 1;
-    }
-    DemoResult<size_t> call(const core::SecretKey& key, const core::Address& to,
-                            core::Result<core::Bytes, core::AbiError> data, std::string what) {
-        if (!data) return std::unexpected(failure(DemoError::abi, what + ": encoding failed"));
-        chain::TxnRequest r;
-        r.to = to;
-        r.data = std::move(*data);
-        return submit(key, r, std::move(what));
-    }
-    DemoResult<size_t> transfer(const core::SecretKey& key, const core::Address& to,
-                                const core::Uint256& wei, std::string what) {
-        chain::TxnRequest r;
-        r.to = to;
-        r.value = wei;
-        r.gas_limit = kTransferGas;
-        return submit(key, r, std::move(what));
-    }
-    /// Waits for every submitted transaction; receipts in submission order.
-    DemoResult<std::vector<chain::Receipt>> wait_all() {
-        std::vector<chain::Receipt> receipts;
-        receipts.reserve(pending_.size());
-        for (auto& p : pending_) {
-            auto r = p.sender->wait(p.hash);
-            if (!r) return std::unexpected(send_failure(p.what, r.error()));
-            receipts.push_back(std::move(*r));
-        }
-        pending_.clear();
-        return receipts;
-    }
-    [[nodiscard]] const core::Hash32& hash(size_t i) const { return pending_[i].hash; }
-
-private:
-    struct Pending {
-        chain::TxnSender* sender;
-        core::Hash32 hash;
-        std::string what;
-    };
-    chain::TxnSender& sender_for(const core::SecretKey& key) {
-        const core::Address a = core::address_of(key);
-        for (auto& [address, sender] : senders_)
-            if (address == a) return *sender;
-        chain::SenderOptions o;
-        o.receipt_timeout = std::chrono::milliseconds{60'000};
-        senders_.emplace_back(a, std::make_unique<chain::TxnSender>(rpc_, key, o));
-        return *senders_.back().second;
-    }
-    static DemoFailure send_failure(const std::string& what, const chain::SendFailure& f) {
-        std::string detail = fmt::format("{}: {}: {}", what, chain::to_string(f.code), f.detail);
-        return failure(DemoError::send, std::move(detail));
-    }
-
-    chain::RpcClient& rpc_;
-    std::vector<std::pair<core::Address, std::unique_ptr<chain::TxnSender>>> senders_;
-    std::vector<Pending> pending_;
-};
 
 /// The keys of every role, derived once (TxnSender borrows them: they must stay put).
 struct Keys {
@@ -745,6 +675,22 @@ DemoResult<DemoSummary> seed(const DemoOptions& o, const core::SecretKey& funder
 
     if (auto v = validate(o, rpc, keys, batch, s); !v) return std::unexpected(v.error());
     if (auto w = run_scenarios(o, funder, rpc, keys, s); !w) return std::unexpected(w.error());
+    // 6. The earlier ERC-8004 revisions, when deployed: alpha (verified domain, owner 0) moved
+    // across them (demo_seed_revisions.hpp).
+    if (has_earlier_revisions(o.contracts)) {
+        say(o, "seeding alpha's records in the earlier ERC-8004 revisions");
+        EarlierRevisionsPlan plan;
+        plan.chain_id = o.chain_id;
+        plan.agent_uri = agent_uri(s.agents[0].name);
+        plan.agent_domain = s.agents[0].domain;
+        plan.owner = &keys.owners[0];
+        plan.clients = {&keys.honest[0], &keys.honest[1], &keys.honest[2]};
+        plan.validator = &keys.validators[0];
+        plan.contracts = &o.contracts;
+        auto earlier = seed_earlier_revisions(rpc, plan);
+        if (!earlier) return std::unexpected(earlier.error());
+        s.earlier_revisions = std::move(*earlier);
+    }
     return s;
 }
 
@@ -802,6 +748,15 @@ nlohmann::json DemoSummary::to_json() const {
                              {"evidenceValid", r.evidence_valid}});
     nlohmann::json sybils = nlohmann::json::array();
     for (const auto& a : sybil_addresses) sybils.push_back(a.to_checksum_hex());
+    nlohmann::json earlier_json = nlohmann::json::array();
+    for (const auto& e : earlier_revisions)
+        earlier_json.push_back({{"revision", e.revision},
+                                {"role", e.role},
+                                {"agentId", e.agent_id},
+                                {"owner", e.owner.to_checksum_hex()},
+                                {"domain", e.domain},
+                                {"feedback", e.feedback},
+                                {"validations", e.validations}});
     return {{"alreadySeeded", already_seeded},
             {"chainId", chain_id},
             {"agents", agents_json},
@@ -816,7 +771,8 @@ nlohmann::json DemoSummary::to_json() const {
             {"revocations", revocations},
             {"validationsAnswered", validations_answered},
             {"validationsRefused", validations_refused},
-            {"runs", runs_json}};
+            {"runs", runs_json},
+            {"earlierRevisions", earlier_json}};
 }
 
 std::expected<DemoSummary, std::string> DemoSummary::from_json(const nlohmann::json& j) {
@@ -851,6 +807,15 @@ std::expected<DemoSummary, std::string> DemoSummary::from_json(const nlohmann::j
         for (const auto& r : j.at("runs"))
             s.runs.push_back({r.at("workflow").get<std::string>(), r.at("runId").get<std::string>(),
                               r.at("completed").get<bool>(), r.at("evidenceValid").get<bool>()});
+        // Absent from state files written before the field existed.
+        for (const auto& e : j.value("earlierRevisions", nlohmann::json::array())) {
+            auto owner = core::Address::from_hex(e.at("owner").get<std::string>());
+            if (!owner) return std::unexpected("bad earlier-revision owner address");
+            s.earlier_revisions.push_back(
+                {e.at("revision").get<std::string>(), e.at("role").get<std::string>(),
+                 e.at("agentId").get<uint64_t>(), *owner, e.at("domain").get<std::string>(),
+                 e.at("feedback").get<size_t>(), e.at("validations").get<size_t>()});
+        }
         return s;
     } catch (const nlohmann::json::exception& e) {
         return std::unexpected(std::string("missing or bad member: ") + e.what());

@@ -94,6 +94,17 @@ struct DemoAgent {
     core::Address owner;
 };
 
+/// A record of the earlier ERC-8004 revisions (demo_seed_revisions.hpp).
+struct DemoEarlierAgent {
+    std::string revision;  ///< "score" (the intermediate revision) or "draft" (the first draft)
+    std::string role;      ///< "server" (the demo agent that moved), "client" or "validator"
+    uint64_t agent_id = 0;
+    core::Address owner;  ///< the first draft's AgentAddress
+    std::string domain;   ///< the first draft's AgentDomain ("" in the intermediate revision)
+    size_t feedback = 0;  ///< scores given (score) or feedback authorizations (draft)
+    size_t validations = 0;
+};
+
 /// A tool as seeded and its expected ERC-8257 §7 outcome ("canonical" or the reason code).
 struct DemoTool {
     uint64_t tool_id = 0;
@@ -127,6 +138,8 @@ struct DemoSummary {
     size_t validations_answered = 0;
     size_t validations_refused = 0;
     std::vector<DemoRun> runs;
+    /// The earlier ERC-8004 revisions' records, when the deployment has their registries.
+    std::vector<DemoEarlierAgent> earlier_revisions;
     [[nodiscard]] nlohmann::json to_json() const;
     [[nodiscard]] static std::expected<DemoSummary, std::string> from_json(const nlohmann::json& j);
 };

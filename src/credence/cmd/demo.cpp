@@ -102,6 +102,11 @@ void run_demo(const DemoArgs& a) {
         fmt::print("feedback: {} ({} paid), responses: {}, revocations: {}\n", s.feedback,
                    s.paid_feedback, s.responses, s.revocations);
         fmt::print("tools: {}\n", s.tools.size());
+        for (const auto& e : s.earlier_revisions) {
+            if (e.role != "server") continue;
+            fmt::print("earlier revision {}: agent {} ({})\n", e.revision, e.agent_id,
+                       e.domain.empty() ? s.agents.front().name : e.domain);
+        }
         fmt::print("https: 127.0.0.1:{}\n", (*demo)->port());
         std::string flags;
         for (const auto& f : (*demo)->fetch_flags()) flags += " " + f;
