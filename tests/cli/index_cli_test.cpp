@@ -631,6 +631,48 @@ TEST_F(IndexCli, one_address_as_two_kinds_routes_each_log_by_its_event) {
     EXPECT_EQ(dumped, dump(one, devnet().chain_id()));
 }
 
+// docs/cli.md §index: a registry added to an index that already follows the chain gets its whole
+// history. As an operator would: the IdentityRegistry alone first, then the ReputationRegistry
+// given with @0; `trust summary` must then answer what the contract's getSummary does.
+TEST_F(IndexCli, a_registry_added_later_is_backfilled_and_trust_summary_matches_the_chain) {
+    const std::string agent = cast_register(devnet(), 1, "https://agent.test/a.json");
+    for (const size_t client : {size_t{2}, size_t{3}}) {
+        const CommandResult fb = run_cli(
+            devnet(), {"feedback", "give", agent, "7", "--private-key", devnet().dev_key(client)});
+        ASSERT_EQ(fb.exit_code, 0) << fb.err;
+    }
+    const std::string identity = devnet().address("IdentityRegistry").to_checksum_hex();
+    const std::string reputation = devnet().address("ReputationRegistry").to_checksum_hex();
+    const std::string db = sqlite_path("added-later.sqlite");
+    const CommandResult first = run_cli(
+        devnet(), {"index", "--once", "--registry", "identity=" + identity, "--database", db});
+    ASSERT_EQ(first.exit_code, 0) << first.err;
+    const CommandResult added =
+        run_cli(devnet(), {"index", "--once", "--registry", "identity=" + identity, "--registry",
+                           "reputation=" + reputation + "@0", "--database", db});
+    ASSERT_EQ(added.exit_code, 0) << added.err;
+    EXPECT_NE(added.err.find("backfilling it from block 0"), std::string::npos) << added.err;
+    EXPECT_NE(added.err.find("backfill done"), std::string::npos) << added.err;
+    std::vector<std::string> summary{"trust",  "summary",      agent,      "--database",
+                                     db,       "--reputation", reputation, "--identity",
+                                     identity, "--rules",      "credence"};
+    std::string list = "[";
+    for (const size_t client : {size_t{2}, size_t{3}}) {
+        const std::string c = devnet().dev_address(client).to_checksum_hex();
+        summary.insert(summary.end(), {"--client", c});
+        list += (list.size() > 1 ? "," : "") + c;
+    }
+    list += "]";
+    const Json mirrored = credence_json(devnet(), summary);
+    const auto onchain = lines(cast_call(
+        devnet(), devnet().address("ReputationRegistry"),
+        "getSummary(uint256,address[],string,string)(uint64,int128,uint8)", {agent, list, "", ""}));
+    ASSERT_EQ(onchain.size(), 3U);
+    EXPECT_EQ(std::to_string(mirrored["count"].get<uint64_t>()), first_word(onchain[0]));
+    EXPECT_EQ(mirrored["count"], 2);
+    EXPECT_EQ(mirrored["summaryValue"].get<std::string>(), first_word(onchain[1]));
+}
+
 TEST_F(IndexCli, bad_arguments_are_one_line_errors) {
     const auto one_line_error = [&](std::vector<std::string> args, const std::string& needle) {
         const CommandResult r = run_cli(devnet(), args);

@@ -125,6 +125,17 @@ public:
                      {{"block", r.cursor}});
         }
         if (r.indexes_built) log_line("info", "bulk load done: secondary indexes built", {});
+        if (!r.backfilled.empty()) {
+            // A registry new to this index catching up on its history (source_cursors.hpp).
+            events_ += r.stored;
+            if (tty_) std::fputc('\n', stderr);
+            log_line("info", r.joined ? "backfill done: following with the cursor" : "backfill",
+                     {{"from_block", r.from_block},
+                      {"to_block", r.to_block},
+                      {"events", r.stored},
+                      {"registries", r.backfilled.size()}});
+            return;
+        }
         if (r.to_block == 0 && r.stored == 0 && !r.caught_up) return;
         events_ += r.stored;
         if (!first_block_) first_block_ = r.from_block;

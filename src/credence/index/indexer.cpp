@@ -127,6 +127,18 @@ std::expected<std::vector<std::string>, IndexError> Indexer::start() {
                                            core::to_hex(*was)));
         }
     }
+    // A registry added to an indexed chain gets its whole history (source_cursors.hpp).
+    auto cursor = store_->cursor(options_.chain_id);
+    if (!cursor) return db_fail(cursor.error(), "read cursor");
+    auto tracked = track_sources(*db_, options_.chain_id, *cursor, options_.sources);
+    if (!tracked) return db_fail(tracked.error(), "track sources");
+    backfilling_ = std::move(tracked->backfill);
+    ++followed_generation_;
+    for (auto& w : tracked->warnings) warnings.push_back(std::move(w));
+    for (const SourceCursor& c : backfilling_) {
+        warnings.push_back(fmt::format("{} is new to this index: backfilling it from block {}",
+                                       c.address.to_checksum_hex(), c.next_block));
+    }
     return warnings;
 }
 
@@ -163,12 +175,24 @@ std::expected<uint64_t, IndexError> rewind_to_fork(IndexStore& store, LogSource&
 
 }  // namespace
 
-std::expected<Indexer::Fetched, IndexError> Indexer::fetch(uint64_t from, uint64_t head) {
-    std::vector<core::Address> addresses;
+std::vector<core::Address> Indexer::followed_addresses() const {
+    std::vector<core::Address> out;
+    for (const auto& src : options_.sources) {
+        const bool backfilling = std::ranges::find(backfilling_, src.address,
+                                                   &SourceCursor::address) != backfilling_.end();
+        if (!backfilling && std::ranges::find(out, src.address) == out.end()) {
+            out.push_back(src.address);
+        }
+    }
+    return out;
+}
+
+std::expected<Indexer::Fetched, IndexError> Indexer::fetch(
+    uint64_t from, uint64_t head, const std::vector<core::Address>& addresses) {
     std::map<core::Address, std::vector<ContractKind>> kinds;
     for (const auto& src : options_.sources) {
+        if (std::ranges::find(addresses, src.address) == addresses.end()) continue;
         auto& of = kinds[src.address];
-        if (of.empty()) addresses.push_back(src.address);
         if (std::find(of.begin(), of.end(), src.kind) == of.end()) of.push_back(src.kind);
     }
     // An address followed as several kinds: each log goes to the kind that knows its topic0;
@@ -411,6 +435,13 @@ std::expected<StepReport, IndexError> Indexer::step() {
                 if (!fork) return std::unexpected(fork.error());
                 metrics_.reorgs_total++;
                 stored_logs_.reset();
+                // The rollback rewound the backfills above the fork (source_cursors.hpp).
+                auto tracked = read_source_cursors(*db_, chain_id);
+                if (!tracked) return db_fail(tracked.error(), "read source cursors");
+                for (SourceCursor& c : backfilling_) {
+                    auto it = std::ranges::find(*tracked, c.address, &SourceCursor::address);
+                    if (it != tracked->end()) c.next_block = it->next_block;
+                }
                 indexes_built_.reset();  // rollback_to builds them
                 metrics_.cursor_block = *fork;
                 report.rolled_back_to = *fork;
@@ -418,6 +449,16 @@ std::expected<StepReport, IndexError> Indexer::step() {
                 return report;
             }
         }
+    }
+
+    // Sources added to the indexed chain catch up in batches of their own, every other step
+    // (and every step once the cursor has caught up), so the others keep following the head.
+    if (cursor && !backfilling_.empty()) {
+        if (backfill_turn_ || *cursor >= *head) {
+            backfill_turn_ = false;
+            return backfill_step(*head, *cursor);
+        }
+        backfill_turn_ = true;
     }
 
     uint64_t from = 0;
@@ -433,17 +474,18 @@ std::expected<StepReport, IndexError> Indexer::step() {
     if (from > *head) {
         // Caught up: a bulk load ends here at the latest.
         if (auto r = plan_indexes(*store_, false, 0, report); !r) return std::unexpected(r.error());
-        report.caught_up = true;
+        report.caught_up = backfilling_.empty();
         metrics_.cursor_block = report.cursor;
         return report;
     }
 
     // A chunk fetched ahead during the previous commit is used when it starts at this step's
     // first block and the head has not moved below it; any other is dropped.
-    auto fetched =
-        ahead && *ahead && (*ahead)->chunk.from_block == from && (*ahead)->chunk.to_block <= *head
-            ? std::move(*ahead)
-            : fetch(from, *head);
+    auto fetched = ahead && *ahead && (*ahead)->chunk.from_block == from &&
+                           (*ahead)->chunk.to_block <= *head &&
+                           (*ahead)->generation == followed_generation_
+                       ? std::move(*ahead)
+                       : fetch(from, *head, followed_addresses());
     if (!fetched) return std::unexpected(fetched.error());
     const LogChunk& chunk = fetched->chunk;
     add_grouped_warnings("skipped", chunk.skipped, report.warnings);
@@ -497,7 +539,12 @@ std::expected<StepReport, IndexError> Indexer::step() {
     // so no reorg check is skipped; the source is not touched here until the next step joins it.
     if (batch.to_block < final_to) {
         std::packaged_task<std::expected<Fetched, IndexError>()> task(
-            [this, next = batch.to_block + 1, to = *head] { return fetch(next, to); });
+            [this, next = batch.to_block + 1, to = *head, addresses = followed_addresses(),
+             generation = followed_generation_] {
+                auto f = fetch(next, to, addresses);
+                if (f) f->generation = generation;
+                return f;
+            });
         ahead_ = task.get_future();
         fetcher_.post(std::move(task));
     }
@@ -513,7 +560,7 @@ std::expected<StepReport, IndexError> Indexer::step() {
     report.cursor = chunk.to_block;
     report.stored = outcome->stored;
     report.rejected = outcome->rejected.size() + chunk.skipped.size();
-    report.caught_up = report.cursor >= *head;
+    report.caught_up = report.cursor >= *head && backfilling_.empty();
     metrics_.cursor_block = report.cursor;
     metrics_.events_total += report.stored;
     metrics_.rejected_total += report.rejected;
@@ -522,6 +569,72 @@ std::expected<StepReport, IndexError> Indexer::step() {
         std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - started).count());
     metrics_.batch_seconds_micros += micros;
     metrics_.events_per_second = micros == 0 ? 0 : report.stored * 1'000'000 / micros;
+    return report;
+}
+
+std::expected<StepReport, IndexError> Indexer::backfill_step(uint64_t head, uint64_t cursor) {
+    StepReport report;
+    report.head = head;
+    report.cursor = cursor;
+    // The sources furthest behind go first, together when they stand at the same block.
+    const uint64_t from = std::ranges::min(backfilling_, {}, &SourceCursor::next_block).next_block;
+    std::vector<core::Address> addresses;
+    for (const SourceCursor& c : backfilling_) {
+        if (c.next_block == from) addresses.push_back(c.address);
+    }
+    Batch batch;
+    batch.chain_id = options_.chain_id;
+    if (from <= cursor) {
+        // Up to the cursor only: the blocks above it come with the cursor once they join.
+        auto fetched = fetch(from, cursor, addresses);
+        if (!fetched) return std::unexpected(fetched.error());
+        add_grouped_warnings("skipped", fetched->chunk.skipped, report.warnings);
+        // Blocks the cursor has seen but that may still reorganise: the logs must name the blocks
+        // remembered for them, or the chain is changing under us (step() will find the fork).
+        auto remembered = store_->recent_blocks(options_.chain_id);
+        if (!remembered) return db_fail(remembered.error(), "read block hashes");
+        std::map<uint64_t, core::Hash32> hashes;
+        for (const BlockHeader& h : *remembered) hashes[h.block_num] = h.hash;
+        for (const IngestLog& in : fetched->logs) {
+            auto hash = hashes.find(in.log.block_num);
+            if (hash != hashes.end() && hash->second != in.log.block_hash) {
+                return fail(IndexErrorKind::rpc,
+                            fmt::format("a backfilled log of block {} names another block hash: "
+                                        "the chain is reorganising",
+                                        in.log.block_num));
+            }
+        }
+        batch.to_block = fetched->chunk.to_block;
+        batch.logs = std::move(fetched->logs);
+    } else {
+        batch.to_block = cursor;  // nothing left: they join
+    }
+    const bool join = batch.to_block >= cursor;
+    batch.backfill = Backfill{addresses, join};
+    auto outcome = store_->commit_batch(batch);
+    if (!outcome) return db_fail(outcome.error(), "commit backfill");
+    if (stored_logs_) *stored_logs_ += outcome->stored;
+    add_grouped_warnings("rejected", outcome->rejected, report.warnings);
+    for (SourceCursor& c : backfilling_) {
+        if (std::ranges::find(addresses, c.address) != addresses.end()) {
+            c.next_block = batch.to_block + 1;
+        }
+    }
+    if (join) {
+        std::erase_if(backfilling_, [&](const SourceCursor& c) {
+            return std::ranges::find(addresses, c.address) != addresses.end();
+        });
+        ++followed_generation_;
+    }
+    report.from_block = from;
+    report.to_block = batch.to_block;
+    report.stored = outcome->stored;
+    report.rejected = outcome->rejected.size();
+    report.backfilled = std::move(addresses);
+    report.joined = join;
+    metrics_.events_total += report.stored;
+    metrics_.rejected_total += report.rejected;
+    metrics_.batches_total++;
     return report;
 }
 

@@ -39,6 +39,7 @@
 #include <credence/chain/rpc_client.hpp>
 #include <credence/index/database.hpp>
 #include <credence/index/log_source.hpp>
+#include <credence/index/source_cursors.hpp>
 #include <credence/index/sources.hpp>
 #include <credence/index/store.hpp>
 #include <credence/index/worker_thread.hpp>
@@ -131,7 +132,11 @@ struct StepReport {
     bool caught_up = false;                  // cursor == head after the step
     bool indexes_dropped = false;            // a bulk load started (before this step's commit)
     bool indexes_built = false;              // a bulk load ended (before this step's commit)
-    std::vector<std::string> warnings;       // one line each: skipped logs, code-hash changes
+    /// The step backfilled sources added to the indexed chain (source_cursors.hpp): from_block
+    /// and to_block are the backfilled range; `joined` when they now follow with the cursor.
+    std::vector<core::Address> backfilled;
+    bool joined = false;
+    std::vector<std::string> warnings;  // one line each: skipped logs, code-hash changes
     /// run() only: the step failed and is retried; the other fields are empty (a warning says
     /// when the retry comes).
     std::optional<IndexError> error;
@@ -161,10 +166,19 @@ private:
     struct Fetched {
         LogChunk chunk;  // its range and skipped logs; the logs moved to `logs`
         std::vector<IngestLog> logs;
+        uint64_t generation = 0;  // the followed set it was fetched for (followed_generation_)
     };
-    /// Logs of [from, at most head] (several chunks merged far behind the head, see batch_logs)
-    /// and their details. Uses only source_ and metrics_, so it may run on the fetch-ahead thread.
-    [[nodiscard]] std::expected<Fetched, IndexError> fetch(uint64_t from, uint64_t head);
+    /// Logs of `addresses` in [from, at most head] (several chunks merged far behind the head,
+    /// see batch_logs) and their details. Uses only source_, options_ and metrics_, so it may
+    /// run on the fetch-ahead thread.
+    [[nodiscard]] std::expected<Fetched, IndexError> fetch(
+        uint64_t from, uint64_t head, const std::vector<core::Address>& addresses);
+    /// The addresses that follow with the chain's cursor: every source but those backfilling.
+    [[nodiscard]] std::vector<core::Address> followed_addresses() const;
+    /// One batch of the backfill of sources added to the indexed chain, up to `cursor`
+    /// (source_cursors.hpp).
+    [[nodiscard]] std::expected<StepReport, IndexError> backfill_step(uint64_t head,
+                                                                      uint64_t cursor);
     /// Sets each ERC-8301 task / reply log's detail (detail_call(), batched eth_calls); fetch()'s
     /// helper, so it too may run on the fetch-ahead thread.
     [[nodiscard]] std::expected<void, IndexError> read_details(std::vector<IngestLog>& logs);
@@ -188,6 +202,11 @@ private:
     // Read from the store on first use, then kept in step with what this indexer does.
     std::optional<bool> indexes_built_;
     std::optional<uint64_t> stored_logs_;
+    /// Sources being backfilled (source_cursors.hpp), and a count of the followed set's changes
+    /// (a chunk fetched ahead for another set is dropped).
+    std::vector<SourceCursor> backfilling_;
+    uint64_t followed_generation_ = 0;
+    bool backfill_turn_ = true;  ///< backfill batches alternate with the cursor's own
     /// The next batch's fetch, running on fetcher_ while the current batch commits (step()).
     std::future<std::expected<Fetched, IndexError>> ahead_;
     /// Declared last: destroyed (its job finished, joined) before the source the job uses.

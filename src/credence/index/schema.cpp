@@ -688,7 +688,25 @@ ALTER TABLE validation_requests ADD COLUMN validator_agent_id {{BLOB}};
 ALTER TABLE validation_responses ADD COLUMN validator_agent_id {{BLOB}};
 )sql";
 
-constexpr std::array<Migration, 10> kMigrations{{
+constexpr std::string_view kV11Sql = R"sql(
+-- source_cursors: key (chain_id, address). Where each followed contract stands (source_cursors.hpp):
+-- following = 1, indexed with the chain's cursor; following = 0, its own backfill has indexed
+-- [start_block, next_block). Contracts followed before this migration (their code hashes were
+-- recorded) follow with their chain's cursor, as they did.
+CREATE TABLE source_cursors (
+    chain_id BIGINT NOT NULL,
+    address {{BLOB}} NOT NULL,
+    start_block BIGINT NOT NULL,
+    next_block BIGINT NOT NULL,
+    following INTEGER NOT NULL,
+    PRIMARY KEY (chain_id, address)
+);
+INSERT INTO source_cursors (chain_id, address, start_block, next_block, following)
+SELECT h.chain_id, h.address, 0, 0, 1 FROM code_hashes h
+JOIN cursors c ON c.chain_id = h.chain_id GROUP BY h.chain_id, h.address;
+)sql";
+
+constexpr std::array<Migration, 11> kMigrations{{
     {1, "indexer tables: raw logs, cursors, block and code hashes, projections", kV1Sql},
     {2, "verifications: the latest check of each agent, tool, feedback, validation and run",
      kV2Sql},
@@ -701,6 +719,7 @@ constexpr std::array<Migration, 10> kMigrations{{
     {9, "block times: when each block holding a log was made", kV9Sql},
     {10, "earlier ERC-8004 revisions: each row's revision and the fields kept as they were",
      kV10Sql},
+    {11, "source cursors: a contract added to an indexed chain is backfilled", kV11Sql},
 }};
 
 // The secondary indexes that ingestion never reads, as the latest migration defines them. A bulk

@@ -16,6 +16,7 @@
 #include <credence/index/projector.hpp>
 #include <credence/index/row.hpp>
 #include <credence/index/schema.hpp>
+#include <credence/index/source_cursors.hpp>
 #include <credence/index/verification_table.hpp>
 
 namespace credence::index {
@@ -382,6 +383,15 @@ DbResult<BatchOutcome> IndexStore::commit_batch(const Batch& batch) {
             return abort_tx<BatchOutcome>(*db_, r.error());
         }
     }
+    if (batch.backfill) {
+        if (auto r = advance_backfill(*db_, batch.chain_id, batch.backfill->addresses,
+                                      batch.to_block, batch.backfill->join);
+            !r) {
+            return abort_tx<BatchOutcome>(*db_, r.error());
+        }
+        if (auto r = db_->commit(); !r) return abort_tx<BatchOutcome>(*db_, r.error());
+        return outcome;
+    }
     for (const BlockHeader& h : batch.headers) {
         const std::array<DbValue, 5> p{int_value(batch.chain_id), int_value(h.block_num),
                                        blob_value(h.hash), blob_value(h.parent_hash),
@@ -449,6 +459,9 @@ DbResult<RollbackOutcome> IndexStore::rollback_to(uint64_t chain_id, uint64_t bl
         ++outcome.entities_rebuilt;
     }
     if (auto r = db_->exec(kDropHeadersAbove, above); !r) {
+        return abort_tx<RollbackOutcome>(*db_, r.error());
+    }
+    if (auto r = rewind_backfills(*db_, chain_id, block_num); !r) {
         return abort_tx<RollbackOutcome>(*db_, r.error());
     }
     if (auto r = db_->exec(kDropBlockTimesAbove, above); !r) {

@@ -54,6 +54,13 @@ struct IngestLog {
 /// commits. Thread-safe for distinct spans.
 void project_logs(uint64_t chain_id, std::span<IngestLog> logs);
 
+/// A batch that backfills sources added to an indexed chain (source_cursors.hpp): their logs up
+/// to the batch's to_block; the chain's cursor and remembered hashes stay as they are.
+struct Backfill {
+    std::vector<core::Address> addresses;
+    bool join = false;  ///< they follow with the chain's cursor from this batch on
+};
+
 struct Batch {
     uint64_t chain_id = 0;
     uint64_t to_block = 0;        // the cursor after this batch: every block <= to_block is indexed
@@ -62,6 +69,8 @@ struct Batch {
     std::vector<BlockHeader> headers;
     /// Forget remembered hashes of blocks below this (they are final).
     uint64_t forget_below = 0;
+    /// Set: a backfill (to_block is how far it reached), not a step of the chain's cursor.
+    std::optional<Backfill> backfill;
 };
 
 struct RejectedLog {
