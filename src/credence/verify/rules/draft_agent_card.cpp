@@ -43,7 +43,7 @@ private:
     void registrations(const JsonValue& doc) {
         const JsonValue* v = doc.find("registrations");
         if (v == nullptr) {
-            // ERC-8004 first draft §Agent Card Structure: "SHOULD include a registrations array".
+            // ERC-8004 first draft §Agent Card Structure: registrations is a SHOULD.
             warning(DraftCardReason::no_registrations, "/registrations",
                     "the first draft says the card SHOULD include a registrations array");
             return;
@@ -80,7 +80,7 @@ private:
             error(DraftCardReason::bad_agent_id, base + "/agentId",
                   "agentId must be a non-negative integer number");
         }
-        // "The agentAddress field follows the CAIP-10 account identifier standard".
+        // §Agent Card Structure: agentAddress is a CAIP-10 account id.
         if (const JsonValue* a = r.find("agentAddress"); a == nullptr) {
             complete = false;
             error(DraftCardReason::missing_field, base + "/agentAddress",
@@ -122,7 +122,7 @@ private:
     void trust_models(const JsonValue& doc) {
         const JsonValue* v = doc.find("trustModels");
         if (v == nullptr) {
-            // §Agent Card Structure: the card "SHOULD describe which trust models are supported".
+            // §Agent Card Structure: listing the trust models is a SHOULD.
             warning(DraftCardReason::no_trust_models, "/trustModels",
                     "the first draft says the card SHOULD list its trustModels");
             return;

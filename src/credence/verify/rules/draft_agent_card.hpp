@@ -2,7 +2,7 @@
 // names the on-chain agent (docs/formats.md §ERC-8004 first draft).
 //
 // ERC-8004 first draft §Identity Registry: an agent is (AgentID, AgentDomain, AgentAddress) and
-// "an Agent Card MUST be available at https://{AgentDomain}/.well-known/agent-card.json".
+// the Agent Card is served at https://{AgentDomain}/.well-known/agent-card.json (a MUST).
 // §Agent Card Structure: the card SHOULD carry `registrations` (entries {agentId, agentAddress as
 // CAIP-10, signature}) and SHOULD carry `trustModels` ("feedback", "inference-validation",
 // "tee-attestation"). The A2A members of the card (name, skills, ...) are agent_card.hpp's.
@@ -14,7 +14,7 @@
 //     JSON type;
 //   - warning: a SHOULD not met (no `registrations`, no `trustModels`), an unknown trust model, a
 //     duplicate entry, and `signature_unspecified` on every entry with a signature: the draft calls
-//     it "proof of ownership of the address" but never says what message is signed or how it is
+//     it a proof that the address is owned but never says what message is signed or how it is
 //     encoded, so Credence cannot check it and does not guess (the binding stands on the on-chain
 //     AgentAddress alone).
 // match_draft_card() is the binding: an entry with the on-chain AgentID and an eip155 agentAddress

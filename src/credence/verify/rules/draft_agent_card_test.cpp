@@ -76,7 +76,7 @@ TEST(verify_draft_agent_card, signature_is_a_warning_not_a_check) {
                           core::IssueSeverity::error));
 }
 
-// §Agent Card Structure: the card SHOULD include a registrations array.
+// §Agent Card Structure: registrations is a SHOULD.
 TEST(verify_draft_agent_card, no_registrations_is_a_warning) {
     const DraftAgentCard card = card_of(R"({"trustModels": ["feedback"]})");
     EXPECT_TRUE(card.ok());
@@ -133,7 +133,7 @@ TEST(verify_draft_agent_card, agent_id_must_be_a_non_negative_integer) {
     }
 }
 
-// §Agent Card Structure: "The agentAddress field follows the CAIP-10 account identifier standard".
+// §Agent Card Structure: agentAddress is a CAIP-10 account id.
 TEST(verify_draft_agent_card, agent_address_must_be_caip10) {
     const DraftAgentCard card = card_of(R"({"registrations": [
         {"agentId": 7, "agentAddress": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"},

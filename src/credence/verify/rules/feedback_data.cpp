@@ -39,7 +39,7 @@ public:
     explicit FeedbackDataReader(DraftFeedbackData& data) : data_(data) {}
 
     void run(const JsonValue& doc) {
-        // §Feedback Data Structure: "a JSON file containing a list of objects".
+        // §Feedback Data Structure: the file is a list of objects.
         if (!doc.is_array()) {
             error(FeedbackDataReason::not_a_list, "", "the file must be a list (JSON array)");
             return;
@@ -63,7 +63,7 @@ private:
         add(reason, IssueSeverity::warning, std::move(path), std::move(message));
     }
 
-    /// An optional string member (AgentSkillId, TaskId, contextId: "as per A2A spec").
+    /// An optional string member (AgentSkillId, TaskId, contextId: A2A names).
     bool text(const JsonValue& obj, std::string_view key, const std::string& base,
               std::optional<std::string>& out) {
         const JsonValue* v = obj.find(key);
@@ -77,7 +77,7 @@ private:
         return true;
     }
 
-    /// An optional object member (ProofOfPayment, Data: "Optional, Object").
+    /// An optional object member (ProofOfPayment, Data).
     bool object(const JsonValue& obj, std::string_view key, const std::string& base, bool& out) {
         const JsonValue* v = obj.find(key);
         if (v == nullptr) return true;
@@ -101,7 +101,7 @@ private:
             error(FeedbackDataReason::wrong_json_type, path, "FeedbackAuthID must be a string");
             return false;
         }
-        // "eip155:1:{FeedbackAuthID}", "CAIP-10 format".
+        // §Feedback Data Structure: CAIP-10, the FeedbackAuthID as the account part.
         auto acc = core::parse_account_id(v->as_string());
         if (!acc) {
             error(FeedbackDataReason::bad_feedback_auth_id, path,
@@ -135,7 +135,7 @@ private:
         ok = text(e, "TaskId", base, out.task_id) && ok;
         ok = text(e, "contextId", base, out.context_id) && ok;
         if (const JsonValue* r = e.find("Rating"); r != nullptr) {
-            // "Rating": 95, "Optional, Int": no range is given, so none is enforced.
+            // §Feedback Data Structure: Rating is an optional integer with no range given.
             if (auto n = feedback_data_int(*r)) {
                 out.rating = *n;
             } else {

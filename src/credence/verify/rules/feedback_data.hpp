@@ -1,19 +1,19 @@
 // The first ERC-8004 draft's feedback file: the JSON a client agent's FeedbackDataURI points to
 // (docs/formats.md §ERC-8004 first draft).
 //
-// ERC-8004 first draft §Feedback Data Structure: a feedback-giving client's Agent Card "MUST
-// extend A2A by including a FeedbackDataURI that points to a JSON file containing a list of
-// objects" with FeedbackAuthID (mandatory, CAIP-10 "eip155:1:{FeedbackAuthID}"), and the optional
-// AgentSkillId, TaskId, contextId (strings, A2A names), Rating (an integer), ProofOfPayment and
-// Data (objects). "Multiple entries with the same FeedbackAuthID enable multidimensional feedback
-// for a single task", so repeats are normal, not duplicates.
+// ERC-8004 first draft §Feedback Data Structure: the Agent Card of a client that gives feedback
+// must carry a FeedbackDataURI, the URL of a JSON list of objects with FeedbackAuthID (mandatory,
+// CAIP-10 with the FeedbackAuthID as its account part), and the optional AgentSkillId, TaskId,
+// contextId (strings, A2A names), Rating (an integer), ProofOfPayment and Data (objects). Several
+// entries may share a FeedbackAuthID (one task rated on several dimensions), so repeats are
+// normal, not duplicates.
 //
 // parse_draft_feedback_data() reads the file and reports every departure as an Issue with a
 // reason, an RFC 6901 JSON Pointer and a message. Severity:
 //   - error: the top level is not an array, an entry is not an object, FeedbackAuthID is missing
 //     or not CAIP-10, a member has the wrong JSON type, a Rating is not an integer (int64);
-//   - warning: an empty list, a member the draft does not show (the draft shows the objects "like
-//     the following", so more members are not forbidden), a FeedbackAuthID whose account part is
+//   - warning: an empty list, a member the draft does not show (the draft gives the objects as an
+//     example, so more members are not forbidden), a FeedbackAuthID whose account part is
 //     not the 32-byte hex that the draft's AuthFeedback event carries (it cannot name an
 //     on-chain authorization).
 // The draft gives Rating no range (the example is 95), so none is enforced. An entry with an error

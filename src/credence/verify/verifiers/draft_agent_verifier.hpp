@@ -10,7 +10,7 @@
 //   4. looks for an entry naming this AgentID and AgentAddress on this chain (match_draft_card).
 //
 // Verdict: verified when step 4 finds the entry (the card at the on-chain domain names the agent:
-// the check the draft's Security Considerations leave "to the user of the protocol"); unverified
+// the check the draft's Security Considerations leave to the protocol's users); unverified
 // when the AgentDomain is not a bare DNS name, the card is not a JSON object, or no entry names
 // the agent (the reason says how close one came); unreachable when the card could not be fetched
 // (any FetchError, a non-2xx answer included), so the schedule retries it. Entry signatures are
