@@ -17,6 +17,7 @@
 #include <credence/chain/bindings/draft_identity_registry.hpp>
 #include <credence/index/indexer.hpp>
 #include <credence/index/store.hpp>
+#include <credence/verify/store/profile_store.hpp>
 #include <credence/verify/store/reverifier.hpp>
 
 #include "support/devnet.hpp"
@@ -98,11 +99,15 @@ protected:
     }
 
     /// The stored record of draft agent `id`, through the store's one reader.
-    VerificationRecord record(uint8_t id) {
+    static core::Bytes key_of(uint8_t id) {
         core::Bytes key(32, 0);
         key.back() = id;
+        return key;
+    }
+
+    VerificationRecord record(uint8_t id) {
         auto r = load_verification(*db_, devnet_->chain_id(),
-                                   Subject{SubjectKind::agent, registry_, key, {}, 0});
+                                   Subject{SubjectKind::agent, registry_, key_of(id), {}, 0});
         EXPECT_TRUE(r && r->has_value());
         return r && r->has_value() ? **r : VerificationRecord{};
     }
@@ -143,6 +148,12 @@ TEST_P(verify_draft_agent_check, loop_verifies_draft_agents_and_rechecks_on_a_ne
     const auto report = nlohmann::json::parse(good.report_json);
     EXPECT_EQ(report["revision"], "draft");
     EXPECT_EQ(report["agentDomain"], "good-agent.test");
+    // The API's read model (profile_store.hpp), written next to the record.
+    auto profile = load_agent_profile(*db_, devnet_->chain_id(), registry_, key_of(1));
+    ASSERT_TRUE(profile && profile->has_value());
+    EXPECT_EQ((*profile)->status, "verified");
+    EXPECT_EQ((*profile)->trust_models, std::vector<std::string>{"feedback"});
+    EXPECT_EQ((*profile)->domains, std::vector<std::string>{"good-agent.test"});
     const auto other = record(2);
     EXPECT_EQ(other.status, VerificationStatus::unverified);
     EXPECT_EQ(other.reason, "no_matching_registration");
