@@ -136,9 +136,8 @@ private:
         ok = text(e, "contextId", base, out.context_id) && ok;
         if (const JsonValue* r = e.find("Rating"); r != nullptr) {
             // §Feedback Data Structure: Rating is an optional integer with no range given.
-            if (auto n = feedback_data_int(*r)) {
-                out.rating = *n;
-            } else {
+            out.rating = feedback_data_int(*r);
+            if (!out.rating) {
                 ok = false;
                 error(FeedbackDataReason::bad_rating, base + "/Rating",
                       "Rating must be an integer number (no fraction or exponent) in int64 range");

@@ -163,8 +163,9 @@ std::vector<DraftAgentVerification> verify_draft_agents(
         results.emplace_back(core::fail(FetchError::transport, "no result from fetch_all"));
     }
     for (size_t i = 0; i < agents.size(); ++i) {
-        if (!fetch_of[i]) continue;
-        const auto& r = results[*fetch_of[i]];
+        const std::optional<size_t> at = fetch_of[i];
+        if (!at.has_value()) continue;
+        const auto& r = results[at.value()];
         DraftAgentVerification& v = out[i];
         if (!r) {
             v.status = AgentStatus::unreachable;
