@@ -134,6 +134,12 @@ void run_verify_draft_agent(const VerifyAgentArgs& a, const core::Uint256& agent
         for (const auto& m : report.card->trust_models) models += (models.empty() ? "" : ",") + m;
         out.add("trustModels", models.empty() ? std::string("-") : models);
     }
+    if (const auto& f = report.feedback_data) {
+        out.add("feedbackData", f->data
+                                    ? fmt::format("{} entries={} issues={}", f->uri,
+                                                  f->data->entries.size(), f->data->issues.size())
+                                    : fmt::format("{} not read: {}", f->uri, f->detail));
+    }
     out.flush();
 }
 

@@ -26,6 +26,14 @@ public:
         }
         registrations(doc);
         trust_models(doc);
+        if (const JsonValue* f = doc.find("FeedbackDataURI"); f != nullptr) {
+            if (f->is_string()) {
+                card_.feedback_data_uri = f->as_string();
+            } else {
+                error(DraftCardReason::wrong_json_type, "/FeedbackDataURI",
+                      "FeedbackDataURI must be a string (a URL)");
+            }
+        }
     }
 
 private:

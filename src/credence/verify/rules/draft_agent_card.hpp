@@ -8,7 +8,8 @@
 // "tee-attestation"). The A2A members of the card (name, skills, ...) are agent_card.hpp's.
 //
 // parse_draft_agent_card() checks those extensions and reports every departure as an Issue with
-// a reason, an RFC 6901 JSON Pointer and a message. Severity:
+// a reason, an RFC 6901 JSON Pointer and a message; it also reads `FeedbackDataURI` (§Feedback
+// Data Structure), which the verifier follows. Severity:
 //   - error: an entry that cannot be read as the draft shows it (not an object, agentId missing
 //     or not a non-negative integer, agentAddress missing or not CAIP-10), a member of the wrong
 //     JSON type;
@@ -64,6 +65,9 @@ struct DraftCardRegistration {
 
 struct DraftAgentCard {
     std::string name;  ///< the A2A `name` when it is a string, for reports
+    /// ERC-8004 first draft §Feedback Data Structure: a client agent's card carries a
+    /// FeedbackDataURI (the member of that name), the URL of its feedback file (feedback_data.hpp).
+    std::optional<std::string> feedback_data_uri;
     std::vector<DraftCardRegistration> registrations;
     std::vector<std::string> trust_models;
     std::vector<DraftCardIssue> issues;

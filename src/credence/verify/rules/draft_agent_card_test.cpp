@@ -201,5 +201,17 @@ TEST(verify_draft_agent_card, card_url_of_an_agent_domain) {
     }
 }
 
+// §Feedback Data Structure: a client's card points to its feedback file with FeedbackDataURI.
+TEST(verify_draft_agent_card, feedback_data_uri_is_read) {
+    EXPECT_EQ(
+        card_of(R"({"FeedbackDataURI": "https://a.example/feedback.json"})").feedback_data_uri,
+        "https://a.example/feedback.json");
+    EXPECT_FALSE(card_of(kGood).feedback_data_uri);
+    const DraftAgentCard bad = card_of(R"({"FeedbackDataURI": 5})");
+    EXPECT_FALSE(bad.feedback_data_uri);
+    EXPECT_TRUE(has_issue(bad, DraftCardReason::wrong_json_type, "/FeedbackDataURI",
+                          core::IssueSeverity::error));
+}
+
 }  // namespace
 }  // namespace credence::verify

@@ -56,6 +56,73 @@ std::string draft_match_detail(DraftCardMatch m, const DraftOnChainAgent& a) {
     return {};
 }
 
+/// Step 5 (see the header): every card's FeedbackDataURI, each distinct URI fetched once.
+void check_feedback_data(std::vector<DraftAgentVerification>& out, Fetcher& fetcher) {
+    std::vector<std::string> uris;
+    std::map<std::string, size_t> uri_index;
+    for (auto& v : out) {
+        if (!v.card || !v.card->feedback_data_uri) continue;
+        const std::string& uri = *v.card->feedback_data_uri;
+        v.feedback_data = DraftFeedbackDataCheck{uri, false, std::nullopt, {}, std::nullopt};
+        if (uri_index.emplace(uri, uris.size()).second) uris.push_back(uri);
+    }
+    if (uris.empty()) return;
+    auto results = fetcher.fetch_all(uris, feedback_policy());
+    while (results.size() < uris.size()) {
+        results.emplace_back(core::fail(FetchError::transport, "no result from fetch_all"));
+    }
+    for (auto& v : out) {
+        if (!v.feedback_data) continue;
+        DraftFeedbackDataCheck& f = *v.feedback_data;
+        const auto& r = results[uri_index.at(f.uri)];
+        if (!r) {
+            f.fetch_error = r.error().code;
+            f.detail = std::string(to_string(r.error().code)) +
+                       (r.error().detail.empty() ? "" : ": " + r.error().detail);
+            continue;
+        }
+        f.fetched = true;
+        auto data = parse_draft_feedback_data(r->body);
+        if (!data) {
+            f.detail = "the feedback file is not JSON: " + data.error().detail;
+            continue;
+        }
+        f.data = std::move(*data);
+    }
+}
+
+Json draft_feedback_data_json(const std::optional<DraftFeedbackDataCheck>& check) {
+    if (!check) return nullptr;
+    const DraftFeedbackDataCheck& f = *check;
+    Json j{{"uri", f.uri},
+           {"fetched", f.fetched},
+           {"fetchError", draft_fetch_error_json(f.fetch_error)},
+           {"detail", f.detail},
+           {"parsed", f.data.has_value()},
+           {"valid", f.data && f.data->ok()}};
+    Json entries = Json::array();
+    Json issues = Json::array();
+    if (f.data) {
+        for (const auto& e : f.data->entries) {
+            Json je{{"feedbackAuthId", core::to_string(e.feedback_auth_id)}};
+            je["rating"] = e.rating ? Json(*e.rating) : Json(nullptr);
+            je["agentSkillId"] = e.agent_skill_id ? Json(*e.agent_skill_id) : Json(nullptr);
+            je["taskId"] = e.task_id ? Json(*e.task_id) : Json(nullptr);
+            je["contextId"] = e.context_id ? Json(*e.context_id) : Json(nullptr);
+            entries.push_back(std::move(je));
+        }
+        for (const auto& i : f.data->issues) {
+            issues.push_back({{"severity", std::string(core::to_string(i.severity))},
+                              {"reason", std::string(to_string(i.reason))},
+                              {"path", i.path},
+                              {"message", i.message}});
+        }
+    }
+    j["entries"] = std::move(entries);
+    j["issues"] = std::move(issues);
+    return j;
+}
+
 }  // namespace
 
 std::string_view to_string(DraftAgentReason r) noexcept {
@@ -180,6 +247,7 @@ std::vector<DraftAgentVerification> verify_draft_agents(
         v.bytes = r->body.size();
         judge_draft_card_bytes(r->body, v);
     }
+    check_feedback_data(out, fetcher);
     return out;
 }
 
@@ -236,6 +304,7 @@ nlohmann::ordered_json DraftAgentVerification::to_json() const {
     match["signatureChecked"] = false;
     j["registration"] = std::move(match);
     j["verifiedDomains"] = verified_domains();
+    j["feedbackData"] = draft_feedback_data_json(feedback_data);
     return j;
 }
 

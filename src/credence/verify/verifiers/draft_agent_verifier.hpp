@@ -7,7 +7,11 @@
 //   2. fetches it through the Fetcher with registration_policy() (256 KiB, SSRF guard, time
 //      limits); all agents of a call are fetched concurrently with Fetcher::fetch_all;
 //   3. parses the card's `registrations` and `trustModels` (§Agent Card Structure);
-//   4. looks for an entry naming this AgentID and AgentAddress on this chain (match_draft_card).
+//   4. looks for an entry naming this AgentID and AgentAddress on this chain (match_draft_card);
+//   5. when the card carries a FeedbackDataURI (§Feedback Data Structure), fetches that file with
+//      feedback_policy() (all agents' files in one more fetch_all) and checks it
+//      (rules/feedback_data.hpp). The file is the agent's feedback as a client: its findings are
+//      reported and never change the verdict, which is about the agent's identity.
 //
 // Verdict: verified when step 4 finds the entry (the card at the on-chain domain names the agent:
 // the check the draft's Security Considerations leave to the protocol's users); unverified
@@ -35,6 +39,7 @@
 #include <credence/core/uint256.hpp>
 #include <credence/verify/net/fetch.hpp>
 #include <credence/verify/rules/draft_agent_card.hpp>
+#include <credence/verify/rules/feedback_data.hpp>
 #include <credence/verify/verifiers/registration_verifier.hpp>
 
 namespace credence::verify {
@@ -67,6 +72,15 @@ enum class DraftAgentReason {
 };
 [[nodiscard]] std::string_view to_string(DraftAgentReason r) noexcept;
 
+/// Step 5: the card's FeedbackDataURI, fetched and checked.
+struct DraftFeedbackDataCheck {
+    std::string uri;
+    bool fetched = false;
+    std::optional<FetchError> fetch_error;
+    std::string detail;                     ///< why it was not read ("" when it was)
+    std::optional<DraftFeedbackData> data;  ///< present when the file is JSON
+};
+
 struct DraftAgentVerification {
     DraftOnChainAgent agent;
     AgentStatus status = AgentStatus::unreachable;
@@ -80,6 +94,7 @@ struct DraftAgentVerification {
     size_t bytes = 0;
     std::optional<DraftAgentCard> card;  ///< present when the card is a JSON object
     std::optional<size_t> registration_index;
+    std::optional<DraftFeedbackDataCheck> feedback_data;  ///< when the card has a FeedbackDataURI
 
     /// The AgentDomain when verified (a card at that domain names the agent), else empty.
     [[nodiscard]] std::vector<std::string> verified_domains() const;
@@ -94,7 +109,8 @@ struct DraftAgentVerification {
     const core::Uint256& agent_id);
 
 /// Verifies every agent (see the header comment); result i is for agents[i]. Each distinct card
-/// URL is fetched once.
+/// URL is fetched once; so is each distinct FeedbackDataURI. `policy` is the cards' (the feedback
+/// files use feedback_policy()).
 [[nodiscard]] std::vector<DraftAgentVerification> verify_draft_agents(
     const std::vector<DraftOnChainAgent>& agents, Fetcher& fetcher,
     const FetchPolicy& policy = registration_policy());

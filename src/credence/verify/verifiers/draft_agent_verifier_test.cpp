@@ -111,6 +111,42 @@ TEST_F(VerifyDraftAgent, good_card_other_agents_card_and_no_server) {
     EXPECT_TRUE(reports[2].fetch_error.has_value());
 }
 
+// §Feedback Data Structure: the card's FeedbackDataURI is followed and its file checked; what it
+// finds is reported and leaves the identity verdict alone.
+TEST_F(VerifyDraftAgent, feedback_data_uri_is_fetched_and_checked) {
+    const auto agent = register_agent("good-agent.test", 1);
+    auto doc = nlohmann::ordered_json::parse(card(1, 1));
+    doc["FeedbackDataURI"] = "https://good-agent.test/feedback.json";
+    server_->serve("good-agent.test", std::string(kAgentCardPath), doc.dump());
+    const std::string auth = "eip155:31337:0x" + std::string(62, '0') + "2a";
+    server_->serve("good-agent.test", "/feedback.json",
+                   R"([{"FeedbackAuthID": ")" + auth + R"(", "Rating": 95, "TaskId": "t-1"},
+                       {"FeedbackAuthID": ")" +
+                       auth + R"(", "Rating": 9.5}])");
+    const auto report = verify_draft_agent(agent, *fetcher_);
+    EXPECT_EQ(report.status, AgentStatus::verified) << report.detail;
+    ASSERT_TRUE(report.feedback_data.has_value());
+    ASSERT_TRUE(report.feedback_data->data.has_value()) << report.feedback_data->detail;
+    EXPECT_EQ(report.feedback_data->data->entries.size(), 1U);
+    EXPECT_FALSE(report.feedback_data->data->ok());
+    const auto j = report.to_json()["feedbackData"];
+    EXPECT_EQ(j["entries"][0]["rating"], 95);
+    EXPECT_EQ(j["entries"][0]["taskId"], "t-1");
+    EXPECT_EQ(j["issues"][0]["reason"], "bad_rating");
+    EXPECT_EQ(j["issues"][0]["path"], "/1/Rating");
+
+    // A file that cannot be fetched is reported; the agent stays verified.
+    doc["FeedbackDataURI"] = "https://good-agent.test/missing.json";
+    server_->serve("good-agent.test", std::string(kAgentCardPath), doc.dump());
+    server_->serve("good-agent.test", "/missing.json", "nope", "text/plain", 404);
+    const auto missing = verify_draft_agent(agent, *fetcher_);
+    EXPECT_EQ(missing.status, AgentStatus::verified);
+    ASSERT_TRUE(missing.feedback_data.has_value());
+    EXPECT_EQ(missing.feedback_data->fetch_error, FetchError::http_status);
+    EXPECT_FALSE(missing.feedback_data->data.has_value());
+    EXPECT_TRUE(verify_draft_agent(agent, *fetcher_).to_json().contains("feedbackData"));
+}
+
 // The card's entry names this agent's id with another address (the draft's AgentAddress is the
 // agent's identity: a card cannot bind with only the id).
 TEST_F(VerifyDraftAgent, card_with_this_id_and_another_address_is_unverified) {
