@@ -6,6 +6,11 @@
 //       agentRegistry and agentId, verifies every HTTPS endpoint-domain (well-known file or the
 //       same-domain shortcut) and fetches each A2A agent card
 //       (verify/verifiers/registration_verifier.hpp).
+//   verify agent --revision draft <agentId> [--registry ADDR] [chain flags] [fetch flags]
+//       a first-draft agent: reads getAgent from the DraftIdentityRegistry, fetches
+//       https://{AgentDomain}/.well-known/agent-card.json and looks for a `registrations` entry
+//       naming this agentId and AgentAddress on this chain
+//       (verify/verifiers/draft_agent_verifier.hpp).
 //   verify resolve address <address> [--database PATH|URL] [--chain-id N] [--registry ADDR]
 //       first draft ResolveByAddress, from the index: agents whose owner or agentWallet it is.
 //   verify resolve domain <domain> [--database PATH|URL] [--chain-id N] [--registry ADDR]
@@ -33,6 +38,8 @@
 #include <credence/cmd/commands.hpp>
 #include <credence/cmd/index_database.hpp>
 #include <credence/cmd/verify.hpp>
+#include <credence/core/erc8004_revision.hpp>
+#include <credence/verify/verifiers/draft_agent_verifier.hpp>
 #include <credence/verify/verifiers/registration_verifier.hpp>
 #include <credence/verify/verifiers/resolver.hpp>
 
@@ -44,6 +51,7 @@ struct VerifyAgentArgs {
     FetchArgs fetch;
     std::string registry;
     std::string agent_id;
+    std::string revision = "current";
     bool no_domains = false;
     bool no_card = false;
 };
@@ -89,8 +97,65 @@ std::vector<std::string> card_lines(const verify::AgentVerification& v) {
     return out;
 }
 
+// ERC-8004 first draft §Identity Registry, §Agent Card Structure: the card at the AgentDomain.
+void run_verify_draft_agent(const VerifyAgentArgs& a, const core::Uint256& agent_id) {
+    ChainContext ctx(a.chain);
+    const core::Address registry = ctx.contract(
+        core::registry_contract_name(core::Erc8004Revision::draft, core::Erc8004Registry::identity),
+        a.registry);
+    auto agent = verify::read_draft_onchain_agent(ctx.rpc(), ctx.chain_id(), registry, agent_id);
+    if (!agent)
+        throw CliError(
+            fmt::format("reading draft agent {}: {}", agent_id.to_dec(), agent.error().message()));
+    const auto fetcher = make_fetcher(a.fetch);
+    const auto report = verify::verify_draft_agent(*agent, *fetcher);
+    Output out(a.chain.json, OutputStyle::labeled);
+    if (a.chain.json) {
+        const auto doc = report.to_json();
+        for (const auto& [key, value] : doc.items()) out.add(key, value);
+        out.flush();
+        return;
+    }
+    out.add("status", std::string(verify::to_string(report.status)));
+    if (report.reason != verify::DraftAgentReason::none) {
+        out.add("reason", fmt::format("{}: {}", verify::to_string(report.reason), report.detail));
+    }
+    out.add("revision", "draft");
+    out.add("agentDomain", agent->agent_domain);
+    out.add("agentAddress", agent->agent_address.to_checksum_hex());
+    out.add("agentCard", report.url.empty() ? std::string("-") : report.url);
+    if (report.card) {
+        for (const auto& i : report.card->issues) {
+            out.add("issue", fmt::format("{} {} {}: {}", core::to_string(i.severity),
+                                         verify::to_string(i.reason), i.path.empty() ? "/" : i.path,
+                                         i.message));
+        }
+        std::string models;
+        for (const auto& m : report.card->trust_models) models += (models.empty() ? "" : ",") + m;
+        out.add("trustModels", models.empty() ? std::string("-") : models);
+    }
+    if (const auto& f = report.feedback_data) {
+        out.add("feedbackData", f->data
+                                    ? fmt::format("{} entries={} issues={}", f->uri,
+                                                  f->data->entries.size(), f->data->issues.size())
+                                    : fmt::format("{} not read: {}", f->uri, f->detail));
+    }
+    out.flush();
+}
+
 void run_verify_agent(const VerifyAgentArgs& a) {
     const core::Uint256 agent_id = parse_uint256_arg("agentId", a.agent_id);
+    const auto revision = core::parse_erc8004_revision(a.revision);
+    if (!revision || *revision == core::Erc8004Revision::score) {
+        throw CliError(fmt::format("--revision: \"{}\" is not current or draft", a.revision));
+    }
+    if (*revision == core::Erc8004Revision::draft) {
+        if (a.no_domains || a.no_card) {
+            throw CliError("--no-domains and --no-card apply to the current revision only");
+        }
+        run_verify_draft_agent(a, agent_id);
+        return;
+    }
     ChainContext ctx(a.chain);
     const core::Address registry = ctx.contract("IdentityRegistry", a.registry);
     auto agent = verify::read_onchain_agent(ctx.rpc(), ctx.chain_id(), registry, agent_id);
@@ -197,6 +262,9 @@ void add_verify_agent_command(CLI::App& verify_group) {
     cmd->add_option("agentId", agent_args.agent_id, "The agent (decimal or 0x-hex)")->required();
     cmd->add_option("--registry", agent_args.registry,
                     "IdentityRegistry address (default: the deployment's)");
+    cmd->add_option("--revision", agent_args.revision,
+                    "ERC-8004 revision of the agent: current (default) or draft (the first "
+                    "draft: the Agent Card at its AgentDomain)");
     cmd->add_flag("--no-domains", agent_args.no_domains, "Skip endpoint-domain verification");
     cmd->add_flag("--no-card", agent_args.no_card, "Skip fetching A2A agent cards");
     add_chain_options(*cmd, agent_args.chain, false);

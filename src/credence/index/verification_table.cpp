@@ -41,14 +41,18 @@ constexpr std::string_view kForgetAbove =
 // takes $1 chain, $2 kind name, $3 the oldest fresh checked_at (now - max_age; -1: only
 // changes), $4 limit. The LEFT JOIN keeps subjects never checked; comparing covers_block_num
 // with the projection's last change is what re-verifies on an update event (docs/architecture.md
-// §verify/). Only rows of the current ERC-8004 revision are due: the verifiers read the current
-// registries' functions and file formats (docs/compatibility.md §Earlier ERC-8004 revisions).
+// §verify/). Only rows of the revisions a verifier reads are due (docs/compatibility.md §Earlier
+// ERC-8004 revisions): the current revision everywhere, and first-draft agents, whose Agent Card
+// the draft verifier checks (verify/verifiers/draft_agent_verifier.hpp). Agents add a seventh
+// column, the row's revision; a draft agent's uri is its AgentDomain.
 constexpr std::string_view kDueAgents =
-    "SELECT a.registry, a.agent_id, NULL, 0, a.updated_block_num, a.agent_uri FROM agents a "
-    "LEFT JOIN verifications v ON v.chain_id = a.chain_id AND v.subject_kind = $2 "
+    "SELECT a.registry, a.agent_id, NULL, 0, a.updated_block_num, "
+    "CASE WHEN a.revision = 'draft' THEN a.agent_domain ELSE a.agent_uri END, a.revision "
+    "FROM agents a LEFT JOIN verifications v ON v.chain_id = a.chain_id AND v.subject_kind = $2 "
     "AND v.contract = a.registry AND v.subject_id = a.agent_id "
-    "WHERE a.chain_id = $1 AND a.revision = 'current' AND a.agent_uri IS NOT NULL "
-    "AND a.agent_uri <> '' "
+    "WHERE a.chain_id = $1 AND ((a.revision = 'current' AND a.agent_uri IS NOT NULL "
+    "AND a.agent_uri <> '') OR (a.revision = 'draft' AND a.agent_domain IS NOT NULL "
+    "AND a.agent_domain <> '')) "
     "AND (v.checked_at IS NULL OR v.covers_block_num < a.updated_block_num "
     "OR v.checked_at < $3) ORDER BY a.updated_block_num, a.registry, a.agent_id LIMIT $4";
 
@@ -179,6 +183,12 @@ DbResult<DueSubject> read_due(const DbRow& row, SubjectKind kind) {
     due.subject.feedback_index = static_cast<uint64_t>(*index);
     due.changed_block_num = *block;
     if (const std::string* uri = text_at(row, 5); uri != nullptr) due.uri = *uri;
+    if (row.size() > 6) {
+        const std::string* revision = text_at(row, 6);
+        auto parsed = revision == nullptr ? std::nullopt : core::parse_erc8004_revision(*revision);
+        if (!parsed) return std::unexpected(unreadable("agents", "revision"));
+        due.revision = *parsed;
+    }
     return due;
 }
 

@@ -25,6 +25,7 @@
 
 #include <credence/core/address.hpp>
 #include <credence/core/bytes.hpp>
+#include <credence/core/erc8004_revision.hpp>
 #include <credence/index/database.hpp>
 #include <credence/index/schema.hpp>
 
@@ -87,7 +88,12 @@ struct VerificationRecord {
 struct DueSubject {
     VerificationSubject subject;
     int64_t changed_block_num = 0;  ///< becomes the record's covers_block_num
-    std::string uri;  ///< agent_uri / metadata_uri / feedback_uri / request_uri ("" for runs)
+    /// agent_uri / metadata_uri / feedback_uri / request_uri ("" for runs); a first-draft agent's
+    /// agent_domain (its Agent Card is at https://{agent_domain}/.well-known/agent-card.json).
+    std::string uri;
+    /// The ERC-8004 revision of the subject's row: agents of the current revision and of the first
+    /// draft are due (each checked by its revision's verifier); every other kind is current.
+    core::Erc8004Revision revision = core::Erc8004Revision::current;
 };
 
 struct DueQuery {
@@ -97,7 +103,9 @@ struct DueQuery {
     size_t limit = 1000;
 };
 
-/// Subjects of `query.kind` due for a check, oldest change first. Agents with an agentURI, tools
+/// Subjects of `query.kind` due for a check, oldest change first. Agents with an agentURI (current
+/// revision) or an AgentDomain (first draft: an AgentUpdated with a new domain or address moves
+/// updated_block_num, so the agent is due again), tools
 /// not deregistered, feedback with a feedbackURI, validation requests with a request or response
 /// URI, completed runs. Each is its projection table LEFT JOIN its record.
 [[nodiscard]] DbResult<std::vector<DueSubject>> due_subjects(Database& db, uint64_t chain_id,

@@ -168,6 +168,39 @@ TEST_P(verification_table, agent_is_due_when_never_checked_changed_or_stale) {
     EXPECT_EQ(due(SubjectKind::agent, 1001 + 3600, 3600).size(), 2U);
 }
 
+// Earlier revisions (docs/compatibility.md §Earlier ERC-8004 revisions): a first-draft agent is
+// due with its AgentDomain (its Agent Card's host) and revision; the intermediate revision's agents
+// have no verifier and are never due.
+TEST_P(verification_table, draft_agents_are_due_by_domain_and_score_agents_never) {
+    exec(
+        "INSERT INTO agents (chain_id, registry, agent_id, owner, agent_address, agent_domain, "
+        "revision, updated_block_num, updated_log_index) VALUES ($1, $2, $3, $4, $4, $5, 'draft', "
+        "$6, 0)",
+        {int64_t{kChain}, core::Bytes(20, 0xD1), id_word(1), core::Bytes(20, 0x01),
+         std::string("server.example"), int64_t{5}});
+    exec(
+        "INSERT INTO agents (chain_id, registry, agent_id, owner, agent_uri, revision, "
+        "updated_block_num, updated_log_index) VALUES ($1, $2, $3, $4, $5, 'score', 6, 0)",
+        {int64_t{kChain}, core::Bytes(20, 0xD2), id_word(1), core::Bytes(20, 0x01),
+         std::string("ipfs://score-agent")});
+    add_agent(2, "https://a.example/agent.json", 7);
+    auto all = due(SubjectKind::agent, 1000, 0);
+    ASSERT_EQ(all.size(), 2U);
+    EXPECT_EQ(all[0].subject.contract, filled_addr(0xD1));
+    EXPECT_EQ(all[0].uri, "server.example");
+    EXPECT_EQ(all[0].revision, core::Erc8004Revision::draft);
+    EXPECT_EQ(all[1].revision, core::Erc8004Revision::current);
+    ASSERT_TRUE(save_verification(*db_, kChain, record(all[0].subject, 1000, 5)));
+    // AgentUpdated (a new domain) moves the row's block: due again.
+    exec(
+        "UPDATE agents SET agent_domain = 'moved.example', updated_block_num = 9 WHERE "
+        "revision = 'draft'",
+        {});
+    auto changed = due(SubjectKind::agent, 1001, 0);
+    ASSERT_EQ(changed.size(), 2U);
+    EXPECT_EQ(changed[1].uri, "moved.example");
+}
+
 TEST_P(verification_table, deregistered_tools_and_incomplete_runs_are_never_due) {
     exec(
         "INSERT INTO tools (chain_id, registry, tool_id, creator, metadata_uri, deregistered, "

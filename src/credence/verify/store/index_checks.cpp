@@ -70,7 +70,14 @@ BatchCheck make_agent_check(Fetcher& fetcher, chain::RpcClient& rpc, uint64_t ch
         std::vector<VerificationRecord> out(due.size());
         std::vector<OnChainAgent> agents;
         std::vector<size_t> at;  // agents[i] is due[at[i]]
+        std::vector<DueSubject> drafts;
+        std::vector<size_t> draft_at;  // drafts[i] is due[draft_at[i]]
         for (size_t i = 0; i < due.size(); ++i) {
+            if (due[i].revision == core::Erc8004Revision::draft) {
+                drafts.push_back(due[i]);
+                draft_at.push_back(i);
+                continue;
+            }
             const Subject& s = due[i].subject;
             auto id = core::Uint256::from_be_bytes(s.id);
             if (!id) {
@@ -93,6 +100,12 @@ BatchCheck make_agent_check(Fetcher& fetcher, chain::RpcClient& rpc, uint64_t ch
         const std::vector<AgentVerification> reports = verify_agents(agents, fetcher, options);
         for (size_t k = 0; k < reports.size() && k < at.size(); ++k) {
             out[at[k]] = to_verification_record(due[at[k]].subject, reports[k]);
+        }
+        if (!drafts.empty()) {
+            auto records = check_draft_agents(drafts, fetcher, rpc, chain_id, options.policy);
+            for (size_t k = 0; k < records.size() && k < draft_at.size(); ++k) {
+                out[draft_at[k]] = std::move(records[k]);
+            }
         }
         return out;
     };

@@ -4,7 +4,11 @@
 //   - agent: reads ownerOf / tokenURI / getAgentWallet at the latest block, then verify_agents()
 //     over the whole batch (all agentURIs fetched concurrently). Verified domains set
 //     VerificationFlag::domain_verified and a read agent card VerificationFlag::agent_card
-//     (index/schema.hpp), which the trust engine and the API's badges use;
+//     (index/schema.hpp), which the trust engine and the API's badges use. First-draft agents
+//     (DueSubject::revision draft) go to verify_draft_agents() instead (draft_agent_check.cpp):
+//     getAgent at the latest block, then the Agent Card at the AgentDomain; their records share
+//     the table and the key shape (contract = the draft IdentityRegistry), so load_verification
+//     reads them like any agent's;
 //   - run: the ERC-8301 evidence chain verified offline from the same index (docs/architecture.md
 //     §verify/), so a completed run is checked as soon as its WorkflowCompleted is indexed;
 //   - tool (tool_check.cpp): the ERC-8257 §7 verification of each tool, one after the other;
@@ -13,12 +17,15 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
+#include <vector>
 
 #include <credence/chain/rpc_client.hpp>
 #include <credence/index/database.hpp>
 #include <credence/verify/net/fetch.hpp>
 #include <credence/verify/store/reverifier.hpp>
 #include <credence/verify/store/verification_store.hpp>
+#include <credence/verify/verifiers/draft_agent_verifier.hpp>
 #include <credence/verify/verifiers/evidence.hpp>
 #include <credence/verify/verifiers/feedback_verifier.hpp>
 #include <credence/verify/verifiers/registration_verifier.hpp>
@@ -35,6 +42,19 @@ namespace credence::verify {
 /// first failure's reason.
 [[nodiscard]] VerificationRecord to_verification_record(const Subject& subject,
                                                         const EvidenceReport& report);
+
+/// The stored form of a first-draft agent report (draft_agent_check.cpp): its status and reason,
+/// domain_verified when the card at the AgentDomain names the agent, agent_card when a card was
+/// read.
+[[nodiscard]] VerificationRecord to_verification_record(const Subject& subject,
+                                                        const DraftAgentVerification& report);
+/// The records of first-draft agents (result i for due[i]): getAgent, then verify_draft_agents()
+/// over all of them (cards fetched concurrently). Borrows fetcher and rpc.
+[[nodiscard]] std::vector<VerificationRecord> check_draft_agents(std::span<const DueSubject> due,
+                                                                 Fetcher& fetcher,
+                                                                 chain::RpcClient& rpc,
+                                                                 uint64_t chain_id,
+                                                                 const FetchPolicy& policy);
 
 [[nodiscard]] BatchCheck make_agent_check(Fetcher& fetcher, chain::RpcClient& rpc,
                                           uint64_t chain_id, AgentVerifyOptions options = {});

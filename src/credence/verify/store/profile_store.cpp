@@ -84,6 +84,19 @@ AgentProfile agent_profile_from_report(const Json& report) {
     AgentProfile p;
     try {
         p.status = string_at(report, "status");
+        if (string_at(report, "revision") == "draft") {
+            // A first-draft agent (DraftAgentVerification::to_json): its Agent Card's name and
+            // trustModels (ERC-8004 first draft §Agent Card Structure), and the AgentDomain when
+            // the card there names the agent.
+            const Json& card = member(report, "agentCard");
+            p.has_document = member(card, "parsed").is_boolean() && card["parsed"].get<bool>();
+            if (p.has_document) {
+                p.name = string_at(card, "name");
+                append_strings(member(card, "trustModels"), p.trust_models);
+            }
+            append_strings(member(report, "verifiedDomains"), p.domains);
+            return p;
+        }
         const Json& file = member(report, "registrationFile");
         p.has_document = member(file, "parsed").is_boolean() && file["parsed"].get<bool>() &&
                          member(file, "name").is_string();

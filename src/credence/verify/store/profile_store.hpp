@@ -61,7 +61,8 @@ struct ToolProfile {
 };
 
 /// The profile of an agent report in its JSON form (AgentVerification::to_json(), the stored
-/// VerificationRecord::report_json).
+/// VerificationRecord::report_json); a first-draft report (DraftAgentVerification::to_json(),
+/// "revision": "draft") gives the card's name, its trustModels and the verified AgentDomain.
 [[nodiscard]] AgentProfile agent_profile_from_report(const nlohmann::json& report);
 /// The profile of a tool report (ToolVerification::to_json(), with its "manifestSummary" from
 /// rules/manifest_summary.hpp).
