@@ -7,7 +7,8 @@
 //      validation request and response, a priced tool with an access requirement, and a
 //      SingleStageWorkflow run replied to and proven; and, with cast, one agent in each earlier
 //      ERC-8004 revision (an intermediate one sharing owner and agentURI with a current one,
-//      scored by two clients; two first-draft agents, one authorizing the other's feedback);
+//      scored by two clients; two first-draft agents, one authorizing the other's feedback
+//      and validated by it);
 //   3. waits until the node has indexed, verified and scored it (through its REST API);
 //   4. drives Debian's chromium headless with playwright-core: loads every page, searches, opens an
 //      agent, reads its score, sees the reputation chart drawn (an SVG path with points), opens
@@ -348,7 +349,9 @@ async function main() {
     await waitFor("the earlier revisions' records", 15_000, async () => {
         const score = await api(base, `/agents/${legacy.scoreId}?revision=score`);
         const server = await api(base, `/agents/${legacy.serverId}?revision=draft`);
-        return score.body?.counts?.feedback >= legacy.scores.length && (score.body?.history ?? []).length >= 1 && server.body?.counts?.feedback_authorizations >= 1;
+        const validations = await api(base, `/agents/${legacy.serverId}/validations?revision=draft`);
+        const answered = (validations.body?.items ?? []).some((v) => v.response !== null && v.response !== undefined);
+        return score.body?.counts?.feedback >= legacy.scores.length && (score.body?.history ?? []).length >= 1 && server.body?.counts?.feedback_authorizations >= 1 && answered;
     });
     log("indexed");
 
@@ -587,7 +590,12 @@ async function seedEarlierRevisions({ home, rpc, base, betaId }) {
     const serverId = await draftId(serverDomain);
     const clientId = await draftId(clientDomain);
     await send(kKeys[1], "DraftReputationRegistry", "acceptFeedback(uint256,uint256)", clientId, serverId);
-    return { scoreId: String(scoreId), scores: scores.map(([s]) => s), serverId, clientId, serverDomain, clientDomain, betaId, agentUri };
+    // ERC-8004 first draft §Validation Registry: the server names a validator agent and a
+    // DataHash; the validator agent's AgentAddress answers.
+    const dataHash = `0x${"d7".repeat(32)}`;
+    await send(kKeys[1], "DraftValidationRegistry", "validationRequest(uint256,uint256,bytes32)", clientId, serverId, dataHash);
+    await send(kKeys[2], "DraftValidationRegistry", "validationResponse(bytes32,uint8)", dataHash, "70");
+    return { scoreId: String(scoreId), scores: scores.map(([s]) => s), serverId, clientId, serverDomain, clientDomain, betaId, agentUri, dataHash };
 }
 
 /** The explorer's view of the earlier revisions: the list's selector and labels, the first
@@ -623,7 +631,7 @@ async function earlierRevisionChecks(page, base, legacy) {
         await page.locator("[data-revision='current']").first().waitFor();
     });
 
-    await check("a first-draft agent shows its AgentDomain, AgentAddress and AcceptFeedback authorization", async () => {
+    await check("a first-draft agent shows its AgentDomain, AgentAddress, AcceptFeedback authorization and validator agent", async () => {
         await page.goto(`${base}/agents?revision=draft`);
         await page.locator(`[data-agent-domain="${legacy.serverDomain}"]`).click();
         await page.waitForURL(new RegExp(`/agents/${legacy.serverId}\\?revision=draft$`));
@@ -639,6 +647,11 @@ async function earlierRevisionChecks(page, base, legacy) {
         const row = await page.locator("section[aria-label='Feedback authorizations'] tbody tr").first().textContent();
         expect(row.includes(`#${legacy.clientId}`) && row.includes(`#${legacy.serverId}`), `authorization row "${row}"`);
         expect((await page.locator("[data-offchain]").textContent()).includes("off-chain"), "the feedback is off-chain");
+        // Validations name the validator by its AgentID, the request by its DataHash.
+        const validation = page.locator("section[aria-label='Validations'] tbody tr").first();
+        expect((await validation.locator("[data-validator-agent-id]").textContent()) === `#${legacy.clientId}`, "the validator's agent id");
+        expect((await validation.locator("td:first-child span").getAttribute("title")) === legacy.dataHash, "the DataHash");
+        expect((await validation.textContent()).includes("70 / 100"), `validation row "${await validation.textContent()}"`);
     });
 
     await check("an intermediate agent shows its scores and the registry's average score", async () => {
