@@ -5,12 +5,18 @@
 //   2. seeds real data with the real `credence` CLI: two agents registered from registration
 //      files (stored as data: URIs), feedback from two other accounts, the owner's response, a
 //      validation request and response, a priced tool with an access requirement, and a
-//      SingleStageWorkflow run replied to and proven;
+//      SingleStageWorkflow run replied to and proven; and, with cast, one agent in each earlier
+//      ERC-8004 revision (an intermediate one sharing owner and agentURI with a current one,
+//      scored by two clients; two first-draft agents, one authorizing the other's feedback
+//      and validated by it);
 //   3. waits until the node has indexed, verified and scored it (through its REST API);
 //   4. drives Debian's chromium headless with playwright-core: loads every page, searches, opens an
 //      agent, reads its score, sees the reputation chart drawn (an SVG path with points), opens
 //      the tool's verification report (its reason code in words) and the run's evidence graph and
-//      verdict; no page may log an error or ask for anything outside the node's origin.
+//      verdict; switches the agents list between revisions, opens the first-draft and the
+//      intermediate agent and follows the history between revisions; a second node that follows
+//      only the current revision shows its 404s as messages; no page may log an error or ask for
+//      anything outside the node's origin.
 // Prints one line per check and "N passed, N failed". Exit 0 when all pass, 1 on any failure,
 // 77 (CTest SKIP_RETURN_CODE) when the node binary has no `node` command. Every process it starts
 // is killed on exit, and the whole run is bounded (kTotalMs).
@@ -316,6 +322,11 @@ async function main() {
     await cli(["workflow", "prove", reply.replyHash, ...wf, "--private-key", kKeys[0]], chainEnv);
     log(`seeded: tool ${toolId}, run ${runId}`);
 
+    // The earlier ERC-8004 revisions (docs/compatibility.md §Earlier ERC-8004 revisions): the
+    // node's devnet deploys their registries too; seeded with cast, as their users would.
+    const legacy = await seedEarlierRevisions({ home, rpc, base, betaId: String(beta.agentId) });
+    log(`seeded earlier revisions: score agent ${legacy.scoreId}, draft agents ${legacy.serverId} (server) and ${legacy.clientId} (client)`);
+
     // 3. Wait for the node to index, verify and score it.
     await waitFor("the agent, its feedback and its score", 25_000, async () => {
         const a = await api(base, `/agents/${agentId}`);
@@ -335,6 +346,13 @@ async function main() {
         const a = await api(base, `/agents/${agentId}`);
         return a.status === 200 && (a.body?.score?.explanation?.clusters ?? []).length === 1 ? a.body : null;
     });
+    await waitFor("the earlier revisions' records", 15_000, async () => {
+        const score = await api(base, `/agents/${legacy.scoreId}?revision=score`);
+        const server = await api(base, `/agents/${legacy.serverId}?revision=draft`);
+        const validations = await api(base, `/agents/${legacy.serverId}/validations?revision=draft`);
+        const answered = (validations.body?.items ?? []).some((v) => v.response !== null && v.response !== undefined);
+        return score.body?.counts?.feedback >= legacy.scores.length && (score.body?.history ?? []).length >= 1 && server.body?.counts?.feedback_authorizations >= 1 && answered;
+    });
     log("indexed");
 
     // 4. The browser.
@@ -351,10 +369,11 @@ async function main() {
         problems.push(`request outside the node's origin: ${u}`);
         return r.abort();
     });
-    const expected404 = `${origin}/api/v1/agents/999999999`; // the unknown-agent check below
+    // The unknown-agent checks below: the browser itself logs the 404 of their API request.
+    const expected404 = [`${origin}/api/v1/agents/999999999`, `${origin}/api/v1/agents/999999999?revision=draft`];
     page.on("console", (m) => {
         if (m.type() !== "error") return;
-        if (m.text().includes("404") && m.location().url === expected404) return;
+        if (m.text().includes("404") && expected404.includes(m.location().url)) return;
         problems.push(`console error: ${m.text()} (${m.location().url})`);
     });
     page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
@@ -521,8 +540,201 @@ async function main() {
         }
     });
 
+    await earlierRevisionChecks(page, base, legacy);
+    await unfollowedRevisionCheck(browser, { scratch, rpc, home });
+
     await check("no page error, no console error, nothing fetched outside the node", async () => {
         expect(problems.length === 0, problems.join("; "));
+    });
+}
+
+/**
+ * Seeds one agent in each earlier ERC-8004 revision with cast, to the registries of the node's
+ * deployment file:
+ *  - intermediate (score): account 0 registers the agentURI of the current agent `betaId` (same
+ *    owner, same agentURI: the node's history links the two), accounts 1 and 2 give it scores;
+ *  - first draft: accounts 1 (server) and 2 (client) register AgentDomains, and the server
+ *    authorizes the client's feedback (ERC-8004 first draft §Reputation Registry: AcceptFeedback
+ *    is sent by the server agent's AgentAddress).
+ */
+async function seedEarlierRevisions({ home, rpc, base, betaId }) {
+    const contracts = JSON.parse(fs.readFileSync(path.join(home, "devnet.json"), "utf8")).contracts;
+    const send = async (key, contract, signature, ...args) => {
+        const to = contracts[contract]?.address;
+        if (!to) throw new Error(`no ${contract} in devnet.json`);
+        const r = await runProgram(castBin, ["send", "--rpc-url", rpc, "--private-key", key, to, signature, ...args]);
+        if (r.code !== 0) throw new Error(`cast send ${contract} ${signature}: ${r.err.trim()}`);
+    };
+    const agentUri = await waitFor("the current agent's agentURI", 10_000, async () => (await api(base, `/agents/${betaId}`)).body?.agent_uri);
+    await send(kKeys[0], "ScoreIdentityRegistry", "register(string)", agentUri);
+    const scoreId = await waitFor("the intermediate agent", 10_000, async () => {
+        const items = (await api(base, "/agents?revision=score&limit=100")).body?.items ?? [];
+        return items.find((a) => a.agent_uri === agentUri && a.owner === addresses[0])?.agent_id;
+    });
+    // ERC-8004 intermediate §Giving Feedback: a score from 0 to 100, no authorization.
+    const scores = [["80", kKeys[1]], ["90", kKeys[2]]];
+    for (const [score, key] of scores) {
+        await send(key, "ScoreReputationRegistry", "giveFeedback(uint256,uint8,string,string,string,string,bytes32)", scoreId, score, "quality", "", "", "", `0x${"00".repeat(32)}`);
+    }
+    const serverDomain = `server-${process.pid}.example.org`;
+    const clientDomain = `client-${process.pid}.example.org`;
+    // ERC-8004 first draft §Identity Registry: the sender must be the AgentAddress.
+    await send(kKeys[1], "DraftIdentityRegistry", "newAgent(string,address)", serverDomain, addresses[1]);
+    await send(kKeys[2], "DraftIdentityRegistry", "newAgent(string,address)", clientDomain, addresses[2]);
+    const draftId = async (domain) => {
+        const r = await runProgram(castBin, ["call", "--rpc-url", rpc, contracts.DraftIdentityRegistry.address, "resolveByDomain(string)((uint256,string,address))", domain]);
+        const m = /^\((\d+),/.exec(r.out.trim());
+        if (r.code !== 0 || !m) throw new Error(`resolveByDomain ${domain}: ${r.err.trim() || r.out.trim()}`);
+        return m[1];
+    };
+    const serverId = await draftId(serverDomain);
+    const clientId = await draftId(clientDomain);
+    await send(kKeys[1], "DraftReputationRegistry", "acceptFeedback(uint256,uint256)", clientId, serverId);
+    // ERC-8004 first draft §Validation Registry: the server names a validator agent and a
+    // DataHash; the validator agent's AgentAddress answers.
+    const dataHash = `0x${"d7".repeat(32)}`;
+    await send(kKeys[1], "DraftValidationRegistry", "validationRequest(uint256,uint256,bytes32)", clientId, serverId, dataHash);
+    await send(kKeys[2], "DraftValidationRegistry", "validationResponse(bytes32,uint8)", dataHash, "70");
+    return { scoreId: String(scoreId), scores: scores.map(([s]) => s), serverId, clientId, serverDomain, clientDomain, betaId, agentUri, dataHash };
+}
+
+/** The explorer's view of the earlier revisions: the list's selector and labels, the first
+ * draft's AgentDomain and authorizations, the intermediate revision's scores, and the history
+ * that links one agent's records across revisions. */
+async function earlierRevisionChecks(page, base, legacy) {
+    const rows = (label) => page.locator("tbody tr", { has: page.locator(`[data-badge="${label}"]`) });
+
+    await check("the agents list switches revision, every row labelled with its revision", async () => {
+        await page.goto(`${base}/agents`);
+        await page.locator("[data-result-count]").waitFor();
+        const all = await page.locator("tbody tr").count();
+        expect(all >= 2 && (await rows("ERC-8004 current").count()) === all, "every current row labelled current");
+        await page.getByLabel("ERC-8004 revision").selectOption("score");
+        await page.waitForURL(/\/agents\?revision=score$/);
+        await page.locator("[data-revision='score']").first().waitFor();
+        const score = page.locator("tbody tr", { has: page.locator(`a[href="/agents/${legacy.scoreId}?revision=score"]`) });
+        expect((await score.count()) === 1, "the intermediate agent's row links its page in its revision");
+        expect((await score.locator('[data-badge="ERC-8004 intermediate"]').count()) === 1, "the intermediate label");
+        expect((await rows("ERC-8004 intermediate").count()) === (await page.locator("tbody tr").count()), "every row labelled intermediate");
+        await page.getByLabel("ERC-8004 revision").selectOption("draft");
+        await page.waitForURL(/\/agents\?revision=draft$/);
+        await page.locator(`[data-agent-domain="${legacy.serverDomain}"]`).waitFor();
+        const server = page.locator("tbody tr", { has: page.locator(`[data-agent-domain="${legacy.serverDomain}"]`) });
+        expect((await server.locator('[data-badge="ERC-8004 first draft"]').count()) === 1, "the first-draft label");
+        expect((await server.textContent()).includes(`AgentDomain ${legacy.serverDomain}`), `the AgentDomain instead of a name: "${await server.textContent()}"`);
+        // The URL reproduces the view.
+        await page.reload();
+        await page.locator(`[data-agent-domain="${legacy.clientDomain}"]`).waitFor();
+        expect((await page.getByLabel("ERC-8004 revision").inputValue()) === "draft", "the selector restored from the URL");
+        await page.getByLabel("ERC-8004 revision").selectOption("current");
+        await page.waitForURL(/\/agents$/);
+        await page.locator("[data-revision='current']").first().waitFor();
+    });
+
+    await check("a first-draft agent shows its AgentDomain, AgentAddress, AcceptFeedback authorization and validator agent", async () => {
+        await page.goto(`${base}/agents?revision=draft`);
+        await page.locator(`[data-agent-domain="${legacy.serverDomain}"]`).click();
+        await page.waitForURL(new RegExp(`/agents/${legacy.serverId}\\?revision=draft$`));
+        await page.locator(`article[data-agent-id="${legacy.serverId}"][data-revision="draft"]`).waitFor();
+        expect((await page.locator("h1").textContent()).includes(legacy.serverDomain), "the AgentDomain as the heading");
+        expect(await page.locator('article [data-badge="ERC-8004 first draft"]').first().isVisible(), "the revision label");
+        expect((await page.locator("dd [data-agent-domain]").textContent()) === legacy.serverDomain, "AgentDomain");
+        const address = await page.locator("[data-agent-address] span").getAttribute("title");
+        expect(address === addresses[1], `AgentAddress ${address}`);
+        const auths = (await api(base, `/agents/${legacy.serverId}/feedback?revision=draft`)).body.items;
+        const shown = await page.locator("[data-feedback-auth-id]").evaluateAll((els) => els.map((e) => e.getAttribute("data-feedback-auth-id")));
+        expect(auths.length === 1 && shown.length === 1 && shown[0] === auths[0].feedback_auth_id, `FeedbackAuthIDs ${shown.join(", ")}`);
+        const row = await page.locator("section[aria-label='Feedback authorizations'] tbody tr").first().textContent();
+        expect(row.includes(`#${legacy.clientId}`) && row.includes(`#${legacy.serverId}`), `authorization row "${row}"`);
+        expect((await page.locator("[data-offchain]").textContent()).includes("off-chain"), "the feedback is off-chain");
+        // Validations name the validator by its AgentID, the request by its DataHash.
+        const validation = page.locator("section[aria-label='Validations'] tbody tr").first();
+        expect((await validation.locator("[data-validator-agent-id]").textContent()) === `#${legacy.clientId}`, "the validator's agent id");
+        expect((await validation.locator("td:first-child span").getAttribute("title")) === legacy.dataHash, "the DataHash");
+        expect((await validation.textContent()).includes("70 / 100"), `validation row "${await validation.textContent()}"`);
+    });
+
+    await check("an intermediate agent shows its scores and the registry's average score", async () => {
+        await page.goto(`${base}/agents?revision=score`);
+        await page.locator(`a[href="/agents/${legacy.scoreId}?revision=score"]`).first().click();
+        await page.waitForURL(new RegExp(`/agents/${legacy.scoreId}\\?revision=score$`));
+        await page.locator(`article[data-agent-id="${legacy.scoreId}"][data-revision="score"]`).waitFor();
+        const average = legacy.scores.reduce((a, b) => a + Number(b), 0) / legacy.scores.length;
+        const shown = await page.locator("[data-average-score]").getAttribute("data-average-score");
+        expect(Number(shown) === average, `average score ${shown}, want ${average}`);
+        expect((await page.locator("[data-average-score]").textContent()).includes(`${average} / 100`), "the average in words");
+        const values = await page.locator("[data-value]").allTextContents();
+        for (const v of legacy.scores) expect(values.includes(v), `score ${v} in ${values.join(", ")}`);
+        expect(await page.getByRole("columnheader", { name: "Score (0–100)" }).isVisible(), "scores from 0 to 100");
+    });
+
+    await check("history across revisions links the current and the intermediate record both ways", async () => {
+        // On the intermediate record's page (from the previous check): its current twin.
+        const entry = page.locator("section[aria-label='History across revisions'] tbody tr", { has: page.locator("[data-history-link='current']") });
+        expect((await entry.count()) === 1, "one current record in the history");
+        expect((await entry.locator("[data-matched-by]").textContent()) === "same owner and agentURI", "matched in words");
+        await entry.locator("a[data-history-link]").click();
+        await page.waitForURL(new RegExp(`/agents/${legacy.betaId}$`));
+        await page.locator(`article[data-agent-id="${legacy.betaId}"][data-revision="current"]`).waitFor();
+        const back = page.locator("section[aria-label='History across revisions'] a[data-history-link='score']");
+        expect((await back.getAttribute("href")) === `/agents/${legacy.scoreId}?revision=score`, "the link back to the intermediate record");
+        await back.click();
+        await page.locator(`article[data-agent-id="${legacy.scoreId}"][data-revision="score"]`).waitFor();
+    });
+
+    await check("an agent missing from a revision is a clear message, draft reputation is not asked", async () => {
+        const asked = [];
+        const onRequest = (r) => asked.push(r.url());
+        page.on("request", onRequest);
+        await page.goto(`${base}/agents/999999999?revision=draft`);
+        const box = page.locator("[data-not-found='draft']");
+        await box.waitFor();
+        expect((await box.textContent()).includes("ERC-8004 first draft"), `message "${await box.textContent()}"`);
+        await page.goto(`${base}/agents/${legacy.serverId}?revision=draft`);
+        await page.locator(`article[data-agent-id="${legacy.serverId}"]`).waitFor();
+        page.off("request", onRequest);
+        expect(!asked.some((u) => u.includes("/reputation")), `asked ${asked.filter((u) => u.includes("/reputation")).join(", ")}`);
+    });
+}
+
+/** A node that follows only the current revision (its deployment file names no earlier registry)
+ * answers 404 for `?revision=draft|score` (docs/api.md §Earlier ERC-8004 revisions); the explorer
+ * says so in words, keeps its revision selector, and logs nothing but the browser's own line for
+ * the 404 it was answered. A second node on the same devnet, in its own browser context. */
+async function unfollowedRevisionCheck(browser, { scratch, rpc, home }) {
+    await check("a revision the node does not follow is a clear message on the list and the agent page", async () => {
+        const deployment = JSON.parse(fs.readFileSync(path.join(home, "devnet.json"), "utf8"));
+        deployment.contracts = Object.fromEntries(Object.entries(deployment.contracts).filter(([, c]) => !c.revision));
+        const file = path.join(scratch, "current-only.json");
+        fs.writeFileSync(file, JSON.stringify(deployment));
+        const dir = path.join(scratch, "current-only");
+        const other = await startNode(["node", "--rpc", rpc, "--deployment", file, "--no-verify", "--port", "0", "--data-dir", dir, "--static-dir", dist], { CREDENCE_HOME: dir });
+        const context = await browser.newContext();
+        const page = await context.newPage();
+        page.setDefaultTimeout(8000);
+        const problems = [];
+        const expected = [`${other.url}/api/v1/agents?limit=25&revision=draft`, `${other.url}/api/v1/agents/1?revision=score`];
+        page.on("console", (m) => {
+            if (m.type() === "error" && !(m.text().includes("404") && expected.includes(m.location().url))) problems.push(`console error: ${m.text()} (${m.location().url})`);
+        });
+        page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+        try {
+            await page.goto(`${other.url}/agents?revision=draft`);
+            const box = page.locator("[data-not-followed='draft']");
+            await box.waitFor();
+            expect((await box.textContent()).includes("does not follow the ERC-8004 first draft registries"), `message "${await box.textContent()}"`);
+            expect((await page.getByLabel("ERC-8004 revision").inputValue()) === "draft", "the selector still there, on draft");
+            // The current revision is one choice away.
+            await page.getByLabel("ERC-8004 revision").selectOption("current");
+            await page.locator("[data-result-count]").waitFor();
+            await page.goto(`${other.url}/agents/1?revision=score`);
+            const missing = page.locator("[data-not-found='score']");
+            await missing.waitFor();
+            expect((await missing.textContent()).includes("follows no registries of the score revision"), `message "${await missing.textContent()}"`);
+            expect(problems.length === 0, problems.join("; "));
+        } finally {
+            await context.close().catch(() => {});
+        }
     });
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Unit tests of the explorer's pure modules (web/src: format, chart and graph layout, data: URI
-// decoding, safe links, reason codes), run by CTest with Node's test runner. The TypeScript
+// decoding, safe links, reason codes, ERC-8004 revisions), run by CTest with Node's test runner. The TypeScript
 // sources are bundled for Node with rolldown (Vite's bundler, already a dependency), so the code
 // under test is the code the browser runs. Expected values come from the specs' examples and
 // from geometry, never from our own output.
@@ -28,7 +28,7 @@ after(() => fs.rmSync(scratch, { recursive: true, force: true }));
 const entry = path.join(scratch, "entry.ts");
 fs.writeFileSync(
     entry,
-    ["format", "chart", "graph", "datauri", "dom", "reasons"]
+    ["format", "chart", "graph", "datauri", "dom", "reasons", "revisions"]
         .map((m) => `export * from ${JSON.stringify(path.join(src, `${m}.ts`))};`)
         .join("\n"),
 );
@@ -226,4 +226,42 @@ test("chartLayout: axis ticks are round values inside the data range, labels nev
     assert.deepEqual(L.xTicks.map((t) => t.text), ["block 23", "block 24", "block 25"]);
     // Each block's tick sits exactly above that block's point.
     assert.deepEqual(L.xTicks.map((t) => t.x), L.dots.map((d) => d.cx));
+});
+
+test("revisions: ?revision= values, labels, links and history matches in words", () => {
+    // docs/api.md §Earlier ERC-8004 revisions: current (the default), score, draft; anything else
+    // is refused, so the page says so instead of asking the node.
+    assert.equal(web.parseRevision(null), "current");
+    assert.equal(web.parseRevision(""), "current");
+    assert.equal(web.parseRevision("current"), "current");
+    assert.equal(web.parseRevision("score"), "score");
+    assert.equal(web.parseRevision("draft"), "draft");
+    assert.equal(web.parseRevision("Draft"), null);
+    assert.equal(web.parseRevision("v1"), null);
+    assert.deepEqual(web.revisionQuery("current"), {});
+    assert.deepEqual(web.revisionQuery("draft"), { revision: "draft" });
+    // Every revision has a label, and every label is distinct.
+    const labels = web.kRevisions.map((r) => web.revisionLabel(r));
+    assert.deepEqual(labels, ["ERC-8004 current", "ERC-8004 intermediate", "ERC-8004 first draft"]);
+    assert.equal(web.revisionLabel("v9"), "ERC-8004 v9"); // shown as given, never hidden
+    assert.equal(web.revisionLabel(null), "ERC-8004 current");
+    assert.equal(new Set(web.kRevisions.map((r) => web.revisionOption(r))).size, 3);
+    // A record's page: the current revision's URL has no parameter, the others carry theirs.
+    assert.equal(web.agentHref("7", "current"), "/agents/7");
+    assert.equal(web.agentHref("7", undefined), "/agents/7");
+    assert.equal(web.agentHref("0", "score"), "/agents/0?revision=score");
+    assert.equal(web.agentHref("12", "draft"), "/agents/12?revision=draft");
+    // docs/api.md §One agent across revisions: the two ways records are matched.
+    assert.equal(web.matchedByWords("owner_and_agent_uri"), "same owner and agentURI");
+    assert.equal(web.matchedByWords("owner_and_verified_domain"), "same owner and a verified domain");
+    assert.equal(web.matchedByWords("something_new"), "something_new");
+    assert.match(web.notFollowedText("draft"), /does not follow the ERC-8004 first draft registries/);
+});
+
+test("revisions: every matched_by the node emits has words", () => {
+    // src/credence/api/rest_agents_legacy.cpp names the history matches; a new one must get words.
+    const cpp = fs.readFileSync(path.join(source, "src/credence/api/rest_agents_legacy.cpp"), "utf8");
+    const codes = [...new Set(cpp.match(/"owner_and_[a-z_]+"/g) ?? [])].map((c) => c.slice(1, -1));
+    assert.ok(codes.length >= 2, `matched_by codes found: ${codes.join(", ")}`);
+    for (const code of codes) assert.notEqual(web.matchedByWords(code), code, code);
 });

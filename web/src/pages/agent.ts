@@ -1,24 +1,31 @@
 // Agent page: the registration file and its services, badges for verified domain /
 // agent card / wallet, the trust score with its interval and explanation, the reputation chart
-// over time, the feedback table with responses, and validations (docs/api.md shapes).
-import { arr, get, num, obj, tryGet, type J } from "../api";
+// over time, the feedback table with responses, and validations (docs/api.md shapes). A record of
+// an earlier ERC-8004 revision (`?revision=score|draft`, docs/api.md §Earlier ERC-8004 revisions)
+// is labelled as such, shows what that revision has in place of feedback, and links the same
+// agent's records in the other revisions.
+import { ApiError, arr, get, num, obj, tryGet, type J } from "../api";
 import { chart, type Point } from "../chart";
 import { dataUriJson } from "../datauri";
-import { extLink, h } from "../dom";
+import { extLink, h, link } from "../dom";
 import { count, decimalValue, firstText, percent, shortHex, str, utc } from "../format";
 import { graph, type GraphEdge, type GraphNode } from "../graph";
 import { agentReasons, discountReasons, explain } from "../reasons";
+import { agentHref, matchedByWords, parseRevision, revisionLabel, revisionQuery, type Revision } from "../revisions";
 import type { Params } from "../router";
 import { badge, facts, hex, jsonBlock, section, table } from "../ui";
-import { verificationBadge } from "./agents";
+import { revisionBadge, verificationBadge } from "./agents";
 
 const kFeedbackPages = 5; // at most 500 rows on the page; the count says how many exist
 
-async function allFeedback(base: string, signal: AbortSignal): Promise<J[]> {
+/** The feedback rows; for the first draft, its AcceptFeedback authorizations (the route's answer
+ * for that revision, which takes no include_revoked). */
+async function allFeedback(base: string, revision: Revision, signal: AbortSignal): Promise<J[]> {
     const rows: J[] = [];
     let cursor = "";
+    const query = revision === "draft" ? { revision } : { include_revoked: true, ...revisionQuery(revision) };
     for (let i = 0; i < kFeedbackPages; ++i) {
-        const page = await get(`${base}/feedback`, { include_revoked: true, limit: 100, cursor }, signal);
+        const page = await get(`${base}/feedback`, { ...query, limit: 100, cursor }, signal);
         rows.push(...arr(page.items).map(obj));
         if (typeof page.next_cursor !== "string") break;
         cursor = page.next_cursor;
@@ -29,39 +36,91 @@ async function allFeedback(base: string, signal: AbortSignal): Promise<J[]> {
 export async function agentPage(p: Params, signal: AbortSignal): Promise<Node> {
     const id = p.path[0] ?? "";
     const base = `/agents/${encodeURIComponent(id)}`;
-    const agent = await get(base, {}, signal);
-    const [feedback, validations, history] = await Promise.all([
-        allFeedback(base, signal),
-        tryGet(`${base}/validations`, {}, signal),
-        tryGet(`${base}/reputation/history`, {}, signal),
+    const revision = parseRevision(p.query.get("revision"));
+    if (revision === null) {
+        return h("div", null, h("h1", null, `Agent ${id}`), h("p", { class: "error", role: "alert" }, `Unknown ERC-8004 revision "${p.query.get("revision") ?? ""}": choose current, score or draft.`));
+    }
+    const rq = revisionQuery(revision);
+    let agent: J;
+    try {
+        agent = await get(base, rq, signal);
+    } catch (e) {
+        if (e instanceof ApiError && e.status === 404 && revision !== "current") return notFound(id, revision, e);
+        throw e;
+    }
+    const draft = revision === "draft";
+    // ERC-8004 first draft §Reputation Registry: no feedback on chain, so no reputation routes
+    // (they answer 404) and nothing to chart; they are not asked.
+    const [feedback, validations, history, reputation] = await Promise.all([
+        allFeedback(base, revision, signal),
+        tryGet(`${base}/validations`, rq, signal),
+        draft ? Promise.resolve(null) : tryGet(`${base}/reputation/history`, rq, signal),
+        revision === "score" ? tryGet(`${base}/reputation`, rq, signal) : Promise.resolve(null),
     ]);
     const profile = obj(agent.profile);
     const file = dataUriJson(agent.agent_uri);
-    const name = firstText(profile.name, file?.name) || `Agent ${id}`;
+    const domain = str(agent.agent_domain);
+    const name = firstText(profile.name, file?.name, domain) || `Agent ${id}`;
     const verification = obj(agent.verification);
     const counts = obj(agent.counts);
     return h(
         "article",
-        { "data-agent-id": id },
+        { "data-agent-id": id, "data-revision": revision },
         h("h1", null, name, " ", h("span", { class: "muted" }, `#${id}`)),
-        badges(agent),
+        h("p", { class: "badges", "aria-label": "ERC-8004 revision" }, revisionBadge(agent.revision ?? revision), " ", h("span", { class: "muted" }, revisionNote(revision))),
+        draft ? null : badges(agent),
         h("p", null, firstText(profile.description, file?.description)),
         facts([
-            ["Owner", hex(agent.owner, 20)],
-            ["Agent wallet", agent.wallet ? hex(agent.wallet, 20) : "none"],
+            // ERC-8004 first draft §Identity Registry: the AgentAddress is the record's owner.
+            ["AgentDomain", domain ? h("span", { class: "mono", "data-agent-domain": domain }, domain) : ""],
+            ["AgentAddress", agent.agent_address ? h("span", { "data-agent-address": str(agent.agent_address) }, hex(agent.agent_address, 20)) : ""],
+            ["Owner", draft ? "" : hex(agent.owner, 20)],
+            ["Agent wallet", draft ? "" : agent.wallet ? hex(agent.wallet, 20) : "none"],
             ["agentURI", agent.agent_uri && !file ? extLink(agent.agent_uri) : file ? "a data: URI (the file is stored on chain)" : ""],
             ["Registry", h("span", { class: "mono" }, str(agent.agent_registry))],
             ["Registered at block", count(num(agent.registered_block_num))],
             ["Active", profile.active === true ? "yes" : profile.active === false ? "no" : ""],
             ["x402 payments", profile.x402_support === true ? "supported" : ""],
-            ["Registration check", verification.status ? [verificationBadge(verification.status), " ", explain(agentReasons, verification.reason), verification.checked_at ? ` (checked ${utc(verification.checked_at)})` : ""] : "not checked yet"],
+            ["Registration check", draft ? "" : verification.status ? [verificationBadge(verification.status), " ", explain(agentReasons, verification.reason), verification.checked_at ? ` (checked ${utc(verification.checked_at)})` : ""] : "not checked yet"],
         ]),
-        scoreSection(obj(agent.score)),
-        chartSection(history),
-        servicesSection(profile, file),
-        feedbackSection(feedback, num(counts.feedback)),
-        validationsSection(validations),
-        section("Registration file", jsonBlock(file ?? (Object.keys(profile).length ? profile : null), file ? "The registration file from its data: URI (JSON)" : "The registration file as last read (JSON)")),
+        revision === "current" || num(obj(agent.score).score) !== undefined
+            ? scoreSection(obj(agent.score))
+            : section("Trust score", h("p", { class: "muted", "data-score": "none" }, "The trust engine scores the current revision's records only.")),
+        draft ? null : chartSection(history),
+        draft ? null : servicesSection(profile, file),
+        revision === "draft"
+            ? authorizationsSection(feedback, num(counts.feedback_authorizations))
+            : revision === "score"
+              ? scoreFeedbackSection(feedback, num(counts.feedback), reputation)
+              : feedbackSection(feedback, num(counts.feedback)),
+        validationsSection(validations, revision),
+        historySection(arr(agent.history).map(obj)),
+        draft ? null : section("Registration file", jsonBlock(file ?? (Object.keys(profile).length ? profile : null), file ? "The registration file from its data: URI (JSON)" : "The registration file as last read (JSON)")),
+    );
+}
+
+/** What the record's revision is, in one line (docs/compatibility.md §Earlier ERC-8004 revisions). */
+function revisionNote(revision: Revision): string {
+    if (revision === "draft") return "A record of the first draft's Identity Registry: an AgentDomain and an AgentAddress, no registration file.";
+    if (revision === "score") return "A record of the intermediate revision: feedback is a score from 0 to 100.";
+    return "";
+}
+
+/** A 404 for a revision other than the current one: the agent is not in that revision's registry,
+ * or the node follows none of that revision's registries. Either way, a message, not a broken page. */
+function notFound(id: string, revision: Revision, e: ApiError): HTMLElement {
+    return h(
+        "div",
+        null,
+        h("h1", null, `Agent ${id}`, " ", h("span", { class: "muted" }, revisionLabel(revision))),
+        h(
+            "p",
+            { class: "error", role: "alert", "data-not-found": revision },
+            h("strong", null, "Not found. "),
+            `The ${revisionLabel(revision)} Identity Registry has no agent ${id}, or this node does not follow that revision's registries (its deployment file or [[registries]] names none). `,
+            h("span", { "data-node-message": true }, `The node says: "${e.message}".`),
+        ),
+        h("p", null, link(`/agents?revision=${revision}`, `All agents of the ${revisionLabel(revision)}`), " · ", link(`/agents/${encodeURIComponent(id)}`, `Agent ${id} in the current revision`)),
     );
 }
 
@@ -256,16 +315,21 @@ function feedbackSection(rows: J[], total: number | undefined): HTMLElement {
     );
 }
 
-function validationsSection(page: J | null): HTMLElement {
+function validationsSection(page: J | null, revision: Revision): HTMLElement {
     const rows = arr(page?.items).map(obj);
     const summary = obj(page?.summary);
+    const draft = revision === "draft";
     return section(
         "Validations",
         num(summary.count) ? h("p", null, `${count(num(summary.count))} responses, average ${str(summary.average_response)} / 100.`) : null,
+        // ERC-8004 first draft §Validation Registry: a validator is an agent (by AgentID), a request
+        // is named by its DataHash, and there is no summary on chain.
+        draft ? h("p", { class: "muted" }, "First draft: validators are agents, named by their AgentID; a request is named by its DataHash.") : null,
         table(
-            "Validation requests for this agent (ERC-8004 Validation Registry), oldest first",
+            `Validation requests for this agent (${revisionLabel(revision)} Validation Registry), oldest first`,
             [
-                { head: "Request", cell: (v) => hex(v.request_hash) },
+                { head: draft ? "DataHash" : "Request", cell: (v) => hex(v.request_hash) },
+                ...(draft ? [{ head: "Validator agent", cell: (v: J) => (str(v.validator_agent_id) ? link(agentHref(str(v.validator_agent_id), "draft"), h("span", { "data-validator-agent-id": str(v.validator_agent_id) }, `#${str(v.validator_agent_id)}`)) : "") }] : []),
                 { head: "Validator", cell: (v) => hex(v.validator) },
                 { head: "Response", cell: (v) => (num(v.response) === undefined ? badge("none", "pending") : `${str(v.response)} / 100`), num: true },
                 { head: "Tag", cell: (v) => str(v.response_tag) },
@@ -274,6 +338,83 @@ function validationsSection(page: J | null): HTMLElement {
             ],
             rows,
             "No validation requests.",
+        ),
+    );
+}
+
+/** The intermediate revision's feedback: a score from 0 to 100 per feedback (ERC-8004
+ * intermediate §Giving Feedback), and the contract's own getSummary average. */
+function scoreFeedbackSection(rows: J[], total: number | undefined, reputation: J | null): HTMLElement {
+    const summary = obj(reputation?.summary);
+    const average = num(summary.average_score);
+    return section(
+        "Feedback",
+        h(
+            "p",
+            { "data-average-score": average ?? "none" },
+            average === undefined
+                ? "No average score: no feedback counts yet."
+                : [h("span", { class: "score" }, `${round(average)} / 100`), h("span", { class: "muted" }, ` average score over ${count(num(summary.count))} feedback (ScoreReputationRegistry.getSummary, every client)`)],
+        ),
+        total !== undefined && total > rows.length ? h("p", { class: "muted" }, `The first ${rows.length} of ${count(total)}.`) : null,
+        table(
+            "Feedback given to this agent (ERC-8004 intermediate Reputation Registry), scores from 0 to 100, with responses",
+            [
+                { head: "Client", cell: (f) => hex(f.client) },
+                { head: "#", cell: (f) => str(f.feedback_index), num: true },
+                { head: "Score (0–100)", cell: (f) => h("span", { "data-value": true }, decimalValue(f.value, f.value_decimals)), num: true },
+                { head: "Tags", cell: (f) => [str(f.tag1), str(f.tag2)].filter(Boolean).map((t) => badge("none", t)) },
+                { head: "Block", cell: (f) => count(num(f.block_num)), num: true },
+                { head: "Status", cell: (f) => (f.revoked === true ? badge("bad", "revoked") : badge("ok", "live")) },
+                { head: "Responses", cell: (f) => arr(f.responses).map(obj).map((r) => h("div", { class: "response" }, hex(r.responder), " → ", extLink(r.response_uri))) },
+            ],
+            rows,
+            "No feedback yet.",
+        ),
+    );
+}
+
+/** The first draft's AcceptFeedback authorizations: ERC-8004 first draft §Reputation Registry has
+ * the server agent authorize a client agent on chain (a FeedbackAuthID); the feedback itself is
+ * off-chain. */
+function authorizationsSection(rows: J[], total: number | undefined): HTMLElement {
+    const agent = (x: unknown) => (str(x) ? link(agentHref(str(x), "draft"), `#${str(x)}`) : "");
+    return section(
+        "Feedback authorizations",
+        h("p", { class: "muted", "data-offchain": true }, "First draft: the feedback itself is off-chain. The chain holds only the server agent's AcceptFeedback authorizations, each with its FeedbackAuthID, so there is nothing here to score."),
+        total !== undefined && total > rows.length ? h("p", { class: "muted" }, `The first ${rows.length} of ${count(total)}.`) : null,
+        table(
+            "AcceptFeedback authorizations of this agent (ERC-8004 first draft Reputation Registry), oldest first",
+            [
+                { head: "Client agent", cell: (a) => agent(a.agent_client_id) },
+                { head: "Server agent", cell: (a) => agent(a.agent_server_id) },
+                { head: "FeedbackAuthID", cell: (a) => h("span", { "data-feedback-auth-id": str(a.feedback_auth_id) }, hex(a.feedback_auth_id)) },
+                { head: "Block", cell: (a) => count(num(a.block_num)), num: true },
+                { head: "Transaction", cell: (a) => hex(a.txn_hash) },
+            ],
+            rows,
+            "No feedback authorization yet.",
+        ),
+    );
+}
+
+/** The same agent's records in the other revisions' identity registries, oldest first (docs/api.md
+ * §One agent across revisions), each a link to that record's page in its revision. */
+function historySection(entries: J[]): HTMLElement {
+    return section(
+        "History across revisions",
+        table(
+            "This agent's records in the other ERC-8004 revisions, oldest first",
+            [
+                { head: "Revision", cell: (e) => revisionBadge(e.revision) },
+                { head: "Agent", cell: (e) => h("a", { href: agentHref(str(e.agent_id), e.revision), "data-link": true, "data-history-link": str(e.revision) }, `Agent #${str(e.agent_id)}`) },
+                { head: "Matched by", cell: (e) => h("span", { "data-matched-by": str(e.matched_by) }, matchedByWords(e.matched_by)) },
+                { head: "Registered at block", cell: (e) => count(num(e.registered_block_num)), num: true },
+                { head: "agentURI / AgentDomain", cell: (e) => (str(e.agent_domain) ? h("span", { class: "mono" }, str(e.agent_domain)) : /^data:/.test(str(e.agent_uri)) ? "a data: URI" : extLink(e.agent_uri)) },
+                { head: "Registry", cell: (e) => h("span", { class: "mono" }, str(e.agent_registry)) },
+            ],
+            entries,
+            "No record of this agent in the other revisions (the same owner with the same agentURI, or with a verified domain).",
         ),
     );
 }

@@ -1,16 +1,17 @@
-// Agents list: search and filters (text, service type, minimum score, verification
-// status, active) mapped one to one onto GET /api/v1/agents (docs/api.md); the filters live in
-// the page's URL, so a search can be bookmarked and the back button restores it.
-import { arr, get, num, obj, type J } from "../api";
+// Agents list: search and filters (ERC-8004 revision, text, service type, minimum score,
+// verification status, active) mapped one to one onto GET /api/v1/agents (docs/api.md); the
+// filters live in the page's URL, so a search can be bookmarked and the back button restores it.
+import { ApiError, arr, get, num, obj, type J } from "../api";
 import { h, link } from "../dom";
 import { percent, str } from "../format";
+import { agentHref, kRevisions, notFollowedText, parseRevision, revisionLabel, revisionOption } from "../revisions";
 import { navigate, type Params } from "../router";
 import { badge, hex, table, type Tone } from "../ui";
 
 const kServices = ["a2a", "mcp", "oasf", "ens", "did", "web", "email"];
 const kPageSize = 25;
 // The parameters of GET /api/v1/agents this page sets; the API refuses unknown ones.
-const kParams = ["q", "service", "min_score", "verification", "active", "sort", "cursor"] as const;
+const kParams = ["revision", "q", "service", "min_score", "verification", "active", "sort", "cursor"] as const;
 
 export function verificationBadge(status: unknown): HTMLElement {
     const tones: Record<string, [Tone, string]> = {
@@ -20,6 +21,17 @@ export function verificationBadge(status: unknown): HTMLElement {
     };
     const [tone, text] = tones[str(status)] ?? ["none", "not checked"];
     return badge(tone, text);
+}
+
+/** Which ERC-8004 revision a record belongs to, on every record (docs/api.md §Earlier ERC-8004
+ * revisions): the current one quietly, the earlier ones so they stand out. */
+export function revisionBadge(revision: unknown): HTMLElement {
+    const r = parseRevision(str(revision));
+    return h(
+        "span",
+        { "data-revision": str(revision) || "current" },
+        badge(r === "current" ? "none" : "warn", revisionLabel(revision)),
+    );
 }
 
 function select(name: string, label: string, value: string, options: Array<[string, string]>): HTMLElement {
@@ -34,14 +46,15 @@ function select(name: string, label: string, value: string, options: Array<[stri
 export async function agentsPage(p: Params, signal: AbortSignal): Promise<Node> {
     const query: Record<string, string | number> = { limit: kPageSize };
     for (const k of kParams) query[k] = p.query.get(k) ?? "";
-    const page = await get("/agents", query, signal);
-    const rows = arr(page.items).map(obj);
-    const next = typeof page.next_cursor === "string" ? page.next_cursor : "";
+    // The current revision is the API's default: its URLs carry no revision.
+    if (query.revision === "current") query.revision = "";
+    const revision = parseRevision(String(query.revision));
     const v = (k: string) => String(query[k] ?? "");
 
     const form = h(
         "form",
         { class: "filters", role: "search", "aria-label": "Search agents" },
+        select("revision", "ERC-8004 revision", revision ?? "current", kRevisions.map((r): [string, string] => [r, revisionOption(r)])),
         h("label", null, "Text", h("input", { type: "search", name: "q", value: v("q"), placeholder: "name, description, skill" })),
         select("service", "Service type", v("service"), [["", "any"], ...kServices.map((s): [string, string] => [s, s.toUpperCase()])]),
         h("label", null, "Minimum score", h("input", { type: "number", name: "min_score", min: 0, max: 1, step: "any", value: v("min_score"), inputmode: "decimal" })),
@@ -53,25 +66,55 @@ export async function agentsPage(p: Params, signal: AbortSignal): Promise<Node> 
     form.addEventListener("submit", (event) => {
         event.preventDefault();
         const out = new URLSearchParams();
-        for (const [k, val] of new FormData(form).entries()) if (typeof val === "string" && val !== "") out.set(k, val);
+        for (const [k, val] of new FormData(form).entries()) {
+            if (typeof val === "string" && val !== "" && !(k === "revision" && val === "current")) out.set(k, val);
+        }
         navigate(`/agents${out.toString() ? `?${out}` : ""}`);
     });
+    // Switching the revision shows that revision's agents at once, with the other filters kept.
+    form.querySelector("select[name=revision]")?.addEventListener("change", () => form.requestSubmit());
+
+    const heading = h("h1", null, "Agents");
+    if (revision === null) {
+        return h("div", null, heading, form, h("p", { class: "error", role: "alert" }, `Unknown ERC-8004 revision "${v("revision")}": choose current, score or draft.`));
+    }
+    let page: J;
+    try {
+        page = await get("/agents", query, signal);
+    } catch (e) {
+        // A revision the node does not follow is a 404 (docs/api.md §Earlier ERC-8004 revisions):
+        // a message under the form, from which another revision can be chosen.
+        if (e instanceof ApiError && e.status === 404 && revision !== "current") {
+            return h("div", null, heading, form, h("p", { class: "error", role: "alert", "data-not-followed": revision }, notFollowedText(revision), " ", h("span", { class: "muted" }, `(${e.message})`)));
+        }
+        throw e;
+    }
+    const rows = arr(page.items).map(obj);
+    const next = typeof page.next_cursor === "string" ? page.next_cursor : "";
 
     const nextParams = new URLSearchParams(p.query);
     nextParams.set("cursor", next);
     const id = (a: J) => str(a.agent_id);
+    const href = (a: J) => agentHref(id(a), a.revision ?? revision);
     const score = (a: J) => num(obj(a.score).score);
+    // ERC-8004 first draft §Identity Registry: a record is (AgentID, AgentDomain, AgentAddress),
+    // with no registration file, so the AgentDomain stands where the name would be.
+    const name = (a: J) =>
+        str(a.agent_domain) && !str(a.name)
+            ? [h("span", { class: "muted" }, "AgentDomain "), link(href(a), h("span", { "data-agent-domain": str(a.agent_domain) }, str(a.agent_domain)))]
+            : link(href(a), str(a.name) || "(no registration file read yet)");
     return h(
         "div",
         null,
-        h("h1", null, "Agents"),
+        heading,
         form,
         h("p", { class: "muted", role: "status", "data-result-count": rows.length }, `${rows.length} agent${rows.length === 1 ? "" : "s"}${next ? " on this page" : ""}.`),
         table(
             "Agents matching the search",
             [
-                { head: "Id", cell: (a) => link(`/agents/${id(a)}`, id(a)), num: true },
-                { head: "Name", cell: (a) => link(`/agents/${id(a)}`, str(a.name) || "(no registration file read yet)") },
+                { head: "Id", cell: (a) => link(href(a), id(a)), num: true },
+                { head: "Name", cell: name },
+                { head: "Revision", cell: (a) => revisionBadge(a.revision ?? revision) },
                 { head: "Services", cell: (a) => arr(a.services).map((s) => badge("none", str(s).toUpperCase())) },
                 { head: "Score", cell: (a) => (score(a) === undefined ? "–" : h("span", { title: `95 % interval ${percent(obj(a.score).low)} – ${percent(obj(a.score).high)}` }, percent(score(a)))), num: true },
                 { head: "Verification", cell: (a) => verificationBadge(a.verification) },
