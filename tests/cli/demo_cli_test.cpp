@@ -443,6 +443,19 @@ TEST_F(DemoCli, demo_seeds_a_world_the_verifiers_and_trust_engine_see) {
             EXPECT_EQ(summary_json["average_score"], expected->average_score);
             EXPECT_EQ(summary_json["count"], 2) << rep->body;           // three given, one revoked
             EXPECT_EQ(summary_json["average_score"], 86) << rep->body;  // (92 + 81) / 2
+            // Its first-draft card, served at its AgentDomain, names it: the node verifies it.
+            std::string draft_status;
+            const auto verified_by = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+            while (std::chrono::steady_clock::now() < verified_by && !node.exited()) {
+                if (auto res = api.Get("/api/v1/agents/" + moved["draft"] + "?revision=draft");
+                    res && res->status == 200) {
+                    const Json v = Json::parse(res->body, nullptr, false)["verification"];
+                    if (v.is_object()) draft_status = v["status"].get<std::string>();
+                    if (draft_status == "verified") break;
+                }
+                std::this_thread::sleep_for(std::chrono::milliseconds(250));
+            }
+            EXPECT_EQ(draft_status, "verified");
             auto auths = api.Get("/api/v1/agents/" + moved["draft"] + "/feedback?revision=draft");
             ASSERT_TRUE(auths);
             ASSERT_EQ(auths->status, 200) << auths->body;

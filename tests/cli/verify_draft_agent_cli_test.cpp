@@ -105,9 +105,43 @@ TEST_F(VerifyDraftAgentCli, unknown_draft_agent_and_bad_revision_are_one_error_l
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_EQ(lines(r.err).size(), 1U) << r.err;
     EXPECT_NE(r.err.find("reading draft agent 42"), std::string::npos) << r.err;
-    r = run({"verify", "agent", "--revision", "score", "1"});
+    r = run({"verify", "agent", "--revision", "v0", "1"});
     EXPECT_EQ(r.exit_code, 1);
     EXPECT_NE(r.err.find("--revision"), std::string::npos) << r.err;
+}
+
+// The intermediate revision (ERC-8004 intermediate §Identity Registry): its registration file, with
+// `endpoints`, read from ScoreIdentityRegistry's tokenURI and checked by the same rules; the
+// agent's wallet comes from getMetadata("agentWallet"), since that registry has no getAgentWallet.
+TEST_F(VerifyDraftAgentCli, an_intermediate_revision_agent_is_verified_by_its_file) {
+    const std::string registry = devnet_->address("ScoreIdentityRegistry").to_checksum_hex();
+    (void)cast(*devnet_,
+               {"send", registry, "register(string)", "https://draft-agent.test/score.json",
+                "--private-key", devnet_->dev_key(1)});
+    const Json file{
+        {"type", "https://eips.ethereum.org/EIPS/eip-8004#registration-v1"},
+        {"name", "Score Agent"},
+        {"description", "an intermediate-revision agent"},
+        {"image", "https://draft-agent.test/icon.png"},
+        {"endpoints", Json::array({{{"name", "MCP"},
+                                    {"endpoint", "https://draft-agent.test/mcp"},
+                                    {"version", "2025-06-18"}}})},
+        {"registrations",
+         Json::array({{{"agentId", 0},
+                       {"agentRegistry",
+                        "eip155:" + std::to_string(devnet_->chain_id()) + ":" + registry}}})},
+        {"supportedTrust", {"reputation"}}};
+    server_->serve("draft-agent.test", "/score.json", file.dump());
+    const CommandResult r = run({"verify", "agent", "--revision", "score", "0", "--json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    const Json j = Json::parse(r.out);
+    EXPECT_EQ(j["status"], "verified") << r.out;
+    EXPECT_NE(r.out.find("earlier_revision"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Score Agent"), std::string::npos) << r.out;
+    // An id the intermediate registry never minted is one error line.
+    const CommandResult wrong = run({"verify", "agent", "--revision", "score", "7", "--json"});
+    EXPECT_EQ(wrong.exit_code, 1) << wrong.out;
+    EXPECT_NE(wrong.err.find("reading agent 7"), std::string::npos) << wrong.err;
 }
 
 }  // namespace

@@ -253,6 +253,18 @@ DemoResult<std::vector<Doc>> documents(const DemoSummary& s, const core::Address
         if (!proof.is_null())
             docs.push_back({a.domain, "/.well-known/agent-registration.json", proof.dump(2)});
     }
+    // ERC-8004 first draft §Agent Card Structure: the card of alpha's first-draft record, at its
+    // AgentDomain, naming its AgentID and AgentAddress (docs/formats.md §ERC-8004 first draft).
+    for (const DemoEarlierAgent& e : s.earlier_revisions) {
+        if (e.revision != "draft" || e.role != "server") continue;
+        const Json card{
+            {"name", s.agents.front().name},
+            {"description", "Demo agent alpha, as the first ERC-8004 draft knew it."},
+            {"registrations", Json::array({{{"agentId", e.agent_id},
+                                            {"agentAddress", caip10(s.chain_id, e.owner)}}})},
+            {"trustModels", {"feedback", "inference-validation"}}};
+        docs.push_back({e.domain, "/.well-known/agent-card.json", card.dump(2)});
+    }
     for (const ToolPlan& t : tool_plans(tool_creator, stranger)) {
         auto bytes = canonical(t.served);
         if (!bytes) return std::unexpected(bytes.error());

@@ -90,6 +90,9 @@ protected:
                did::new_agent("Agent.example", d.dev_address(kOwner)).value());
         // Another owner's file at the same URI names nothing of owner 1.
         d.send(6, at("ScoreIdentityRegistry"), sid::register_1(std::string(kUri)).value());
+        // An intermediate-revision agent whose file has that revision's shape (`endpoints`).
+        d.send(7, at("ScoreIdentityRegistry"),
+               sid::register_1("https://agent.example/score.json").value());
         d.send(2, at("DraftIdentityRegistry"),
                did::new_agent("client.example", d.dev_address(2)).value());
         d.send(3, at("DraftIdentityRegistry"),
@@ -147,6 +150,18 @@ protected:
             {"registrations", Json::array({Json{{"agentId", 0}, {"agentRegistry", registry}}})},
             {"supportedTrust", Json::array({"reputation"})}};
         server_.serve("agent.example", "/a.json", file.dump());
+        Json score_file{
+            {"type", std::string(core::kRegistrationTypeV1)},
+            {"name", "Score Agent"},
+            {"description", "Registered in the intermediate revision"},
+            {"image", "https://agent.example/score.png"},
+            {"endpoints", Json::array({Json{{"name", "MCP"},
+                                            {"endpoint", "https://agent.example/mcp"},
+                                            {"version", "2025-06-18"}}})},
+            {"registrations",
+             Json::array({Json{{"agentId", 2}, {"agentRegistry", caip("ScoreIdentityRegistry")}}})},
+            {"supportedTrust", Json::array({"reputation"})}};
+        server_.serve("agent.example", "/score.json", score_file.dump());
         verify::FetcherConfig config;
         config.connect_to = server_.connect_to();
         config.ca_file = server_.ca_file();
@@ -159,6 +174,8 @@ protected:
         options.now = 1'700'000'000;
         auto counts = verify::reverify_due(db, d.chain_id(), checks, options);
         ASSERT_TRUE(counts) << counts.error().to_string();
+        // The current agent, the three intermediate-revision ones and the three first-draft ones.
+        EXPECT_EQ(counts->checked, 7U);
     }
 
     RestApiOptions api_options(DatabaseOpener opener) {
@@ -206,7 +223,7 @@ void rest_revisions::check_routes(RestApi& api) {
     // Lists: each revision's own agents, each labelled.
     EXPECT_EQ(answer(api, "/api/v1/agents", {})["items"].size(), 1U);
     const Json score_list = answer(api, "/api/v1/agents", {{"revision", "score"}});
-    ASSERT_EQ(score_list["items"].size(), 2U);
+    ASSERT_EQ(score_list["items"].size(), 3U);
     for (const auto& item : score_list["items"]) EXPECT_EQ(item["revision"], "score");
     const Json draft_list = answer(api, "/api/v1/agents", {{"revision", "draft"}});
     ASSERT_EQ(draft_list["items"].size(), 3U);
@@ -251,6 +268,16 @@ void rest_revisions::check_routes(RestApi& api) {
     EXPECT_EQ(score["history"][0]["revision"], "current");
     EXPECT_EQ(score["history"][1]["revision"], "draft");
     EXPECT_EQ(answer(api, "/api/v1/agents/1", {{"revision", "score"}})["history"].size(), 0U);
+
+    // The intermediate revision's registration files are verified by its rules (`endpoints` read
+    // as services, with a warning that names the earlier shape).
+    const Json score_agent = answer(api, "/api/v1/agents/2", {{"revision", "score"}});
+    ASSERT_TRUE(score_agent["verification"].is_object()) << score_agent.dump();
+    EXPECT_EQ(score_agent["verification"]["status"], "verified") << score_agent.dump();
+    EXPECT_EQ(score_agent["profile"]["name"], "Score Agent");
+    EXPECT_EQ(score_agent["profile"]["service_names"], Json::array({"mcp"}));
+    EXPECT_NE(score_agent["verification"].dump().find("earlier_revision"), std::string::npos);
+    EXPECT_EQ(score_list["items"].size(), 3U);
 
     // The intermediate revision's getSummary against eth_call, for client subsets and tags.
     const std::vector<std::vector<core::Address>> subsets{

@@ -6,7 +6,7 @@
 //       agentRegistry and agentId, verifies every HTTPS endpoint-domain (well-known file or the
 //       same-domain shortcut) and fetches each A2A agent card
 //       (verify/verifiers/registration_verifier.hpp).
-//   verify agent --revision draft <agentId> [--registry ADDR] [chain flags] [fetch flags]
+//   verify agent --revision score|draft <agentId> [--registry ADDR] [chain flags] [fetch flags]
 //       a first-draft agent: reads getAgent from the DraftIdentityRegistry, fetches
 //       https://{AgentDomain}/.well-known/agent-card.json and looks for a `registrations` entry
 //       naming this agentId and AgentAddress on this chain
@@ -146,8 +146,9 @@ void run_verify_draft_agent(const VerifyAgentArgs& a, const core::Uint256& agent
 void run_verify_agent(const VerifyAgentArgs& a) {
     const core::Uint256 agent_id = parse_uint256_arg("agentId", a.agent_id);
     const auto revision = core::parse_erc8004_revision(a.revision);
-    if (!revision || *revision == core::Erc8004Revision::score) {
-        throw CliError(fmt::format("--revision: \"{}\" is not current or draft", a.revision));
+    if (!revision) {
+        throw CliError(
+            fmt::format("--revision: \"{}\" is not current, score or draft", a.revision));
     }
     if (*revision == core::Erc8004Revision::draft) {
         if (a.no_domains || a.no_card) {
@@ -157,8 +158,13 @@ void run_verify_agent(const VerifyAgentArgs& a) {
         return;
     }
     ChainContext ctx(a.chain);
-    const core::Address registry = ctx.contract("IdentityRegistry", a.registry);
-    auto agent = verify::read_onchain_agent(ctx.rpc(), ctx.chain_id(), registry, agent_id);
+    // The intermediate revision's registration files are checked by the same rules: its
+    // `endpoints` read as services (ERC-8004 intermediate §Identity Registry).
+    const core::Address registry = ctx.contract(
+        std::string(core::registry_contract_name(*revision, core::Erc8004Registry::identity)),
+        a.registry);
+    auto agent =
+        verify::read_onchain_agent(ctx.rpc(), ctx.chain_id(), registry, agent_id, *revision);
     if (!agent)
         throw CliError(
             fmt::format("reading agent {}: {}", agent_id.to_dec(), agent.error().message()));
@@ -263,8 +269,9 @@ void add_verify_agent_command(CLI::App& verify_group) {
     cmd->add_option("--registry", agent_args.registry,
                     "IdentityRegistry address (default: the deployment's)");
     cmd->add_option("--revision", agent_args.revision,
-                    "ERC-8004 revision of the agent: current (default) or draft (the first "
-                    "draft: the Agent Card at its AgentDomain)");
+                    "ERC-8004 revision of the agent: current (default), score (the "
+                    "intermediate revision's registration file) or draft (the first draft: the "
+                    "Agent Card at its AgentDomain)");
     cmd->add_flag("--no-domains", agent_args.no_domains, "Skip endpoint-domain verification");
     cmd->add_flag("--no-card", agent_args.no_card, "Skip fetching A2A agent cards");
     add_chain_options(*cmd, agent_args.chain, false);

@@ -76,7 +76,7 @@ void run_pending(const PendingArgs& a) {
     };
     if (wanted(verify::SubjectKind::agent)) {
         checks[verify::SubjectKind::agent] =
-            verify::make_agent_check(*fetcher, ctx.rpc(), chain_id);
+            verify::make_agent_check(*fetcher, ctx.rpc(), chain_id, {}, db.get());
     }
     if (wanted(verify::SubjectKind::tool)) {
         checks[verify::SubjectKind::tool] = verify::make_tool_check(*fetcher, ctx.rpc());

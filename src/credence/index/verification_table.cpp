@@ -42,15 +42,17 @@ constexpr std::string_view kForgetAbove =
 // changes), $4 limit. The LEFT JOIN keeps subjects never checked; comparing covers_block_num
 // with the projection's last change is what re-verifies on an update event (docs/architecture.md
 // §verify/). Only rows of the revisions a verifier reads are due (docs/compatibility.md §Earlier
-// ERC-8004 revisions): the current revision everywhere, and first-draft agents, whose Agent Card
-// the draft verifier checks (verify/verifiers/draft_agent_verifier.hpp). Agents add a seventh
+// ERC-8004 revisions): the current revision everywhere, intermediate-revision agents (their
+// registration files, with `endpoints`, by the same verifier: ERC-8004 intermediate §Identity
+// Registry), and first-draft agents, whose Agent Card the draft verifier checks
+// (verify/verifiers/draft_agent_verifier.hpp). Agents add a seventh
 // column, the row's revision; a draft agent's uri is its AgentDomain.
 constexpr std::string_view kDueAgents =
     "SELECT a.registry, a.agent_id, NULL, 0, a.updated_block_num, "
     "CASE WHEN a.revision = 'draft' THEN a.agent_domain ELSE a.agent_uri END, a.revision "
     "FROM agents a LEFT JOIN verifications v ON v.chain_id = a.chain_id AND v.subject_kind = $2 "
     "AND v.contract = a.registry AND v.subject_id = a.agent_id "
-    "WHERE a.chain_id = $1 AND ((a.revision = 'current' AND a.agent_uri IS NOT NULL "
+    "WHERE a.chain_id = $1 AND ((a.revision IN ('current', 'score') AND a.agent_uri IS NOT NULL "
     "AND a.agent_uri <> '') OR (a.revision = 'draft' AND a.agent_domain IS NOT NULL "
     "AND a.agent_domain <> '')) "
     "AND (v.checked_at IS NULL OR v.covers_block_num < a.updated_block_num "

@@ -13,6 +13,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <credence/index/in_list.hpp>
 #include <credence/index/store.hpp>
 #include <support/postgres.hpp>
@@ -169,9 +171,9 @@ TEST_P(verification_table, agent_is_due_when_never_checked_changed_or_stale) {
 }
 
 // Earlier revisions (docs/compatibility.md §Earlier ERC-8004 revisions): a first-draft agent is
-// due with its AgentDomain (its Agent Card's host) and revision; the intermediate revision's agents
-// have no verifier and are never due.
-TEST_P(verification_table, draft_agents_are_due_by_domain_and_score_agents_never) {
+// due with its AgentDomain (its Agent Card's host) and revision; an intermediate-revision agent with
+// its agentURI, as a current one.
+TEST_P(verification_table, draft_agents_are_due_by_domain_and_score_agents_by_uri) {
     exec(
         "INSERT INTO agents (chain_id, registry, agent_id, owner, agent_address, agent_domain, "
         "revision, updated_block_num, updated_log_index) VALUES ($1, $2, $3, $4, $4, $5, 'draft', "
@@ -185,11 +187,15 @@ TEST_P(verification_table, draft_agents_are_due_by_domain_and_score_agents_never
          std::string("ipfs://score-agent")});
     add_agent(2, "https://a.example/agent.json", 7);
     auto all = due(SubjectKind::agent, 1000, 0);
-    ASSERT_EQ(all.size(), 2U);
+    ASSERT_EQ(all.size(), 3U);
     EXPECT_EQ(all[0].subject.contract, filled_addr(0xD1));
     EXPECT_EQ(all[0].uri, "server.example");
     EXPECT_EQ(all[0].revision, core::Erc8004Revision::draft);
-    EXPECT_EQ(all[1].revision, core::Erc8004Revision::current);
+    EXPECT_EQ(all[1].subject.contract, filled_addr(0xD2));
+    EXPECT_EQ(all[1].uri, "ipfs://score-agent");
+    EXPECT_EQ(all[1].revision, core::Erc8004Revision::score);
+    EXPECT_EQ(all[2].revision, core::Erc8004Revision::current);
+    ASSERT_TRUE(save_verification(*db_, kChain, record(all[1].subject, 1000, 6)));
     ASSERT_TRUE(save_verification(*db_, kChain, record(all[0].subject, 1000, 5)));
     // AgentUpdated (a new domain) moves the row's block: due again.
     exec(
@@ -197,8 +203,12 @@ TEST_P(verification_table, draft_agents_are_due_by_domain_and_score_agents_never
         "revision = 'draft'",
         {});
     auto changed = due(SubjectKind::agent, 1001, 0);
-    ASSERT_EQ(changed.size(), 2U);
-    EXPECT_EQ(changed[1].uri, "moved.example");
+    ASSERT_EQ(changed.size(), 2U);  // the score agent, checked and unchanged, is not due
+    EXPECT_TRUE(std::ranges::any_of(changed, [](const DueSubject& d) {
+        return d.uri == "moved.example" && d.revision == core::Erc8004Revision::draft;
+    }));
+    EXPECT_FALSE(std::ranges::any_of(
+        changed, [](const DueSubject& d) { return d.revision == core::Erc8004Revision::score; }));
 }
 
 TEST_P(verification_table, deregistered_tools_and_incomplete_runs_are_never_due) {

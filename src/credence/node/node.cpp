@@ -327,7 +327,8 @@ struct Node::Impl {
             return it == payment_rpcs.end() ? nullptr : it->second.get();
         };
         const std::map<verify::SubjectKind, verify::BatchCheck> all{
-            {verify::SubjectKind::agent, verify::make_agent_check(*fetcher, rpc, chain_id)},
+            {verify::SubjectKind::agent,
+             verify::make_agent_check(*fetcher, rpc, chain_id, {}, db->get())},
             {verify::SubjectKind::tool, verify::make_tool_check(*fetcher, rpc)},
             {verify::SubjectKind::feedback,
              verify::make_feedback_check(*fetcher, rpc, std::move(feedback_options))},

@@ -186,6 +186,8 @@ std::string_view to_string(DraftCardReason r) noexcept {
             return "duplicate_entry";
         case DraftCardReason::signature_unspecified:
             return "signature_unspecified";
+        case DraftCardReason::no_feedback_data_uri:
+            return "no_feedback_data_uri";
     }
     return "unknown";
 }

@@ -51,6 +51,10 @@ enum class DraftCardReason {
     unknown_trust_model,    ///< not one of the draft's three models (warning)
     duplicate_entry,        ///< the same registration or trust model twice (warning)
     signature_unspecified,  ///< a signature the draft gives no rule to check (warning)
+    /// the agent has given feedback (an AuthFeedback names it as the client) and its card has no
+    /// FeedbackDataURI, which a feedback-providing client's card MUST carry (error; set by the
+    /// verifier, which knows the authorizations: draft_agent_verifier.hpp)
+    no_feedback_data_uri,
 };
 [[nodiscard]] std::string_view to_string(DraftCardReason r) noexcept;
 

@@ -1,5 +1,6 @@
 // The reverifier's check of first-draft agents (index_checks.hpp check_draft_agents): the agent
 // check hands them over by DueSubject::revision.
+#include <array>
 #include <utility>
 #include <vector>
 
@@ -31,9 +32,28 @@ VerificationRecord to_verification_record(const Subject& s, const DraftAgentVeri
     return rec;
 }
 
+namespace {
+
+/// Whether an indexed AuthFeedback names `agent_id` as its client (index/projector_erc8004_legacy:
+/// a contract_events row whose args hold "agentClientId":"<decimal>").
+index::DbResult<bool> gave_feedback(index::Database& db, uint64_t chain_id,
+                                    const core::Uint256& agent_id) {
+    const std::array<index::DbValue, 2> p{static_cast<int64_t>(chain_id),
+                                          "%\"agentClientId\":\"" + agent_id.to_dec() + "\"%"};
+    auto rows = db.query(
+        "SELECT 1 FROM contract_events WHERE chain_id = $1 AND name = 'AuthFeedback' AND args "
+        "LIKE $2 LIMIT 1",
+        p);
+    if (!rows) return std::unexpected(rows.error());
+    return !rows->empty();
+}
+
+}  // namespace
+
 std::vector<VerificationRecord> check_draft_agents(std::span<const DueSubject> due,
                                                    Fetcher& fetcher, chain::RpcClient& rpc,
-                                                   uint64_t chain_id, const FetchPolicy& policy) {
+                                                   uint64_t chain_id, const FetchPolicy& policy,
+                                                   index::Database* db) {
     std::vector<VerificationRecord> out(due.size());
     std::vector<DraftOnChainAgent> agents;
     std::vector<size_t> at;  // agents[i] is due[at[i]]
@@ -58,6 +78,15 @@ std::vector<VerificationRecord> check_draft_agents(std::span<const DueSubject> d
                 out[i].reason = "no_such_agent";
             }
             continue;
+        }
+        if (db != nullptr) {
+            auto client = gave_feedback(*db, chain_id, *id);
+            if (!client) {
+                out[i].reason = "index_failure";
+                out[i].detail = client.error().to_string();
+                continue;
+            }
+            agent->feedback_client = *client;
         }
         agents.push_back(std::move(*agent));
         at.push_back(i);

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include <credence/chain/bindings/draft_identity_registry.hpp>
+#include <credence/chain/bindings/draft_reputation_registry.hpp>
 #include <credence/index/indexer.hpp>
 #include <credence/index/store.hpp>
 #include <credence/verify/store/profile_store.hpp>
@@ -29,6 +30,7 @@ namespace credence::verify {
 namespace {
 
 namespace did = chain::bindings::draft_identity_registry;
+namespace drep = chain::bindings::draft_reputation_registry;
 
 enum class DraftBackend { sqlite, postgres };
 
@@ -92,7 +94,8 @@ protected:
     ReverifyCounts pass(int64_t now) {
         auto rpc = devnet_->rpc();
         const std::map<SubjectKind, BatchCheck> checks{
-            {SubjectKind::agent, make_agent_check(*fetcher_, rpc, devnet_->chain_id())}};
+            {SubjectKind::agent,
+             make_agent_check(*fetcher_, rpc, devnet_->chain_id(), {}, db_.get())}};
         auto r = reverify_due(*db_, devnet_->chain_id(), checks, ReverifyOptions{now, 0, 8});
         EXPECT_TRUE(r) << r.error().to_string();
         return r ? *r : ReverifyCounts{};
@@ -173,6 +176,31 @@ TEST_P(verify_draft_agent_check, loop_verifies_draft_agents_and_rechecks_on_a_ne
     const auto moved = record(2);
     EXPECT_EQ(moved.status, VerificationStatus::verified) << moved.detail;
     EXPECT_EQ(nlohmann::json::parse(moved.report_json)["agentDomain"], "moved-agent.test");
+}
+
+// ERC-8004 first draft §Feedback Data Structure: a client agent that was authorized to give
+// feedback (an AuthFeedback names it) MUST carry a FeedbackDataURI on its card; the verifier finds
+// the authorizations in the index and reports the card's error without changing the verdict.
+TEST_P(verify_draft_agent_check, a_feedback_client_without_a_feedback_data_uri_is_an_error) {
+    auto& d = *devnet_;
+    d.send(1, registry_, did::new_agent("good-agent.test", d.dev_address(1)).value());   // server
+    d.send(2, registry_, did::new_agent("other-agent.test", d.dev_address(2)).value());  // client
+    d.send(3, registry_, did::new_agent("moved-agent.test", d.dev_address(3)).value());  // idle
+    d.send(1, devnet_->address("DraftReputationRegistry"),
+           drep::accept_feedback(core::Uint256{2}, core::Uint256{1}).value());
+    server_->serve("good-agent.test", std::string(kAgentCardPath), card(1, 1));
+    server_->serve("other-agent.test", std::string(kAgentCardPath), card(2, 2));
+    server_->serve("moved-agent.test", std::string(kAgentCardPath), card(3, 3));
+    ASSERT_NO_FATAL_FAILURE(index_all());
+    EXPECT_EQ(pass(100).verified, 3U);
+    const auto has_issue = [](const VerificationRecord& r) {
+        return r.report_json.find("no_feedback_data_uri") != std::string::npos;
+    };
+    const auto client = record(2);
+    EXPECT_EQ(client.status, VerificationStatus::verified);
+    EXPECT_TRUE(has_issue(client)) << client.report_json;
+    EXPECT_FALSE(has_issue(record(1)));  // the server gave none
+    EXPECT_FALSE(has_issue(record(3)));  // nor did the idle agent (and 3 is no prefix of 2's id)
 }
 
 }  // namespace

@@ -65,8 +65,8 @@ VerificationRecord to_verification_record(const Subject& subject, const Evidence
 }
 
 BatchCheck make_agent_check(Fetcher& fetcher, chain::RpcClient& rpc, uint64_t chain_id,
-                            AgentVerifyOptions options) {
-    return [&fetcher, &rpc, chain_id, options](std::span<const DueSubject> due) {
+                            AgentVerifyOptions options, index::Database* db) {
+    return [&fetcher, &rpc, chain_id, options, db](std::span<const DueSubject> due) {
         std::vector<VerificationRecord> out(due.size());
         std::vector<OnChainAgent> agents;
         std::vector<size_t> at;  // agents[i] is due[at[i]]
@@ -84,7 +84,7 @@ BatchCheck make_agent_check(Fetcher& fetcher, chain::RpcClient& rpc, uint64_t ch
                 out[i] = unreachable(s, "bad_subject", "agent id is not 32 bytes");
                 continue;
             }
-            auto agent = read_onchain_agent(rpc, chain_id, s.contract, *id);
+            auto agent = read_onchain_agent(rpc, chain_id, s.contract, *id, due[i].revision);
             if (!agent) {
                 out[i] = unreachable(s, "rpc_failure", agent.error().message());
                 // A revert of ownerOf: the agent no longer exists (burned), nothing to verify.
@@ -102,7 +102,7 @@ BatchCheck make_agent_check(Fetcher& fetcher, chain::RpcClient& rpc, uint64_t ch
             out[at[k]] = to_verification_record(due[at[k]].subject, reports[k]);
         }
         if (!drafts.empty()) {
-            auto records = check_draft_agents(drafts, fetcher, rpc, chain_id, options.policy);
+            auto records = check_draft_agents(drafts, fetcher, rpc, chain_id, options.policy, db);
             for (size_t k = 0; k < records.size() && k < draft_at.size(); ++k) {
                 out[draft_at[k]] = std::move(records[k]);
             }

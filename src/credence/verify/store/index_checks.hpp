@@ -49,15 +49,16 @@ namespace credence::verify {
 [[nodiscard]] VerificationRecord to_verification_record(const Subject& subject,
                                                         const DraftAgentVerification& report);
 /// The records of first-draft agents (result i for due[i]): getAgent, then verify_draft_agents()
-/// over all of them (cards fetched concurrently). Borrows fetcher and rpc.
-[[nodiscard]] std::vector<VerificationRecord> check_draft_agents(std::span<const DueSubject> due,
-                                                                 Fetcher& fetcher,
-                                                                 chain::RpcClient& rpc,
-                                                                 uint64_t chain_id,
-                                                                 const FetchPolicy& policy);
+/// over all of them (cards fetched concurrently). Borrows fetcher, rpc and `db`, the index whose
+/// AuthFeedback events say which agents gave feedback (nullptr: none known).
+[[nodiscard]] std::vector<VerificationRecord> check_draft_agents(
+    std::span<const DueSubject> due, Fetcher& fetcher, chain::RpcClient& rpc, uint64_t chain_id,
+    const FetchPolicy& policy, index::Database* db = nullptr);
 
+/// `db`: the index, for what the agents' checks read from it (check_draft_agents).
 [[nodiscard]] BatchCheck make_agent_check(Fetcher& fetcher, chain::RpcClient& rpc,
-                                          uint64_t chain_id, AgentVerifyOptions options = {});
+                                          uint64_t chain_id, AgentVerifyOptions options = {},
+                                          index::Database* db = nullptr);
 [[nodiscard]] BatchCheck make_run_check(index::Database& db, uint64_t chain_id);
 
 // ---- tools (tool_check.cpp) --------------------------------------------------------------------

@@ -195,6 +195,14 @@ void judge_draft_card_bytes(core::ByteView body, DraftAgentVerification& out) {
     const DraftCardBinding b =
         match_draft_card(*card, a.chain_id, a.agent_id, a.agent_address.bytes);
     out.card = std::move(*card);
+    // ERC-8004 first draft §Feedback Data Structure: each feedback-providing Client Agent's card
+    // MUST include a FeedbackDataURI. A rule broken, not another identity: the verdict stays.
+    if (a.feedback_client && !out.card->feedback_data_uri) {
+        out.card->issues.push_back({DraftCardReason::no_feedback_data_uri,
+                                    core::IssueSeverity::error, "/FeedbackDataURI",
+                                    "the agent gave feedback (AuthFeedback names it as the client) "
+                                    "but its card has no FeedbackDataURI"});
+    }
     out.registration_index = b.index;
     out.reason = draft_reason_of(b.match);
     out.status =

@@ -52,6 +52,10 @@ struct DraftOnChainAgent {
     core::Uint256 agent_id;
     std::string agent_domain;
     core::Address agent_address;
+    /// An AuthFeedback names the agent as the client (from the index: the chain has no reverse
+    /// lookup); its card must then carry a FeedbackDataURI (ERC-8004 first draft §Feedback Data
+    /// Structure).
+    bool feedback_client = false;
     /// agentId, identityRegistry ("eip155:<chainId>:<registry>"), revision "draft", agentDomain,
     /// agentAddress: the fields every draft report starts with.
     [[nodiscard]] nlohmann::ordered_json to_json() const;

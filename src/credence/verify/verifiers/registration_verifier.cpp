@@ -5,6 +5,7 @@
 #include <utility>
 
 #include <credence/chain/bindings/identity_registry.hpp>
+#include <credence/chain/bindings/score_identity_registry.hpp>
 #include <credence/core/caip.hpp>
 #include <credence/core/json.hpp>
 
@@ -429,7 +430,8 @@ std::vector<AgentVerification> verify_agents(const std::vector<OnChainAgent>& ag
 
 chain::CallResult<OnChainAgent> read_onchain_agent(chain::RpcClient& rpc, uint64_t chain_id,
                                                    const core::Address& registry,
-                                                   const core::Uint256& agent_id) {
+                                                   const core::Uint256& agent_id,
+                                                   core::Erc8004Revision revision) {
     namespace idr = chain::bindings::identity_registry;
     chain::ContractCaller caller(rpc);
     OnChainAgent a;
@@ -442,6 +444,15 @@ chain::CallResult<OnChainAgent> read_onchain_agent(chain::RpcClient& rpc, uint64
     auto uri = idr::call::token_uri(caller, registry, agent_id);
     if (!uri) return std::unexpected(std::move(uri.error()));
     a.agent_uri = std::move(*uri);
+    if (revision == core::Erc8004Revision::score) {
+        auto packed = chain::bindings::score_identity_registry::call::get_metadata(
+            caller, registry, agent_id, "agentWallet");
+        if (!packed) return std::unexpected(std::move(packed.error()));
+        if (auto wallet = core::Address::from_bytes(*packed); wallet && !wallet->is_zero()) {
+            a.wallet = *wallet;
+        }
+        return a;
+    }
     auto wallet = idr::call::get_agent_wallet(caller, registry, agent_id);
     if (!wallet) return std::unexpected(std::move(wallet.error()));
     // ERC-8004 §On-chain metadata: the zero address means the wallet is unset.

@@ -36,6 +36,7 @@
 #include <credence/chain/contract_call.hpp>
 #include <credence/chain/rpc_client.hpp>
 #include <credence/core/address.hpp>
+#include <credence/core/erc8004_revision.hpp>
 #include <credence/core/registration_file.hpp>
 #include <credence/core/uint256.hpp>
 #include <credence/verify/net/fetch.hpp>
@@ -148,10 +149,12 @@ struct AgentVerification {
 
 /// Reads ownerOf, tokenURI and getAgentWallet of `agent_id` at the latest block. A nonexistent
 /// agent is the registry's revert (CallErrorKind::reverted); undecodable answers are bad_answer.
-[[nodiscard]] chain::CallResult<OnChainAgent> read_onchain_agent(chain::RpcClient& rpc,
-                                                                 uint64_t chain_id,
-                                                                 const core::Address& registry,
-                                                                 const core::Uint256& agent_id);
+/// The intermediate revision's registry (`revision` score) has no getAgentWallet: its wallet is
+/// getMetadata(agentId, "agentWallet"), 20 bytes or empty (ERC-8004 intermediate §Onchain
+/// metadata).
+[[nodiscard]] chain::CallResult<OnChainAgent> read_onchain_agent(
+    chain::RpcClient& rpc, uint64_t chain_id, const core::Address& registry,
+    const core::Uint256& agent_id, core::Erc8004Revision revision = core::Erc8004Revision::current);
 
 struct AgentVerifyOptions {
     bool check_domains = true;
