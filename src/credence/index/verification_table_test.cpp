@@ -171,8 +171,8 @@ TEST_P(verification_table, agent_is_due_when_never_checked_changed_or_stale) {
 }
 
 // Earlier revisions (docs/compatibility.md §Earlier ERC-8004 revisions): a first-draft agent is
-// due with its AgentDomain (its Agent Card's host) and revision; an intermediate-revision agent with
-// its agentURI, as a current one.
+// due with its AgentDomain (its Agent Card's host) and revision; an intermediate-revision agent
+// with its agentURI, as a current one.
 TEST_P(verification_table, draft_agents_are_due_by_domain_and_score_agents_by_uri) {
     exec(
         "INSERT INTO agents (chain_id, registry, agent_id, owner, agent_address, agent_domain, "
