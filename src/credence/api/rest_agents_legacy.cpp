@@ -4,7 +4,9 @@
 // `?revision=`; rest_agents.cpp calls these where a revision answers differently.
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -161,12 +163,16 @@ ApiResult<Json> agent_history(Ctx& ctx, const core::Bytes& agent_id) {
             }
         }
     }
-    // Oldest first: the order the agent moved in.
-    std::stable_sort(out.begin(), out.end(), [](const Json& a, const Json& b) {
-        return a["registered_block_num"].is_number() && b["registered_block_num"].is_number() &&
-               a["registered_block_num"].get<int64_t>() < b["registered_block_num"].get<int64_t>();
-    });
-    return out;
+    // Oldest first: the order the agent moved in (ties, and unknown blocks last, by revision).
+    std::vector<Json> items(out.begin(), out.end());
+    const auto key = [](const Json& j) {
+        const Json& block = j["registered_block_num"];
+        return std::pair{block.is_number() ? block.get<int64_t>() : INT64_MAX,
+                         j["revision"].get<std::string>()};
+    };
+    std::sort(items.begin(), items.end(),
+              [&](const Json& a, const Json& b) { return key(a) < key(b); });
+    return Json(std::move(items));
 }
 
 ApiResult<Json> list_feedback_authorizations(Ctx& ctx, const core::Bytes& agent_id) {

@@ -573,6 +573,7 @@ std::expected<StepReport, IndexError> Indexer::step() {
 }
 
 std::expected<StepReport, IndexError> Indexer::backfill_step(uint64_t head, uint64_t cursor) {
+    IndexStore& indexed = store();  // step() checked that start() opened it
     StepReport report;
     report.head = head;
     report.cursor = cursor;
@@ -591,7 +592,7 @@ std::expected<StepReport, IndexError> Indexer::backfill_step(uint64_t head, uint
         add_grouped_warnings("skipped", fetched->chunk.skipped, report.warnings);
         // Blocks the cursor has seen but that may still reorganise: the logs must name the blocks
         // remembered for them, or the chain is changing under us (step() will find the fork).
-        auto remembered = store_->recent_blocks(options_.chain_id);
+        auto remembered = indexed.recent_blocks(options_.chain_id);
         if (!remembered) return db_fail(remembered.error(), "read block hashes");
         std::map<uint64_t, core::Hash32> hashes;
         for (const BlockHeader& h : *remembered) hashes[h.block_num] = h.hash;
@@ -611,7 +612,7 @@ std::expected<StepReport, IndexError> Indexer::backfill_step(uint64_t head, uint
     }
     const bool join = batch.to_block >= cursor;
     batch.backfill = Backfill{addresses, join};
-    auto outcome = store_->commit_batch(batch);
+    auto outcome = indexed.commit_batch(batch);
     if (!outcome) return db_fail(outcome.error(), "commit backfill");
     if (stored_logs_) *stored_logs_ += outcome->stored;
     add_grouped_warnings("rejected", outcome->rejected, report.warnings);

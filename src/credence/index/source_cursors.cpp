@@ -63,7 +63,9 @@ DbResult<TrackedSources> track_sources(Database& db, uint64_t chain_id,
                                        std::span<const RegistrySource> sources) {
     if (auto r = db.begin(); !r) return std::unexpected(r.error());
     const auto fail = [&db](DbError e) -> DbResult<TrackedSources> {
-        (void)db.rollback();
+        // rollback() leaves no transaction open even when it fails; the first error is the one
+        // to report.
+        if (auto r = db.rollback(); !r) return std::unexpected(std::move(e));
         return std::unexpected(std::move(e));
     };
     auto rows = read_source_cursors(db, chain_id);
