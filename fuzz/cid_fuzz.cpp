@@ -1,6 +1,7 @@
 // Arbitrary bytes as CID text and as an IPFS block: parsing must never crash; a parsed CID's
 // canonical text must parse back to the same CID (and be canonical itself); block decoding must
-// never crash, and with the block's own digest it only fails on its dag-pb/UnixFS content.
+// never crash, and with the block's own digest it only fails on its dag-pb/UnixFS content; a
+// multi-block node's read agrees with the single-block one.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -24,6 +25,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (!content && content.error().code == CidError::digest_mismatch) __builtin_trap();
         if (content && content->size() > size) __builtin_trap();
         if (codec == CidCodec::raw && (!content || content->size() != size)) __builtin_trap();
+        // A multi-block file's node: its links are at least two bytes each, and a single-block
+        // read refuses exactly the nodes that have them.
+        auto file = read_file_block(cid, block);
+        if (file && (file->data.size() > size || 2 * file->children.size() > size))
+            __builtin_trap();
+        if (file.has_value() !=
+            (content.has_value() || (content.error().code == CidError::multi_block)))
+            __builtin_trap();
     }
     return 0;
 }

@@ -232,12 +232,17 @@ struct ProtoReader {
 
 // UnixFS Data message (unixfs.proto): Type=1, Data=2, filesize=3, blocksizes=4, hashType=5,
 // fanout=6, mode=7, mtime=8.
-Result<Bytes, CidError> decode_unixfs(ByteView message) {
+struct UnixfsFile {
+    Bytes data;
+    std::vector<uint64_t> blocksizes;
+};
+
+Result<UnixfsFile, CidError> decode_unixfs(ByteView message) {
     ProtoReader r{message};
     std::optional<uint64_t> type;
     std::optional<uint64_t> filesize;
     ByteView content;
-    bool has_blocksizes = false;
+    std::vector<uint64_t> blocksizes;
     while (!r.done()) {
         const auto key = r.varint();
         if (!key) return fail(CidError::bad_unixfs, "field key");
@@ -253,9 +258,19 @@ Result<Bytes, CidError> decode_unixfs(ByteView message) {
         } else if (field == 3 && wire == 0) {
             filesize = r.varint();
             if (!filesize) return fail(CidError::bad_unixfs, "filesize");
-        } else if (field == 4) {
-            has_blocksizes = true;
-            if (!r.skip(wire)) return fail(CidError::bad_unixfs, "blocksizes");
+        } else if (field == 4 && wire == 0) {
+            const auto size = r.varint();
+            if (!size) return fail(CidError::bad_unixfs, "blocksizes");
+            blocksizes.push_back(*size);
+        } else if (field == 4 && wire == 2) {  // packed
+            const auto packed = r.bytes();
+            if (!packed) return fail(CidError::bad_unixfs, "blocksizes");
+            ProtoReader p{*packed};
+            while (!p.done()) {
+                const auto size = p.varint();
+                if (!size) return fail(CidError::bad_unixfs, "blocksizes");
+                blocksizes.push_back(*size);
+            }
         } else if (!r.skip(wire)) {
             return fail(CidError::bad_unixfs, "field " + std::to_string(field));
         }
@@ -265,29 +280,82 @@ Result<Bytes, CidError> decode_unixfs(ByteView message) {
     constexpr uint64_t kFile = 2;
     if (*type != kRaw && *type != kFile)
         return fail(CidError::unsupported_unixfs, "UnixFS type " + std::to_string(*type));
-    if (has_blocksizes) return fail(CidError::multi_block, "multi-block not supported");
-    if (filesize && *filesize != content.size())
-        return fail(CidError::bad_unixfs, "filesize does not match the data");
-    return Bytes(content.begin(), content.end());
+    // UnixFS spec §File: filesize is the Data's length plus every blocksize.
+    uint64_t total = content.size();
+    for (const uint64_t b : blocksizes) {
+        if (b > (uint64_t{1} << 53) - total)
+            return fail(CidError::bad_unixfs, "blocksizes overflow");
+        total += b;
+    }
+    if (filesize && *filesize != total)
+        return fail(CidError::bad_unixfs, "filesize does not match the data and blocksizes");
+    return UnixfsFile{Bytes(content.begin(), content.end()), std::move(blocksizes)};
 }
 
-// dag-pb PBNode (dag-pb spec): Links=2 (repeated PBLink), Data=1 (optional bytes); Links come
-// before Data and no other field is allowed.
-Result<Bytes, CidError> decode_dag_pb(ByteView block) {
+// A binary CID inside a PBLink's Hash: CIDv0 is a bare sha2-256 multihash, CIDv1 is
+// <version><codec><multihash> (CID spec §Decoding).
+Result<Cid, CidError> read_binary_cid(ByteView bytes) {
+    size_t pos = 0;
+    if (bytes.size() == 2 + kSha256Length && bytes[0] == kSha256Code) {
+        auto digest = read_multihash(bytes, pos);
+        if (!digest) return std::unexpected(digest.error());
+        return Cid{0, CidCodec::dag_pb, *digest};
+    }
+    const auto version = read_varint(bytes, pos);
+    if (!version || *version != 1) return fail(CidError::unsupported_version, "link CID");
+    const auto codec = read_varint(bytes, pos);
+    if (!codec) return fail(CidError::bad_varint, "link codec");
+    if (*codec != static_cast<uint64_t>(CidCodec::raw) &&
+        *codec != static_cast<uint64_t>(CidCodec::dag_pb))
+        return fail(CidError::unsupported_codec, "link codec " + std::to_string(*codec));
+    auto digest = read_multihash(bytes, pos);
+    if (!digest) return std::unexpected(digest.error());
+    return Cid{1, static_cast<CidCodec>(*codec), *digest};
+}
+
+// dag-pb PBNode (dag-pb spec): Links=2 (repeated PBLink: Hash=1, Name=2, Tsize=3), then Data=1
+// (optional bytes); no other field is allowed.
+Result<FileBlock, CidError> decode_dag_pb(ByteView block) {
     ProtoReader r{block};
     std::optional<ByteView> data;
+    std::vector<Cid> links;
     while (!r.done()) {
         const auto key = r.varint();
         if (!key) return fail(CidError::bad_dag_pb, "field key");
-        if (*key == ((2U << 3) | 2U)) {
-            return fail(CidError::multi_block, "multi-block not supported");
+        if (*key == ((2U << 3) | 2U) && !data) {
+            const auto link = r.bytes();
+            if (!link) return fail(CidError::bad_dag_pb, "Links");
+            ProtoReader l{*link};
+            std::optional<Cid> hash;
+            while (!l.done()) {
+                const auto k = l.varint();
+                if (!k) return fail(CidError::bad_dag_pb, "PBLink field key");
+                if (*k == ((1U << 3) | 2U) && !hash) {
+                    const auto h = l.bytes();
+                    if (!h) return fail(CidError::bad_dag_pb, "PBLink Hash");
+                    auto cid = read_binary_cid(*h);
+                    if (!cid) return std::unexpected(cid.error());
+                    hash = *cid;
+                } else if (!l.skip(*k & 7)) {
+                    return fail(CidError::bad_dag_pb, "PBLink field");
+                }
+            }
+            if (!hash) return fail(CidError::bad_dag_pb, "PBLink without Hash");
+            links.push_back(*hash);
+            continue;
         }
         if (*key != ((1U << 3) | 2U) || data) return fail(CidError::bad_dag_pb, "unexpected field");
         data = r.bytes();
         if (!data) return fail(CidError::bad_dag_pb, "Data");
     }
     if (!data) return fail(CidError::bad_unixfs, "dag-pb node without UnixFS Data");
-    return decode_unixfs(*data);
+    auto file = decode_unixfs(*data);
+    if (!file) return std::unexpected(file.error());
+    if (file->blocksizes.size() != links.size())
+        return fail(CidError::bad_unixfs, "one blocksize per link expected");
+    FileBlock out{std::move(file->data), std::move(links), 0};
+    for (const uint64_t b : file->blocksizes) out.children_size += b;
+    return out;
 }
 
 }  // namespace
@@ -344,11 +412,18 @@ std::string to_string(const Cid& cid) {
     return "b" + base32_encode(bytes);
 }
 
-Result<Bytes, CidError> extract_block_content(const Cid& cid, ByteView block) {
+Result<FileBlock, CidError> read_file_block(const Cid& cid, ByteView block) {
     if (sha256(block) != cid.sha256)
         return fail(CidError::digest_mismatch, "the block does not hash to the CID");
-    if (cid.codec == CidCodec::raw) return Bytes(block.begin(), block.end());
+    if (cid.codec == CidCodec::raw) return FileBlock{Bytes(block.begin(), block.end()), {}, 0};
     return decode_dag_pb(block);
+}
+
+Result<Bytes, CidError> extract_block_content(const Cid& cid, ByteView block) {
+    auto file = read_file_block(cid, block);
+    if (!file) return std::unexpected(file.error());
+    if (!file->children.empty()) return fail(CidError::multi_block, "a multi-block file's root");
+    return std::move(file->data);
 }
 
 }  // namespace credence::verify

@@ -10,15 +10,17 @@
 // Varints are unsigned LEB128 and must be minimal (multiformats unsigned-varint spec). Base32 and
 // base58 input must be canonical (zero pad bits), so each CID has exactly one text form per base.
 //
-// extract_block_content() is the trustless-gateway check: sha256(block) must equal the CID's
-// digest; a raw block is the content itself; a dag-pb block is decoded (PBNode: no Links, since a
-// multi-block file is not supported) and its UnixFS Data (type File or Raw) gives the file bytes.
+// read_file_block() is the trustless-gateway check: sha256(block) must equal the CID's digest; a
+// raw block is the content itself; a dag-pb block is decoded (PBNode) and its UnixFS Data (type
+// File or Raw) gives its own bytes and, with Links, the children whose content follows (a
+// multi-block file; the fetcher fetches them). extract_block_content() is the single-block case.
 // Pure functions, thread-safe, no I/O.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <credence/core/bytes.hpp>
 #include <credence/core/error.hpp>
@@ -36,7 +38,7 @@ enum class CidError {
     trailing_bytes,       ///< bytes after the digest
     digest_mismatch,      ///< the block does not hash to the CID
     bad_dag_pb,           ///< not a valid dag-pb PBNode
-    multi_block,          ///< a dag-pb node with links: multi-block files are not supported
+    multi_block,          ///< extract_block_content() of a node with links (read_file_block())
     bad_unixfs,           ///< the PBNode's Data is not a valid UnixFS message
     unsupported_unixfs,   ///< UnixFS type other than File or Raw (directory, symlink, ...)
 };
@@ -67,6 +69,20 @@ inline constexpr size_t kMaxCidTextLength = 128;
 /// Checks sha256(block) against the CID and returns the content the block carries.
 [[nodiscard]] core::Result<core::Bytes, CidError> extract_block_content(const Cid& cid,
                                                                         core::ByteView block);
+
+/// One block of a UnixFS file: its own bytes and, for a dag-pb node with Links (a multi-block
+/// file, UnixFS spec §File), the blocks whose content follows them, in order.
+struct FileBlock {
+    core::Bytes data;
+    std::vector<Cid> children;
+    uint64_t children_size = 0;  ///< the sum of the node's blocksizes: what the children hold
+};
+
+/// Checks sha256(block) against the CID and reads it as one block of a UnixFS file (raw leaf,
+/// or dag-pb File/Raw node, with or without Links). A node with Links must give one blocksize per
+/// link (UnixFS spec: blocksizes[i] is the size of link i's content).
+[[nodiscard]] core::Result<FileBlock, CidError> read_file_block(const Cid& cid,
+                                                                core::ByteView block);
 
 /// sha2-256 (OpenSSL EVP).
 [[nodiscard]] core::Hash32 sha256(core::ByteView data);

@@ -68,6 +68,28 @@ const leaf = CID.parse(out.cases[1].raw)
 const linked = dagPb.encode(dagPb.prepare({ Data: new UnixFS({ type: 'file', blockSizes: [12n] }).marshal(),
                                             Links: [{ Hash: leaf, Name: '', Tsize: 12 }] }))
 out.multiBlock = { block: hex(linked), cid: CID.create(1, dagPb.code, await sha256.digest(linked)).toString() }
+// A multi-block file as an importer would chunk it: raw leaves under a File node, and that node
+// under a second level with one more leaf; then a node whose blocksizes lie about its leaves.
+const enc = new TextEncoder()
+const chunks = ['part one, ', 'part two, ', 'part three\n', 'and more\n'].map((t) => enc.encode(t))
+const leaves = []
+for (const c of chunks) leaves.push({ cid: CID.create(1, raw.code, await sha256.digest(c)), bytes: c })
+const fileNode = async (links, sizes) => {
+  const block = dagPb.encode(dagPb.prepare({
+    Data: new UnixFS({ type: 'file', blockSizes: sizes.map(BigInt) }).marshal(),
+    Links: links.map((l, i) => ({ Hash: l, Name: '', Tsize: sizes[i] })) }))
+  return { block, cid: CID.create(1, dagPb.code, await sha256.digest(block)) }
+}
+const level1 = await fileNode(leaves.slice(0, 3).map((l) => l.cid), chunks.slice(0, 3).map((c) => c.length))
+const level2 = await fileNode([level1.cid, leaves[3].cid],
+                              [chunks[0].length + chunks[1].length + chunks[2].length, chunks[3].length])
+const lying = await fileNode(leaves.slice(0, 3).map((l) => l.cid), [1, 1, 1])
+const blocks = {}
+for (const l of leaves) blocks[l.cid.toString()] = hex(l.bytes)
+for (const n of [level1, level2, lying]) blocks[n.cid.toString()] = hex(n.block)
+out.multiFile = { blocks, level1: level1.cid.toString(), level2: level2.cid.toString(),
+                  level1V0: level1.cid.toV0().toString(), lying: lying.cid.toString(),
+                  content: hex(Buffer.concat(chunks.slice(0, 3))), deepContent: hex(Buffer.concat(chunks)) }
 out.otherHash = CID.create(1, raw.code, await sha512.digest(contents[1])).toString()
 out.cborCid = CID.create(1, 0x71, await sha256.digest(contents[1])).toString()
 console.log(JSON.stringify(out))
@@ -292,6 +314,58 @@ TEST(verify_ipfs, next_gateway_after_a_failure_or_wrong_bytes) {
     EXPECT_EQ(text(r->body), "hello world\n");
     EXPECT_EQ(gw.good.hits("gw-down.test", "/ipfs/" + cid), 1U);
     EXPECT_EQ(gw.good.hits("gw-bad.test", "/ipfs/" + cid), 1U);
+}
+
+// UnixFS spec §File: a file of several blocks is its root's children in order. Every block comes
+// through the gateways and is checked against its own CID; the tree's blocksizes must match what
+// the leaves hold; the policy's size bounds the whole file.
+TEST(verify_ipfs, multi_block_files_are_their_leaves_in_order) {
+    REQUIRE_REFERENCE();
+    Gateways gw;
+    const auto& m = reference()["multiFile"];
+    for (const auto& [cid, block] : m["blocks"].items())
+        gw.serve_block("gw-good.test", cid, hex(block));
+    // The same root asked for by its CIDv0 text.
+    gw.serve_block("gw-good.test", m["level1V0"], hex(m["blocks"][m["level1"].get<std::string>()]));
+    auto fetcher = credence::verify::make_curl_fetcher(gw.config({"https://gw-good.test"}));
+    for (const char* key : {"level1", "level1V0"}) {
+        const auto r = fetcher->fetch("ipfs://" + m[key].get<std::string>(), policy());
+        ASSERT_TRUE(r.has_value()) << key << ": " << r.error().detail;
+        EXPECT_EQ(r->body, hex(m["content"])) << key;
+    }
+    const auto deep = fetcher->fetch("ipfs://" + m["level2"].get<std::string>(), policy());
+    ASSERT_TRUE(deep.has_value()) << deep.error().detail;
+    EXPECT_EQ(text(deep->body), text(hex(m["deepContent"])));
+    EXPECT_EQ(text(deep->body), "part one, part two, part three\nand more\n");
+
+    const auto lying = fetcher->fetch("ipfs://" + m["lying"].get<std::string>(), policy());
+    ASSERT_FALSE(lying.has_value());
+    EXPECT_EQ(lying.error().code, FetchError::bad_cid) << lying.error().detail;
+
+    auto small = policy();
+    small.max_bytes = 20;  // the whole file is 30 bytes; each of its blocks is under 20
+    const auto big = fetcher->fetch("ipfs://" + m["level1"].get<std::string>(), small);
+    ASSERT_FALSE(big.has_value());
+    EXPECT_EQ(big.error().code, FetchError::too_large);
+}
+
+TEST(verify_ipfs, a_leaf_with_wrong_bytes_is_content_mismatch) {
+    REQUIRE_REFERENCE();
+    Gateways gw;
+    const auto& m = reference()["multiFile"];
+    std::string tampered;
+    for (const auto& [cid, block] : m["blocks"].items()) {
+        // The second leaf ("part two, ") is served with other bytes.
+        const bool second = hex(block) == Bytes{'p', 'a', 'r', 't', ' ', 't', 'w', 'o', ',', ' '};
+        if (second) tampered = cid;
+        gw.serve_block("gw-good.test", cid, second ? Bytes{'e', 'v', 'i', 'l'} : hex(block));
+    }
+    ASSERT_FALSE(tampered.empty());
+    const auto r = credence::verify::make_curl_fetcher(gw.config({"https://gw-good.test"}))
+                       ->fetch("ipfs://" + m["level1"].get<std::string>(), policy());
+    ASSERT_FALSE(r.has_value());
+    EXPECT_EQ(r.error().code, FetchError::content_mismatch);
+    EXPECT_EQ(gw.good.hits("gw-good.test", "/ipfs/" + tampered), 1U);
 }
 
 TEST(verify_ipfs, bad_cid_and_no_gateway) {

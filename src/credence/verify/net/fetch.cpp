@@ -103,6 +103,11 @@ using FetchResult = core::Result<FetchResponse, FetchError>;
 using Clock = std::chrono::steady_clock;
 
 constexpr size_t kMaxParallel = 32;
+using FetchFailure = core::Error<FetchError>;
+// A multi-block UnixFS file (ipfs://): how deep its tree and how many its blocks may be. Files of
+// the sizes the policies allow (at most a few MiB) are one or two levels of 256 KiB leaves.
+constexpr unsigned kMaxIpfsDepth = 8;
+constexpr size_t kMaxIpfsBlocks = 1024;
 
 struct Shared {
     FetcherConfig config;
@@ -473,8 +478,9 @@ private:
         return r;
     }
 
-    // ipfs://<cid>: a trustless gateway's raw block (application/vnd.ipld.raw), checked against
-    // the CID (docs/architecture.md §verify/).
+    // ipfs://<cid>: a trustless gateway's raw blocks (application/vnd.ipld.raw), each checked
+    // against its CID (docs/architecture.md §verify/). A multi-block UnixFS file is its root's
+    // children fetched in order, depth first, every block through the same gateway list.
     FetchResult fetch_ipfs(const std::string& url, const FetchPolicy& policy) {
         const auto ipfs_url = split_url(url);
         if (!ipfs_url) return fail(FetchError::bad_url, "ipfs URL without //");
@@ -490,55 +496,100 @@ private:
                         fmt::format("{}: {}", to_string(cid.error().code), cid.error().detail));
         if (shared_.config.ipfs_gateways.empty())
             return fail(FetchError::no_gateway, "no IPFS gateway configured for " + url);
-        std::optional<FetchResult> mismatch;
-        FetchResult last = fail(FetchError::no_gateway);
         const auto deadline = Clock::now() + policy.total_timeout;
+        core::Bytes content;
+        size_t blocks = 0;
+        if (auto r = append_file(url, *cid, policy, deadline, 0, blocks, content); !r)
+            return std::unexpected(r.error());
+        FetchResponse r;
+        r.final_url = url;
+        r.status = 200;
+        r.content_type = "application/octet-stream";
+        r.body = std::move(content);
+        return r;
+    }
+
+    /// Appends the content of the UnixFS file (or subtree) `cid` to `out`: its own bytes, then its
+    /// children's. Bounded by the policy's size, kMaxIpfsDepth and kMaxIpfsBlocks.
+    std::expected<void, FetchFailure> append_file(const std::string& url, const Cid& cid,
+                                                  const FetchPolicy& policy,
+                                                  Clock::time_point deadline, unsigned depth,
+                                                  size_t& blocks, core::Bytes& out) {
+        if (depth > kMaxIpfsDepth || ++blocks > kMaxIpfsBlocks) {
+            return std::unexpected(
+                FetchFailure{FetchError::too_large,
+                             fmt::format("{}: deeper than {} levels or more than {} blocks", url,
+                                         kMaxIpfsDepth, kMaxIpfsBlocks)});
+        }
+        auto block = fetch_block(url, cid, policy, deadline);
+        if (!block) return std::unexpected(block.error());
+        if (block->data.size() > policy.max_bytes - std::min(out.size(), policy.max_bytes) ||
+            block->children_size > policy.max_bytes) {
+            return std::unexpected(FetchFailure{
+                FetchError::too_large, fmt::format("{}: over {} bytes", url, policy.max_bytes)});
+        }
+        out.insert(out.end(), block->data.begin(), block->data.end());
+        const size_t before = out.size();
+        for (const Cid& child : block->children) {
+            if (auto r = append_file(url, child, policy, deadline, depth + 1, blocks, out); !r)
+                return r;
+        }
+        // UnixFS spec §File: blocksizes give the children's content sizes; a tree whose leaves
+        // hold other sizes is malformed, whatever each block's digest says.
+        if (out.size() - before != block->children_size) {
+            return std::unexpected(FetchFailure{
+                FetchError::bad_cid,
+                fmt::format("{}: {} holds {} bytes below it, its blocksizes "
+                            "say {}",
+                            url, to_string(cid), out.size() - before, block->children_size)});
+        }
+        return {};
+    }
+
+    /// One block of `cid` from the first gateway that serves bytes hashing to it.
+    std::expected<FileBlock, FetchFailure> fetch_block(const std::string& url, const Cid& cid,
+                                                       const FetchPolicy& policy,
+                                                       Clock::time_point deadline) {
+        const std::string cid_text = to_string(cid);
+        std::optional<FetchFailure> mismatch;
+        FetchFailure last{FetchError::no_gateway, {}};
         for (const auto& gateway : shared_.config.ipfs_gateways) {
             std::string base = gateway;
             while (!base.empty() && base.back() == '/') base.pop_back();
             Transfer t;
             t.shared = &shared_;
             t.policy = policy;
-            t.url = base + "/ipfs/" + std::string(cid_text) + "?format=raw";
+            t.url = base + "/ipfs/" + cid_text + "?format=raw";
             t.deadline = deadline;
             // A dag-pb block wraps the file in a few bytes of protobuf.
             t.max_body = policy.max_bytes + 64;
             t.headers = {"Accept: application/vnd.ipld.raw"};
             if (auto parts = parse_fetch_url(t.url, shared_.config.allow_http); !parts) {
-                last = std::unexpected(parts.error());
+                last = parts.error();
                 continue;
             } else {
                 t.host = parts->host;
             }
             run_all({&t});
             if (!t.result || !*t.result) {
-                if (t.result) last = std::move(*t.result);
+                if (t.result) last = t.result->error();
                 continue;  // a transport failure: try the next gateway
             }
-            auto content = extract_block_content(*cid, (*t.result)->body);
-            if (!content) {
-                const auto& e = content.error();
+            auto block = read_file_block(cid, (*t.result)->body);
+            if (!block) {
+                const auto& e = block.error();
                 const FetchError code = e.code == CidError::digest_mismatch
                                             ? FetchError::content_mismatch
                                             : FetchError::bad_cid;
-                FetchResult failure = fail(
-                    code, fmt::format("{} via {}: {}: {}", url, base, to_string(e.code), e.detail));
-                if (code == FetchError::bad_cid) return failure;  // the CID itself is unusable
+                FetchFailure failure{
+                    code, fmt::format("{} via {}: {}: {}", url, base, to_string(e.code), e.detail)};
+                if (code == FetchError::bad_cid) return std::unexpected(std::move(failure));
                 if (!mismatch) mismatch = std::move(failure);
                 continue;  // a lying gateway: another may serve the right bytes
             }
-            if (content->size() > policy.max_bytes)
-                return fail(FetchError::too_large,
-                            fmt::format("{}: over {} bytes", url, policy.max_bytes));
-            FetchResponse r;
-            r.final_url = url;
-            r.status = 200;
-            r.content_type = "application/octet-stream";
-            r.body = std::move(*content);
-            return r;
+            return std::move(*block);
         }
-        if (mismatch) return std::move(*mismatch);
-        return last;
+        return std::unexpected(mismatch ? std::move(*mismatch) : std::move(last));
     }
 
     Shared shared_;
