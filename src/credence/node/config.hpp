@@ -32,6 +32,7 @@
 
 #include <credence/index/integrity.hpp>
 #include <credence/index/sources.hpp>
+#include <credence/verify/net/ipfs_gateways.hpp>
 
 namespace credence::node {
 
@@ -105,7 +106,8 @@ struct FetchConfig {
     std::string ca_file;
     std::vector<std::string> allow_hosts;
     std::vector<std::string> connect_to;
-    std::vector<std::string> ipfs_gateways;
+    /// The public trustless gateways unless the file names others; `[]` turns IPFS off.
+    std::vector<std::string> ipfs_gateways = verify::default_ipfs_gateways();
 };
 
 /// A chain where feedback files' proofOfPayment transactions are checked (ERC-8004 §Off-Chain

@@ -104,6 +104,18 @@ TEST(node_config, absent_keys_keep_their_defaults) {
     EXPECT_EQ(c.http.bind, "127.0.0.1");
     EXPECT_TRUE(c.chain.rpc.empty());  // the embedded devnet
     EXPECT_TRUE(c.verify.enabled);
+    // docs/node.md §IPFS: the public trustless gateways, unless the file says otherwise.
+    EXPECT_EQ(c.fetch.ipfs_gateways,
+              (std::vector<std::string>{"https://trustless-gateway.link", "https://ipfs.io",
+                                        "https://dweb.link"}));
+    NodeConfig off;
+    ASSERT_TRUE(apply_node_config("[fetch]\nipfs_gateways = []\n", "node.toml", off).has_value());
+    EXPECT_TRUE(off.fetch.ipfs_gateways.empty());
+    NodeConfig own;
+    ASSERT_TRUE(
+        apply_node_config("[fetch]\nipfs_gateways = [\"https://gw.example\"]\n", "node.toml", own)
+            .has_value());
+    EXPECT_EQ(own.fetch.ipfs_gateways, std::vector<std::string>{"https://gw.example"});
 }
 
 TEST(node_config, errors_name_the_key) {

@@ -368,6 +368,41 @@ TEST(verify_ipfs, a_leaf_with_wrong_bytes_is_content_mismatch) {
     EXPECT_EQ(gw.good.hits("gw-good.test", "/ipfs/" + tampered), 1U);
 }
 
+// FetcherConfig::gateway_backoff: a gateway that failed is asked after the others while it
+// rests, and asked again (first) once a later answer of its checks out or the pause is over; with
+// every gateway resting, all are still tried.
+TEST(verify_ipfs, a_failing_gateway_rests_behind_the_others) {
+    REQUIRE_REFERENCE();
+    Gateways gw;
+    const std::string first = reference()["cases"][1]["raw"];
+    const std::string second = reference()["cases"][2]["raw"];
+    gw.serve_block("gw-good.test", first, hex(reference()["cases"][1]["content"]));
+    gw.serve_block("gw-good.test", second, hex(reference()["cases"][2]["content"]));
+    auto config = gw.config({"https://gw-down.test", "https://gw-good.test"});
+    config.gateway_backoff = std::chrono::milliseconds(60'000);
+    auto fetcher = credence::verify::make_curl_fetcher(config);
+    ASSERT_TRUE(fetcher->fetch("ipfs://" + first, policy()));
+    EXPECT_EQ(gw.good.hits("gw-down.test", "/ipfs/" + first), 1U);  // 404: it rests now
+    ASSERT_TRUE(fetcher->fetch("ipfs://" + second, policy()));
+    EXPECT_EQ(gw.good.hits("gw-down.test", "/ipfs/" + second), 0U);  // the good one answered first
+    EXPECT_EQ(gw.good.hits("gw-good.test", "/ipfs/" + second), 1U);
+
+    // No pause: the configured order every time.
+    config.gateway_backoff = std::chrono::milliseconds(0);
+    auto plain = credence::verify::make_curl_fetcher(config);
+    ASSERT_TRUE(plain->fetch("ipfs://" + first, policy()));
+    ASSERT_TRUE(plain->fetch("ipfs://" + first, policy()));
+    EXPECT_EQ(gw.good.hits("gw-down.test", "/ipfs/" + first), 3U);
+
+    // Every gateway resting: still tried.
+    auto only_down = gw.config({"https://gw-down.test"});
+    only_down.gateway_backoff = std::chrono::milliseconds(60'000);
+    auto lonely = credence::verify::make_curl_fetcher(only_down);
+    EXPECT_FALSE(lonely->fetch("ipfs://" + second, policy()));
+    EXPECT_FALSE(lonely->fetch("ipfs://" + second, policy()));
+    EXPECT_EQ(gw.good.hits("gw-down.test", "/ipfs/" + second), 2U);
+}
+
 TEST(verify_ipfs, bad_cid_and_no_gateway) {
     Gateways gw;
     auto with = credence::verify::make_curl_fetcher(gw.config({"https://gw-good.test"}));

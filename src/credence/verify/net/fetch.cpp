@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -553,7 +554,7 @@ private:
         const std::string cid_text = to_string(cid);
         std::optional<FetchFailure> mismatch;
         FetchFailure last{FetchError::no_gateway, {}};
-        for (const auto& gateway : shared_.config.ipfs_gateways) {
+        for (const std::string& gateway : gateways_in_turn()) {
             std::string base = gateway;
             while (!base.empty() && base.back() == '/') base.pop_back();
             Transfer t;
@@ -573,10 +574,12 @@ private:
             run_all({&t});
             if (!t.result || !*t.result) {
                 if (t.result) last = t.result->error();
+                gateway_failed(gateway);
                 continue;  // a transport failure: try the next gateway
             }
             auto block = read_file_block(cid, (*t.result)->body);
             if (!block) {
+                gateway_failed(gateway);
                 const auto& e = block.error();
                 const FetchError code = e.code == CidError::digest_mismatch
                                             ? FetchError::content_mismatch
@@ -587,12 +590,55 @@ private:
                 if (!mismatch) mismatch = std::move(failure);
                 continue;  // a lying gateway: another may serve the right bytes
             }
+            gateway_answered(gateway);
             return std::move(*block);
         }
         return std::unexpected(mismatch ? std::move(*mismatch) : std::move(last));
     }
 
+    // Per-gateway backoff (FetcherConfig::gateway_backoff): the gateways in their configured
+    // order, those resting after a failure moved behind the others (soonest back first). A
+    // resting gateway is demoted, never dropped: with every gateway failing, all are still tried.
+    std::vector<std::string> gateways_in_turn() {
+        const auto now = Clock::now();
+        std::vector<std::pair<Clock::time_point, const std::string*>> order;
+        {
+            const std::lock_guard lock(gateway_mutex_);
+            for (const std::string& g : shared_.config.ipfs_gateways) {
+                const auto it = gateway_rest_.find(g);
+                const bool resting = it != gateway_rest_.end() && it->second.until > now;
+                order.emplace_back(resting ? it->second.until : Clock::time_point{}, &g);
+            }
+        }
+        std::stable_sort(order.begin(), order.end(),
+                         [](const auto& a, const auto& b) { return a.first < b.first; });
+        std::vector<std::string> out;
+        out.reserve(order.size());
+        for (const auto& [until, g] : order) out.push_back(*g);
+        return out;
+    }
+    void gateway_failed(const std::string& gateway) {
+        const auto base = shared_.config.gateway_backoff;
+        if (base.count() <= 0) return;
+        const std::lock_guard lock(gateway_mutex_);
+        GatewayRest& rest = gateway_rest_[gateway];
+        rest.failures = std::min(rest.failures + 1, 30U);
+        const auto pause = std::min(base * (int64_t{1} << (rest.failures - 1)),
+                                    shared_.config.gateway_backoff_max);
+        rest.until = Clock::now() + pause;
+    }
+    void gateway_answered(const std::string& gateway) {
+        const std::lock_guard lock(gateway_mutex_);
+        gateway_rest_.erase(gateway);
+    }
+
     Shared shared_;
+    struct GatewayRest {
+        unsigned failures = 0;
+        Clock::time_point until{};
+    };
+    std::mutex gateway_mutex_;
+    std::map<std::string, GatewayRest> gateway_rest_;  ///< failing gateways only
 };
 
 }  // namespace

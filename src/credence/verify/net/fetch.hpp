@@ -82,6 +82,11 @@ struct FetcherConfig {
     bool allow_http = false;
     /// IPFS gateways, e.g. "https://ipfs.io"; tried in order. Content is always verified.
     std::vector<std::string> ipfs_gateways;
+    /// A gateway that fails (no answer, an error status, wrong bytes) is tried after the others
+    /// for this long, doubling with each failure in a row up to gateway_backoff_max; an answer
+    /// that checks out resets it. 0: always in the configured order.
+    std::chrono::milliseconds gateway_backoff{1'000};
+    std::chrono::milliseconds gateway_backoff_max{300'000};
     std::string user_agent = "credence";
 };
 
