@@ -560,7 +560,7 @@ private:
             Transfer t;
             t.shared = &shared_;
             t.policy = policy;
-            t.url = base + "/ipfs/" + cid_text + "?format=raw";
+            t.url = fmt::format("{}/ipfs/{}?format=raw", base, cid_text);
             t.deadline = deadline;
             // A dag-pb block wraps the file in a few bytes of protobuf.
             t.max_body = policy.max_bytes + 64;
@@ -610,11 +610,16 @@ private:
                 order.emplace_back(resting ? it->second.until : Clock::time_point{}, &g);
             }
         }
-        std::stable_sort(order.begin(), order.end(),
-                         [](const auto& a, const auto& b) { return a.first < b.first; });
+        // Resting time, then the configured position: a total order, so std::sort keeps the
+        // configured order among gateways not resting.
+        std::vector<size_t> position(order.size());
+        for (size_t i = 0; i < position.size(); ++i) position[i] = i;
+        std::sort(position.begin(), position.end(), [&order](size_t a, size_t b) {
+            return std::pair{order[a].first, a} < std::pair{order[b].first, b};
+        });
         std::vector<std::string> out;
         out.reserve(order.size());
-        for (const auto& [until, g] : order) out.push_back(*g);
+        for (const size_t i : position) out.push_back(*order[i].second);
         return out;
     }
     void gateway_failed(const std::string& gateway) {
