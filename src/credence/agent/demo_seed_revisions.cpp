@@ -12,6 +12,7 @@
 #include <credence/chain/bindings/score_identity_registry.hpp>
 #include <credence/chain/bindings/score_reputation_registry.hpp>
 #include <credence/chain/bindings/score_validation_registry.hpp>
+#include <credence/core/erc8004_revision.hpp>
 #include <credence/core/keccak.hpp>
 
 namespace credence::agent {
@@ -25,10 +26,6 @@ namespace did = chain::bindings::draft_identity_registry;
 namespace drep = chain::bindings::draft_reputation_registry;
 namespace dval = chain::bindings::draft_validation_registry;
 using detail::Batch;
-
-constexpr std::array<std::string_view, 6> kRegistries = {
-    "ScoreIdentityRegistry", "ScoreReputationRegistry", "ScoreValidationRegistry",
-    "DraftIdentityRegistry", "DraftReputationRegistry", "DraftValidationRegistry"};
 
 /// The intermediate revision's scores from the three clients (0..100; the second is revoked).
 constexpr std::array<uint8_t, 3> kScores = {92, 35, 81};
@@ -48,8 +45,12 @@ std::optional<uint64_t> first_id(const chain::Receipt& receipt, const core::Addr
 }  // namespace
 
 bool has_earlier_revisions(const std::map<std::string, core::Address, std::less<>>& contracts) {
-    for (const auto name : kRegistries) {
-        if (contracts.find(name) == contracts.end()) return false;
+    for (const auto revision : {core::Erc8004Revision::score, core::Erc8004Revision::draft}) {
+        for (const auto registry :
+             {core::Erc8004Registry::identity, core::Erc8004Registry::reputation,
+              core::Erc8004Registry::validation}) {
+            if (!contracts.contains(core::registry_contract_name(revision, registry))) return false;
+        }
     }
     return true;
 }

@@ -464,6 +464,16 @@ ApiResult<Json> list_feedback(Ctx& ctx) {
     return out;
 }
 
+Json feedback_counts_json(std::span<const trust::FeedbackEntry> feedback) {
+    std::set<core::Address> distinct;
+    uint64_t revoked = 0;
+    for (const auto& entry : feedback) {
+        distinct.insert(entry.client);
+        if (entry.revoked) ++revoked;
+    }
+    return Json{{"count", feedback.size()}, {"revoked", revoked}, {"clients", distinct.size()}};
+}
+
 ApiResult<Json> get_reputation(Ctx& ctx) {
     const HttpRequest& request = ctx.request;
     if (auto ok = check_params(request, {"client", "tag1", "tag2"}); !ok) {
@@ -515,14 +525,7 @@ ApiResult<Json> get_reputation(Ctx& ctx) {
     auto score = load_score(ctx, *agent_id);
     if (!score) return std::unexpected(score.error());
     out["score"] = std::move(*score);
-    std::set<core::Address> distinct;
-    uint64_t revoked = 0;
-    for (const auto& entry : *feedback) {
-        distinct.insert(entry.client);
-        if (entry.revoked) ++revoked;
-    }
-    out["feedback"] =
-        Json{{"count", feedback->size()}, {"revoked", revoked}, {"clients", distinct.size()}};
+    out["feedback"] = feedback_counts_json(*feedback);
     return out;
 }
 

@@ -119,8 +119,16 @@ ApiResult<Json> agent_history(Ctx& ctx, const core::Bytes& agent_id) {
         Erc8004Revision revision;
         core::Bytes agent_id;
     };
-    std::vector<Found> seen{{ctx.scope.revision, agent_id}};
     Json out = Json::array();
+    // A node that follows one revision has no history to look for: no query.
+    constexpr std::array kRevisions{Erc8004Revision::draft, Erc8004Revision::score,
+                                    Erc8004Revision::current};
+    if (std::ranges::none_of(kRevisions, [&](Erc8004Revision r) {
+            return r != ctx.scope.revision && identity_of(ctx.scope, r).has_value();
+        })) {
+        return out;
+    }
+    std::vector<Found> seen{{ctx.scope.revision, agent_id}};
     constexpr size_t kMaxRecords = 20;
     for (size_t next = 0; next < seen.size() && seen.size() < kMaxRecords; ++next) {
         const Found from = seen[next];
@@ -129,8 +137,7 @@ ApiResult<Json> agent_history(Ctx& ctx, const core::Bytes& agent_id) {
         auto self = load_history_record(ctx, *from_registry, from.agent_id);
         if (!self) return std::unexpected(self.error());
         if (!*self) continue;
-        for (const Erc8004Revision other :
-             {Erc8004Revision::draft, Erc8004Revision::score, Erc8004Revision::current}) {
+        for (const Erc8004Revision other : kRevisions) {
             if (other == from.revision) continue;
             const std::optional<core::Address> registry = identity_of(ctx.scope, other);
             if (!registry) continue;
@@ -258,16 +265,7 @@ ApiResult<Json> score_reputation(Ctx& ctx, const core::Bytes& agent_id) {
     out["clients"] = std::move(client_list);
     out["tag1"] = tag1->value_or("");
     out["tag2"] = tag2->value_or("");
-    uint64_t revoked = 0;
-    std::vector<core::Address> distinct;
-    for (const auto& entry : *feedback) {
-        if (std::ranges::find(distinct, entry.client) == distinct.end()) {
-            distinct.push_back(entry.client);
-        }
-        if (entry.revoked) ++revoked;
-    }
-    out["feedback"] =
-        Json{{"count", feedback->size()}, {"revoked", revoked}, {"clients", distinct.size()}};
+    out["feedback"] = feedback_counts_json(*feedback);
     return out;
 }
 

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,7 @@
 #include <credence/cmd/chain_context.hpp>
 #include <credence/cmd/commands.hpp>
 #include <credence/cmd/index_database.hpp>
+#include <credence/cmd/revision_args.hpp>
 #include <credence/core/erc8004_revision.hpp>
 #include <credence/index/store.hpp>
 #include <credence/trust/funding_clusters.hpp>
@@ -220,14 +222,9 @@ trust::SummaryRules summary_rules(const TrustArgs& a, const Opened& o) {
 
 /// ScoreReputationRegistry.getSummary: every client when none is listed (ERC-8004 intermediate
 /// §Read Functions), the average a truncated 0..100 score.
-void run_score_summary(TrustArgs& a, Opened& o, Output& out) {
-    auto rows =
-        trust::load_feedback(*o.db, o.sources.chain_id, o.sources.reputation_registry, o.agent_key);
-    if (!rows) throw CliError(rows.error().to_string());
-    std::vector<core::Address> clients;
-    clients.reserve(a.clients.size());
-    for (const auto& c : a.clients) clients.push_back(parse_address_arg("--client", c));
-    auto s = trust::score_summary(*rows, clients, a.tag1, a.tag2);
+void run_score_summary(const TrustArgs& a, std::span<const trust::FeedbackEntry> rows,
+                       std::span<const core::Address> clients, Output& out) {
+    auto s = trust::score_summary(rows, clients, a.tag1, a.tag2);
     if (!s) throw CliError(fmt::format("getSummary: {}", s.error().detail));
     out.add("count", s->count);
     out.add("averageScore", s->average_score);
@@ -236,7 +233,7 @@ void run_score_summary(TrustArgs& a, Opened& o, Output& out) {
 }
 
 void run_summary(TrustArgs& a) {
-    a.revision = core::parse_erc8004_revision(a.revision_text).value_or(a.revision);
+    a.revision = parse_revision_arg(a.revision_text);
     if (a.revision == core::Erc8004Revision::draft) {
         throw CliError(
             "the first draft has no getSummary: its feedback lives off-chain and its validation "
@@ -268,13 +265,14 @@ void run_summary(TrustArgs& a) {
         out.flush();
         return;
     }
-    if (a.revision == core::Erc8004Revision::score) return run_score_summary(a, o, out);
     auto rows =
         trust::load_feedback(*o.db, o.sources.chain_id, o.sources.reputation_registry, o.agent_key);
     if (!rows) throw CliError(rows.error().to_string());
     std::vector<core::Address> clients;
     clients.reserve(a.clients.size());
     for (const auto& c : a.clients) clients.push_back(parse_address_arg("--client", c));
+    if (a.revision == core::Erc8004Revision::score)
+        return run_score_summary(a, *rows, clients, out);
     const trust::SummaryRules rules = summary_rules(a, o);
     auto s = trust::reputation_summary(*rows, clients, a.tag1, a.tag2, rules);
     if (!s) {
@@ -336,7 +334,6 @@ void add_trust_commands(CLI::App& app) {
     m->add_option("--revision", summary->revision_text,
                   "Whose registries and getSummary: current, score (the intermediate revision: "
                   "every client when no --client, average 0..100) or draft (none: refused)")
-        ->check(CLI::IsMember({"current", "score", "draft"}))
         ->capture_default_str();
     m->add_flag("--validations", summary->validations,
                 "ValidationRegistry.getSummary instead (--validator, --tag)");

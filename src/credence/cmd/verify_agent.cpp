@@ -37,6 +37,7 @@
 #include <credence/cmd/chain_context.hpp>
 #include <credence/cmd/commands.hpp>
 #include <credence/cmd/index_database.hpp>
+#include <credence/cmd/revision_args.hpp>
 #include <credence/cmd/verify.hpp>
 #include <credence/core/erc8004_revision.hpp>
 #include <credence/verify/verifiers/draft_agent_verifier.hpp>
@@ -145,12 +146,8 @@ void run_verify_draft_agent(const VerifyAgentArgs& a, const core::Uint256& agent
 
 void run_verify_agent(const VerifyAgentArgs& a) {
     const core::Uint256 agent_id = parse_uint256_arg("agentId", a.agent_id);
-    const auto revision = core::parse_erc8004_revision(a.revision);
-    if (!revision) {
-        throw CliError(
-            fmt::format("--revision: \"{}\" is not current, score or draft", a.revision));
-    }
-    if (*revision == core::Erc8004Revision::draft) {
+    const core::Erc8004Revision revision = parse_revision_arg(a.revision);
+    if (revision == core::Erc8004Revision::draft) {
         if (a.no_domains || a.no_card) {
             throw CliError("--no-domains and --no-card apply to the current revision only");
         }
@@ -161,10 +158,10 @@ void run_verify_agent(const VerifyAgentArgs& a) {
     // The intermediate revision's registration files are checked by the same rules: its
     // `endpoints` read as services (ERC-8004 intermediate §Identity Registry).
     const core::Address registry = ctx.contract(
-        std::string(core::registry_contract_name(*revision, core::Erc8004Registry::identity)),
+        std::string(core::registry_contract_name(revision, core::Erc8004Registry::identity)),
         a.registry);
     auto agent =
-        verify::read_onchain_agent(ctx.rpc(), ctx.chain_id(), registry, agent_id, *revision);
+        verify::read_onchain_agent(ctx.rpc(), ctx.chain_id(), registry, agent_id, revision);
     if (!agent)
         throw CliError(
             fmt::format("reading agent {}: {}", agent_id.to_dec(), agent.error().message()));

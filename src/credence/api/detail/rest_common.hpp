@@ -22,6 +22,7 @@
 #include <credence/core/address.hpp>
 #include <credence/core/bytes.hpp>
 #include <credence/index/database.hpp>
+#include <credence/index/feedback_table.hpp>
 
 namespace credence::index {
 struct VerificationRecord;
@@ -162,6 +163,9 @@ struct Ctx {
 [[nodiscard]] ApiResult<Json> agent_history(Ctx& ctx, const core::Bytes& agent_id);
 /// The first draft's feedback: its AuthFeedback authorizations of this (server) agent.
 [[nodiscard]] ApiResult<Json> list_feedback_authorizations(Ctx& ctx, const core::Bytes& agent_id);
+/// The reputation route's `feedback` counts: all of an agent's feedback, the revoked, the
+/// distinct clients (rest_agents.cpp).
+[[nodiscard]] Json feedback_counts_json(std::span<const index::FeedbackEntry> feedback);
 /// The intermediate revision's getSummary (trust/legacy_summary.hpp) as the reputation route's
 /// answer.
 [[nodiscard]] ApiResult<Json> score_reputation(Ctx& ctx, const core::Bytes& agent_id);

@@ -292,25 +292,32 @@ Result<UnixfsFile, CidError> decode_unixfs(ByteView message) {
     return UnixfsFile{Bytes(content.begin(), content.end()), std::move(blocksizes)};
 }
 
-// A binary CID inside a PBLink's Hash: CIDv0 is a bare sha2-256 multihash, CIDv1 is
-// <version><codec><multihash> (CID spec §Decoding).
-Result<Cid, CidError> read_binary_cid(ByteView bytes) {
+// A binary CIDv1: <version><codec><multihash> (CID spec §Decoding), the bytes of the text forms
+// and of a PBLink's Hash alike.
+Result<Cid, CidError> read_cid_v1(ByteView bytes) {
     size_t pos = 0;
+    const auto version = read_varint(bytes, pos);
+    if (!version) return fail(CidError::bad_varint, "version");
+    if (*version != 1) return fail(CidError::unsupported_version, std::to_string(*version));
+    const auto codec = read_varint(bytes, pos);
+    if (!codec) return fail(CidError::bad_varint, "codec");
+    if (*codec != static_cast<uint64_t>(CidCodec::raw) &&
+        *codec != static_cast<uint64_t>(CidCodec::dag_pb))
+        return fail(CidError::unsupported_codec, "codec " + std::to_string(*codec));
+    auto digest = read_multihash(bytes, pos);
+    if (!digest) return std::unexpected(digest.error());
+    return Cid{1, static_cast<CidCodec>(*codec), *digest};
+}
+
+// A binary CID inside a PBLink's Hash: CIDv0 is a bare sha2-256 multihash, else CIDv1.
+Result<Cid, CidError> read_binary_cid(ByteView bytes) {
     if (bytes.size() == 2 + kSha256Length && bytes[0] == kSha256Code) {
+        size_t pos = 0;
         auto digest = read_multihash(bytes, pos);
         if (!digest) return std::unexpected(digest.error());
         return Cid{0, CidCodec::dag_pb, *digest};
     }
-    const auto version = read_varint(bytes, pos);
-    if (!version || *version != 1) return fail(CidError::unsupported_version, "link CID");
-    const auto codec = read_varint(bytes, pos);
-    if (!codec) return fail(CidError::bad_varint, "link codec");
-    if (*codec != static_cast<uint64_t>(CidCodec::raw) &&
-        *codec != static_cast<uint64_t>(CidCodec::dag_pb))
-        return fail(CidError::unsupported_codec, "link codec " + std::to_string(*codec));
-    auto digest = read_multihash(bytes, pos);
-    if (!digest) return std::unexpected(digest.error());
-    return Cid{1, static_cast<CidCodec>(*codec), *digest};
+    return read_cid_v1(bytes);
 }
 
 // dag-pb PBNode (dag-pb spec): Links=2 (repeated PBLink: Hash=1, Name=2, Tsize=3), then Data=1
@@ -386,19 +393,8 @@ Result<Cid, CidError> parse_cid(std::string_view text) {
                         std::string("multibase prefix '") + text.front() + "'");
     }
     if (!bytes) return fail(CidError::bad_encoding, text.front() == 'b' ? "base32" : "base58btc");
-    size_t pos = 0;
-    const auto version = read_varint(*bytes, pos);
-    if (!version) return fail(CidError::bad_varint, "version");
     // A binary CIDv0 is a bare multihash (0x12 0x20 ...); in multibase text only v1 is valid.
-    if (*version != 1) return fail(CidError::unsupported_version, std::to_string(*version));
-    const auto codec = read_varint(*bytes, pos);
-    if (!codec) return fail(CidError::bad_varint, "codec");
-    if (*codec != static_cast<uint64_t>(CidCodec::raw) &&
-        *codec != static_cast<uint64_t>(CidCodec::dag_pb))
-        return fail(CidError::unsupported_codec, "codec " + std::to_string(*codec));
-    auto digest = read_multihash(*bytes, pos);
-    if (!digest) return std::unexpected(digest.error());
-    return Cid{1, static_cast<CidCodec>(*codec), *digest};
+    return read_cid_v1(*bytes);
 }
 
 std::string to_string(const Cid& cid) {
