@@ -5,7 +5,7 @@
 // HTTP-only JSON-RPC node in front of anvil (the upgrade is refused: the worker polls), and a TCP
 // proxy for the WebSocket only, taken down mid-run (the subscription drops: the worker polls,
 // reconnects, and a task emitted during the outage is answered when the subscription returns).
-#include <credence/agent/log_wakeup.hpp>
+#include <credence/chain/log_wakeup.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -92,8 +92,8 @@ struct Observed {
 
 class AgentLogWakeup : public WorkerDevnet {
 protected:
-    agent::SubscribeConfig subscribe(const std::string& ws_url, Observed& seen) {
-        agent::SubscribeConfig s;
+    chain::SubscribeConfig subscribe(const std::string& ws_url, Observed& seen) {
+        chain::SubscribeConfig s;
         s.ws_url = ws_url;
         s.retry_min = milliseconds(100);
         s.retry_max = milliseconds(400);

@@ -662,13 +662,13 @@ void TaskWorker::run(const std::stop_token& stop,
                      const std::function<void(const AgentFailure&)>& on_error) {
     const PollTiming timing{impl_->config.poll_interval, impl_->config.max_backoff};
     PollSleep sleep = impl_->config.sleep;
-    std::unique_ptr<LogWakeup> wakeup;
-    if (const std::optional<SubscribeConfig>& subscribe = impl_->config.subscribe;
+    std::unique_ptr<chain::LogWakeup> wakeup;
+    if (const std::optional<chain::SubscribeConfig>& subscribe = impl_->config.subscribe;
         !sleep && subscribe) {
         // A task at the head is acted on at once: wake on its log. With confirmations, a task
         // becomes actionable when later blocks arrive: wake on each new head.
         const bool heads = impl_->config.confirmations > 0;
-        wakeup = std::make_unique<LogWakeup>(
+        wakeup = std::make_unique<chain::LogWakeup>(
             *subscribe,
             heads ? chain::SubscriptionFilter::new_heads()
                   : chain::SubscriptionFilter::logs({impl_->config.workflow}, impl_->task_topics()),

@@ -53,8 +53,8 @@
 #include <vector>
 
 #include <credence/agent/handler.hpp>
-#include <credence/agent/log_wakeup.hpp>
 #include <credence/agent/poll_loop.hpp>
+#include <credence/chain/log_wakeup.hpp>
 #include <credence/chain/rpc_client.hpp>
 #include <credence/core/address.hpp>
 #include <credence/core/bytes.hpp>
@@ -147,7 +147,7 @@ struct WorkerConfig {
     /// run(): when set (and `sleep` is empty), an eth_subscribe to the NewAgentTask logs (newHeads
     /// when confirmations > 0) ends the pause early (agent/log_wakeup.hpp); the logs are still
     /// read by eth_getLogs. nullopt: poll only.
-    std::optional<SubscribeConfig> subscribe;
+    std::optional<chain::SubscribeConfig> subscribe;
 };
 
 class TaskWorker {

@@ -260,10 +260,10 @@ void Validator::run(const std::stop_token& stop,
                     const std::function<void(const AgentFailure&)>& on_error) {
     const PollTiming timing{impl_->config.poll_interval, impl_->config.max_backoff};
     PollSleep sleep = impl_->config.sleep;
-    std::unique_ptr<LogWakeup> wakeup;
-    if (const std::optional<SubscribeConfig>& subscribe = impl_->config.subscribe;
+    std::unique_ptr<chain::LogWakeup> wakeup;
+    if (const std::optional<chain::SubscribeConfig>& subscribe = impl_->config.subscribe;
         !sleep && subscribe) {
-        wakeup = std::make_unique<LogWakeup>(
+        wakeup = std::make_unique<chain::LogWakeup>(
             *subscribe,
             chain::SubscriptionFilter::logs({impl_->config.registry}, impl_->request_topics()),
             fmt::format("ValidationRequest logs of {} for {}",

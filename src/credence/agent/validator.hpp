@@ -34,9 +34,9 @@
 #include <vector>
 
 #include <credence/agent/handler.hpp>
-#include <credence/agent/log_wakeup.hpp>
 #include <credence/agent/poll_loop.hpp>
 #include <credence/agent/task_worker.hpp>
+#include <credence/chain/log_wakeup.hpp>
 #include <credence/chain/rpc_client.hpp>
 #include <credence/core/address.hpp>
 #include <credence/core/bytes.hpp>
@@ -100,7 +100,7 @@ struct ValidatorConfig {
     PollSleep sleep;
     /// run(): when set (and `sleep` is empty), an eth_subscribe to this validator's
     /// ValidationRequest logs ends the pause early (agent/log_wakeup.hpp). nullopt: poll only.
-    std::optional<SubscribeConfig> subscribe;
+    std::optional<chain::SubscribeConfig> subscribe;
 };
 
 class Validator {

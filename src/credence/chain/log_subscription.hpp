@@ -5,7 +5,7 @@
 // A subscription is a live feed with no replay: what happens while it is down is missed, and a
 // node may drop it at any time. Callers that must see every log keep eth_getLogs as their source
 // of truth and use a subscription only to learn early that something new is there (that is what
-// agent/log_wakeup does).
+// chain/log_wakeup does).
 //
 // Notifications are validated: the envelope (jsonrpc 2.0, method eth_subscription, our
 // subscription id) and the result (a log as rpc_codec reads it, or a head's number and hash);

@@ -17,7 +17,7 @@ void add_subscribe_options(CLI::App& cmd, SubscribeOptions& options) {
                  "Do not use eth_subscribe: poll eth_getLogs only");
 }
 
-std::optional<agent::SubscribeConfig> subscribe_config(const SubscribeOptions& options,
+std::optional<chain::SubscribeConfig> subscribe_config(const SubscribeOptions& options,
                                                        const std::string& rpc_url,
                                                        std::string_view who) {
     if (options.no_subscribe) {
@@ -25,7 +25,7 @@ std::optional<agent::SubscribeConfig> subscribe_config(const SubscribeOptions& o
             throw CliError("--ws-url and --no-subscribe exclude each other");
         return std::nullopt;
     }
-    agent::SubscribeConfig config;
+    chain::SubscribeConfig config;
     const std::string prefix(who);
     if (!options.ws_url.empty()) {
         if (auto u = chain::parse_ws_url(options.ws_url); !u)

@@ -1,5 +1,5 @@
 // The eth_subscribe options that `credence worker` and `credence validator` share
-// (agent/log_wakeup.hpp): --ws-url and --no-subscribe, and the SubscribeConfig they make.
+// (chain/log_wakeup.hpp): --ws-url and --no-subscribe, and the SubscribeConfig they make.
 #pragma once
 
 #include <optional>
@@ -8,7 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include <credence/agent/log_wakeup.hpp>
+#include <credence/chain/log_wakeup.hpp>
 
 namespace credence::cmd {
 
@@ -21,7 +21,7 @@ void add_subscribe_options(CLI::App& cmd, SubscribeOptions& options);
 
 /// nullopt with --no-subscribe, or when no WebSocket URL follows from the RPC URL (which is then
 /// said once on stderr). Info lines go to stderr prefixed with `who` ("worker", "validator").
-[[nodiscard]] std::optional<agent::SubscribeConfig> subscribe_config(
+[[nodiscard]] std::optional<chain::SubscribeConfig> subscribe_config(
     const SubscribeOptions& options, const std::string& rpc_url, std::string_view who);
 
 }  // namespace credence::cmd

@@ -639,9 +639,10 @@ std::expected<StepReport, IndexError> Indexer::backfill_step(uint64_t head, uint
     return report;
 }
 
-std::expected<void, IndexError> Indexer::run(
-    std::stop_token stop, bool follow, std::chrono::milliseconds poll_interval,
-    const std::function<void(const StepReport&)>& on_step) {
+std::expected<void, IndexError> Indexer::run(std::stop_token stop, bool follow,
+                                             std::chrono::milliseconds poll_interval,
+                                             const std::function<void(const StepReport&)>& on_step,
+                                             const PollSleep& sleep) {
     // Sleeps in short slices so a stop request is honoured within ~50 ms.
     const auto sleep_for = [&](std::chrono::milliseconds total) {
         const auto until = Clock::now() + total;
@@ -676,7 +677,11 @@ std::expected<void, IndexError> Indexer::run(
         if (on_step) on_step(*report);
         if (report->caught_up && !report->rolled_back_to) {
             if (!follow) return {};
-            sleep_for(poll_interval);
+            if (sleep) {
+                sleep(stop, poll_interval);
+            } else {
+                sleep_for(poll_interval);
+            }
         }
     }
     return {};

@@ -31,8 +31,10 @@
 #include <functional>
 #include <future>
 #include <optional>
+#include <span>
 #include <stop_token>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <credence/chain/deployment.hpp>
@@ -108,6 +110,10 @@ struct IndexerMetrics {
     [[nodiscard]] std::string to_prometheus(uint64_t chain_id) const;
 };
 
+/// The same for several chains: each family once, one sample per chain id.
+[[nodiscard]] std::string to_prometheus(
+    std::span<const std::pair<uint64_t, const IndexerMetrics*>> chains);
+
 enum class IndexErrorKind {
     rpc,          // the node failed (after retries)
     database,     // the store failed
@@ -142,6 +148,9 @@ struct StepReport {
     std::optional<IndexError> error;
 };
 
+/// Waits up to `pause` or until stopped; false when stopped (chain::LogWakeup::sleep fits).
+using PollSleep = std::function<bool(const std::stop_token&, std::chrono::milliseconds)>;
+
 class Indexer {
 public:
     Indexer(IndexerOptions options, chain::RpcClient client, Database& db);
@@ -154,9 +163,11 @@ public:
     /// Steps until caught up (follow = false) or until `stop` (follow = true, polling every
     /// `poll_interval` once caught up). Calls `on_step` after every step. Errors of a step are
     /// retried with exponential backoff up to 30 s, except wrong_chain and deep_reorg.
+    /// `sleep` waits between polls once caught up (a LogWakeup ends it early on a new head);
+    /// empty: poll_interval in 50 ms slices.
     [[nodiscard]] std::expected<void, IndexError> run(
         std::stop_token stop, bool follow, std::chrono::milliseconds poll_interval,
-        const std::function<void(const StepReport&)>& on_step);
+        const std::function<void(const StepReport&)>& on_step, const PollSleep& sleep = {});
 
     [[nodiscard]] const IndexerMetrics& metrics() const noexcept { return metrics_; }
     [[nodiscard]] IndexStore& store();

@@ -135,6 +135,7 @@ Fields chain_fields(ChainConfig& c) {
          }},
         {"devnet_state",
          [&c](const Reader& r, const toml::node& n) { return r.string(n, c.devnet_state); }},
+        {"ws", [&c](const Reader& r, const toml::node& n) { return r.string(n, c.ws); }},
     };
 }
 
@@ -297,17 +298,18 @@ Result apply_table(const toml::node& node, std::string_view table, std::string_v
 }
 
 // [[registries]] kind = "reputation", address = "0x...", start_block = 0, name = "..."
-Result apply_registries(const toml::node& node, std::string_view origin,
+// `key` is where the array sits: "registries" or "chains[1].registries".
+Result apply_registries(const toml::node& node, std::string_view origin, std::string_view key,
                         std::vector<index::RegistrySource>& out) {
     const auto* array = node.as_array();
     if (array == nullptr) {
         return std::unexpected(
-            fmt::format("{}: registries: must be an array of tables ([[registries]])", origin));
+            fmt::format("{}: {}: must be an array of tables ([[{}]])", origin, key, key));
     }
     out.clear();
     size_t i = 0;
     for (const auto& item : *array) {
-        const std::string prefix = fmt::format("registries[{}]", i++);
+        const std::string prefix = fmt::format("{}[{}]", key, i++);
         const auto* t = item.as_table();
         if (t == nullptr)
             return std::unexpected(fmt::format("{}: {}: must be a table", origin, prefix));
@@ -340,6 +342,37 @@ Result apply_registries(const toml::node& node, std::string_view origin,
         source.address = *parsed_address;
         if (source.name.empty()) source.name = std::string(index::to_string(source.kind));
         out.push_back(std::move(source));
+    }
+    return {};
+}
+
+// [[chains]] rpc = "https://...", chain_id = 8453, ws = "wss://...", [[chains.registries]] ...
+Result apply_chains(const toml::node& node, std::string_view origin,
+                    std::vector<ChainConfig>& out) {
+    const auto* array = node.as_array();
+    if (array == nullptr) {
+        return std::unexpected(
+            fmt::format("{}: chains: must be an array of tables ([[chains]])", origin));
+    }
+    out.clear();
+    size_t i = 0;
+    for (const auto& item : *array) {
+        const std::string prefix = fmt::format("chains[{}]", i++);
+        ChainConfig chain;
+        Fields fields = chain_fields(chain);
+        // The embedded devnet stands in for a missing [chain].rpc only: a listed chain is real.
+        fields.erase("devnet_port");
+        fields.erase("devnet_state");
+        fields.emplace(
+            "registries", [&chain, &origin, &prefix](const Reader&, const toml::node& n) {
+                return apply_registries(n, origin, prefix + ".registries", chain.registries);
+            });
+        if (auto r = apply_table(item, prefix, origin, fields); !r) return r;
+        if (chain.rpc.empty())
+            return std::unexpected(fmt::format("{}: {}.rpc: is required", origin, prefix));
+        if (!chain.chain_id)
+            return std::unexpected(fmt::format("{}: {}.chain_id: is required", origin, prefix));
+        out.push_back(std::move(chain));
     }
     return {};
 }
@@ -393,7 +426,10 @@ std::expected<void, std::string> apply_node_config(std::string_view toml_text,
         const std::string_view k = key.str();
         Result r;
         if (k == "chain") {
+            config.chain_table_given = true;
             r = apply_table(value, k, origin, chain_fields(config.chain));
+        } else if (k == "chains") {
+            r = apply_chains(value, origin, config.chains);
         } else if (k == "database") {
             r = apply_table(value, k, origin, database_fields(config.database));
         } else if (k == "http") {
@@ -407,7 +443,7 @@ std::expected<void, std::string> apply_node_config(std::string_view toml_text,
         } else if (k == "fetch") {
             r = apply_table(value, k, origin, fetch_fields(config.fetch));
         } else if (k == "registries") {
-            r = apply_registries(value, origin, config.registries);
+            r = apply_registries(value, origin, "registries", config.registries);
         } else if (k == "payment_chains") {
             r = apply_payment_chains(value, origin, config.payment_chains);
         } else {
@@ -430,6 +466,55 @@ std::expected<NodeConfig, std::string> load_node_config(const std::filesystem::p
     return config;
 }
 
+std::vector<ChainConfig> followed_chains(const NodeConfig& config) {
+    if (!config.chains.empty()) return config.chains;
+    ChainConfig one = config.chain;
+    one.registries = config.registries;
+    return {one};
+}
+
+namespace {
+
+Result validate_registries(const std::vector<index::RegistrySource>& registries,
+                           std::string_view key) {
+    if (const auto twice = index::repeated_address(registries)) {
+        return std::unexpected(fmt::format(
+            "{0}[{1}] and {0}[{2}] name one contract as one kind twice ({3}): give it once", key,
+            twice->first, twice->second, registries[twice->second].address.to_checksum_hex()));
+    }
+    return {};
+}
+
+Result validate_chains(const NodeConfig& config) {
+    if (config.chains.empty()) return validate_registries(config.registries, "registries");
+    if (config.chain_table_given) {
+        return std::unexpected(
+            "chain: the file lists [[chains]]: give every chain there and drop [chain]");
+    }
+    if (!config.registries.empty()) {
+        return std::unexpected(
+            "registries: the file lists [[chains]]: give each chain's registries as "
+            "[[chains.registries]]");
+    }
+    std::map<uint64_t, size_t> seen;
+    for (size_t i = 0; i < config.chains.size(); ++i) {
+        const ChainConfig& c = config.chains[i];
+        const uint64_t id = c.chain_id.value_or(0);
+        if (const auto [it, fresh] = seen.emplace(id, i); !fresh) {
+            return std::unexpected(fmt::format(
+                "chains[{}].chain_id: chain {} is already chains[{}]", i, id, it->second));
+        }
+        if (!c.ws.empty() && !c.ws.starts_with("ws://") && !c.ws.starts_with("wss://")) {
+            return std::unexpected(fmt::format("chains[{}].ws: must be a ws:// or wss:// URL", i));
+        }
+        if (auto r = validate_registries(c.registries, fmt::format("chains[{}].registries", i)); !r)
+            return r;
+    }
+    return {};
+}
+
+}  // namespace
+
 std::expected<void, std::string> validate(const NodeConfig& config) {
     for (const auto& t : config.trust.trusted) {
         if (!core::Address::from_hex(t)) {
@@ -450,14 +535,11 @@ std::expected<void, std::string> validate(const NodeConfig& config) {
     if (config.http.rate_limit_burst < 1) {
         return std::unexpected("http.rate_limit_burst: must be at least 1");
     }
-    if (const auto twice = index::repeated_address(config.registries)) {
-        return std::unexpected(fmt::format(
-            "registries[{}] and registries[{}] name one contract as one kind twice ({}): give it "
-            "once",
-            twice->first, twice->second,
-            config.registries[twice->second].address.to_checksum_hex()));
+    if (!config.chain.ws.empty() && !config.chain.ws.starts_with("ws://") &&
+        !config.chain.ws.starts_with("wss://")) {
+        return std::unexpected("chain.ws: must be a ws:// or wss:// URL");
     }
-    return {};
+    return validate_chains(config);
 }
 
 }  // namespace credence::node

@@ -3,6 +3,9 @@
 //
 //   [chain]     rpc, chain_id, deployment, finality_depth, seconds_per_block, poll_ms,
 //               getlogs_in_flight, devnet_port, devnet_state
+//   [[chains]]  many chains in one node (docs/node.md §Many chains): each with rpc, chain_id
+//               (both required), ws and [chain]'s keys but the devnet's, and its own
+//               [[chains.registries]]; instead of [chain] and [[registries]]
 //   [database]  location (SQLite path or postgresql:// URL), data_dir, check
 //   [health]    max_lag_blocks, degraded_status
 //   [[registries]] kind, address, start_block, name
@@ -47,6 +50,12 @@ struct ChainConfig {
     std::optional<unsigned> getlogs_in_flight;  ///< empty: index::RangePolicy::in_flight
     uint16_t devnet_port = 0;                   ///< embedded devnet port; 0: any free port
     std::string devnet_state;                   ///< embedded devnet --state directory; empty: none
+    /// ws:// or wss:// of the same node: newHeads wake the indexer at once instead of after
+    /// poll_ms (docs/node.md §Many chains); empty: poll only.
+    std::string ws;
+    /// Registries to index; empty: the deployment's contracts plus the chain's deployed ERC-8004
+    /// registries (as `credence index` picks them). [chain] takes them from [[registries]].
+    std::vector<index::RegistrySource> registries;
 };
 
 struct DatabaseConfig {
@@ -118,7 +127,11 @@ struct PaymentChain {
 };
 
 struct NodeConfig {
+    /// The one chain of [chain] (and [[registries]]), when `chains` is empty.
     ChainConfig chain;
+    /// [[chains]]: every chain the node follows, the first being its default chain.
+    std::vector<ChainConfig> chains;
+    bool chain_table_given = false;  ///< the file has a [chain] table
     DatabaseConfig database;
     std::vector<PaymentChain> payment_chains;
     /// Registries to index; empty: the deployment's contracts plus the chain's deployed ERC-8004
@@ -140,6 +153,9 @@ struct NodeConfig {
 /// Loads a TOML file over the defaults.
 [[nodiscard]] std::expected<NodeConfig, std::string> load_node_config(
     const std::filesystem::path& path);
+
+/// The chains the node follows: [[chains]], else [chain] with [[registries]].
+[[nodiscard]] std::vector<ChainConfig> followed_chains(const NodeConfig& config);
 
 /// Checks the merged configuration (after the flags): one line naming the key when wrong.
 [[nodiscard]] std::expected<void, std::string> validate(const NodeConfig& config);

@@ -34,12 +34,12 @@
 
 #include <credence/chain/log_subscription.hpp>
 
-namespace credence::agent {
+namespace credence::chain {
 
 struct SubscribeConfig {
     /// ws:// or wss:// endpoint (the CLI derives it from the RPC URL unless --ws-url is given).
     std::string ws_url;
-    chain::WsClientOptions socket;
+    WsClientOptions socket;
     /// Reconnection backoff after a drop or an unreachable node.
     std::chrono::milliseconds retry_min{1'000};
     std::chrono::milliseconds retry_max{30'000};
@@ -54,7 +54,7 @@ class LogWakeup {
 public:
     /// Starts the background thread that subscribes to `filter` (what `what` names in messages,
     /// e.g. "NewAgentTask logs of 0x...").
-    LogWakeup(SubscribeConfig config, chain::SubscriptionFilter filter, std::string what);
+    LogWakeup(SubscribeConfig config, SubscriptionFilter filter, std::string what);
     ~LogWakeup();
     LogWakeup(const LogWakeup&) = delete;
     LogWakeup& operator=(const LogWakeup&) = delete;
@@ -82,7 +82,7 @@ private:
     bool pause(const std::stop_token& stop, std::chrono::milliseconds d);
 
     SubscribeConfig config_;
-    chain::SubscriptionFilter filter_;
+    SubscriptionFilter filter_;
     std::string what_;
     std::mutex mutex_;
     std::condition_variable_any woken_;
@@ -94,4 +94,4 @@ private:
     std::jthread thread_;  // last: started after every member above exists
 };
 
-}  // namespace credence::agent
+}  // namespace credence::chain

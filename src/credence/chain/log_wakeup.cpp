@@ -1,4 +1,4 @@
-#include <credence/agent/log_wakeup.hpp>
+#include <credence/chain/log_wakeup.hpp>
 
 #include <algorithm>
 #include <memory>
@@ -6,7 +6,7 @@
 
 #include <fmt/core.h>
 
-namespace credence::agent {
+namespace credence::chain {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -18,9 +18,9 @@ constexpr milliseconds kSlice{250};
 // Failures that mean "this node does not offer eth_subscribe here" (retrying will not help):
 // the upgrade refused or answered wrongly, eth_subscribe refused, a certificate that does not
 // verify, a URL that is not ws(s)://. Anything else (unreachable, reset, timeout) may heal.
-bool permanent(chain::WsError e) noexcept {
-    return e == chain::WsError::handshake || e == chain::WsError::rpc || e == chain::WsError::tls ||
-           e == chain::WsError::bad_url;
+bool permanent(WsError e) noexcept {
+    return e == WsError::handshake || e == WsError::rpc || e == WsError::tls ||
+           e == WsError::bad_url;
 }
 
 std::string seconds(milliseconds d) {
@@ -29,7 +29,7 @@ std::string seconds(milliseconds d) {
 
 }  // namespace
 
-LogWakeup::LogWakeup(SubscribeConfig config, chain::SubscriptionFilter filter, std::string what)
+LogWakeup::LogWakeup(SubscribeConfig config, SubscriptionFilter filter, std::string what)
     : config_(std::move(config)), filter_(std::move(filter)), what_(std::move(what)) {
     thread_ = std::jthread([this](const std::stop_token& stop) { loop(stop); });
 }
@@ -75,7 +75,7 @@ void LogWakeup::loop(const std::stop_token& stop) {
         return true;
     };
     while (!stop.stop_requested()) {
-        auto opened = chain::LogSubscription::open(config_.ws_url, filter_, config_.socket);
+        auto opened = LogSubscription::open(config_.ws_url, filter_, config_.socket);
         if (!opened) {
             const auto& e = opened.error();
             if (permanent(e.code)) {
@@ -94,7 +94,7 @@ void LogWakeup::loop(const std::stop_token& stop) {
             if (!back_off()) return;
             continue;
         }
-        std::unique_ptr<chain::LogSubscription> sub = std::move(*opened);
+        std::unique_ptr<LogSubscription> sub = std::move(*opened);
         const bool first = subscriptions_.fetch_add(1) == 0;
         subscribed_ = true;
         outage_reported = false;
@@ -147,4 +147,4 @@ void LogWakeup::loop(const std::stop_token& stop) {
     }
 }
 
-}  // namespace credence::agent
+}  // namespace credence::chain
