@@ -36,6 +36,7 @@
 #include <credence/index/database.hpp>
 
 #include "erc8004_cli_helpers.hpp"
+#include "node_child.hpp"
 #include "support/child_process.hpp"
 #include "support/devnet.hpp"
 #include "support/scratch.hpp"
@@ -47,6 +48,10 @@ using Clock = std::chrono::steady_clock;
 using credence::testing::CommandResult;
 using credence::testing::Devnet;
 using credence::testing::run_command;
+using credence::testing::node_cli::deployment_of;
+using credence::testing::node_cli::get_json;
+using credence::testing::node_cli::NodeChild;
+using credence::testing::node_cli::wait_status;
 using nlohmann::json;
 
 fs::path fresh_dir(const std::string& name) {
@@ -55,65 +60,6 @@ fs::path fresh_dir(const std::string& name) {
         credence::testing::scratch_dir() / (name + "_" + std::to_string(counter++));
     fs::create_directories(dir);
     return dir;
-}
-
-// A `credence node` child with its own CREDENCE_HOME; SIGKILLed if the test bails out.
-class NodeChild : public credence::testing::ChildProcess {
-public:
-    NodeChild(const fs::path& home, std::vector<std::string> args)
-        : ChildProcess(argv(std::move(args)), home, home / "node.out", home / "node.err") {}
-
-    /// The URL from "credence node: serving <url>", or nullopt after `limit`.
-    std::optional<std::string> wait_serving(std::chrono::milliseconds limit) {
-        static const std::regex line(R"(credence node: serving (http://127\.0\.0\.1:\d+))");
-        const auto until = Clock::now() + limit;
-        while (Clock::now() < until) {
-            std::smatch m;
-            const std::string text = out();
-            if (std::regex_search(text, m, line)) return m[1].str();
-            if (exited()) return std::nullopt;
-            std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        }
-        return std::nullopt;
-    }
-
-private:
-    static std::vector<std::string> argv(std::vector<std::string> args) {
-        std::vector<std::string> all{CREDENCE_BIN, "node"};
-        all.insert(all.end(), args.begin(), args.end());
-        return all;
-    }
-};
-
-/// GET `path` on the node; the parsed JSON body and status.
-std::pair<int, json> get_json(const std::string& url, const std::string& path) {
-    httplib::Client client(url);
-    client.set_connection_timeout(std::chrono::seconds(2));
-    client.set_read_timeout(std::chrono::seconds(3));
-    auto res = client.Get(path);
-    if (!res) return {0, json()};
-    return {res->status, json::parse(res->body, nullptr, false)};
-}
-
-/// Polls /api/v1/status until `done(status)` or `limit`.
-template <typename Pred>
-json wait_status(const std::string& url, std::chrono::milliseconds limit, Pred done) {
-    const auto until = Clock::now() + limit;
-    json last;
-    while (Clock::now() < until) {
-        auto [code, body] = get_json(url, "/api/v1/status");
-        if (code == 200) {
-            last = body;
-            if (done(body)) return body;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    }
-    return last;
-}
-
-/// The test devnet's deployment file (the node's own CREDENCE_HOME is a fresh directory).
-std::string deployment_of(const Devnet& devnet) {
-    return (devnet.home() / "deployments" / (std::to_string(devnet.chain_id()) + ".json")).string();
 }
 
 std::vector<std::string> node_args(const fs::path& home, std::vector<std::string> extra) {

@@ -20,6 +20,7 @@
 #include <stop_token>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -55,6 +56,23 @@ node::NodeConfig merged_config(const NodeArgs& a) {
         auto loaded = node::load_node_config(a.config_file);
         if (!loaded) throw CliError(loaded.error());
         c = std::move(*loaded);
+    }
+    if (!c.chains.empty()) {
+        // docs/node.md §Many chains: each chain's keys live in its [[chains]] entry.
+        const std::pair<bool, const char*> chain_flags[] = {
+            {a.rpc.has_value(), "--rpc"},
+            {a.chain_id.has_value(), "--chain-id"},
+            {a.deployment.has_value(), "--deployment"},
+            {a.finality_depth.has_value(), "--finality-depth"},
+            {a.poll_ms.has_value(), "--poll-ms"},
+            {a.devnet_port.has_value(), "--devnet-port"},
+            {a.devnet_state.has_value(), "--devnet-state"}};
+        for (const auto& [given, flag] : chain_flags) {
+            if (given) {
+                throw CliError(fmt::format(
+                    "{}: the config file lists [[chains]]: set it in each chain's entry", flag));
+            }
+        }
     }
     if (a.rpc) c.chain.rpc = *a.rpc;
     if (a.chain_id) c.chain.chain_id = a.chain_id;
@@ -115,7 +133,7 @@ void run_node(const NodeArgs& a) {
     const sigset_t stop_signals = block_stop_signals();
 
     node::NodeConfig config = merged_config(a);
-    if (config.chain.rpc.empty()) {
+    if (config.chains.empty() && config.chain.rpc.empty()) {
         if (auto rpc = running_devnet_rpc()) {
             config.chain.rpc = *rpc;
             fmt::print(stderr, "credence node: following the running devnet at {} ({})\n", *rpc,
@@ -129,6 +147,9 @@ void run_node(const NodeArgs& a) {
     std::fflush(stdout);
     fmt::print(stderr, "credence node: chain {} via {}, index {}\n", n.chain_id(), n.rpc_url(),
                n.database());
+    for (const auto& [id, rpc] : n.other_chains()) {
+        fmt::print(stderr, "credence node: chain {} via {}\n", id, rpc);
+    }
 
     std::stop_source stop;
     std::jthread watcher([&](const std::stop_token& own) {

@@ -99,6 +99,7 @@ std::expected<std::vector<std::string>, IndexError> Indexer::start() {
                     fmt::format("the node serves chain {}, not the configured chain {}", *chain_id,
                                 options_.chain_id));
     }
+    chain_checked_ = Clock::now();
     if (!writer_lock_) {
         auto lock = WriterLock::acquire(*db_, options_.chain_id);
         if (!lock) return fail(IndexErrorKind::busy, lock.error());
@@ -402,6 +403,19 @@ std::expected<StepReport, IndexError> Indexer::step() {
     auto& rpc = source_.client();
     StepReport report;
 
+    if (Clock::now() - chain_checked_ >= options_.chain_check_interval) {
+        auto served = rpc.chain_id();
+        if (!served) {
+            metrics_.rpc_errors_total++;
+            return rpc_fail(served.error(), "eth_chainId");
+        }
+        if (*served != chain_id) {
+            return fail(IndexErrorKind::wrong_chain,
+                        fmt::format("the node now serves chain {}, not the configured chain {}",
+                                    *served, chain_id));
+        }
+        chain_checked_ = Clock::now();
+    }
     auto head = rpc.block_number();
     if (!head) {
         metrics_.rpc_errors_total++;

@@ -51,6 +51,9 @@ namespace credence::index {
 
 struct IndexerOptions {
     uint64_t chain_id = 0;  // checked against eth_chainId before the first step
+    /// And again at most this often while running: an RPC that starts serving another chain
+    /// ends the run with wrong_chain rather than mixing two chains' logs under one id.
+    std::chrono::milliseconds chain_check_interval{10'000};
     std::vector<RegistrySource> sources;
     /// How many blocks below the head may still be reorganised (hashes kept, headers checked).
     uint64_t finality_depth = 64;
@@ -207,7 +210,8 @@ private:
     IndexerOptions options_;
     LogSource source_;
     Database* db_;
-    std::optional<WriterLock> writer_lock_;  ///< held from start() to destruction
+    std::optional<WriterLock> writer_lock_;                  ///< held from start() to destruction
+    std::chrono::steady_clock::time_point chain_checked_{};  ///< the last eth_chainId check
     std::optional<IndexStore> store_;
     IndexerMetrics metrics_;
     // Read from the store on first use, then kept in step with what this indexer does.

@@ -309,6 +309,51 @@ TEST_F(IndexerDevnet, a_node_on_another_chain_is_refused) {
     EXPECT_EQ(started.error().kind, IndexErrorKind::wrong_chain);
 }
 
+TEST_F(IndexerDevnet, a_node_that_switches_chains_while_followed_is_refused) {
+    // A devnet of its own: the shared one must keep its chain id.
+    auto own = testing::Devnet::start();
+    ASSERT_TRUE(own) << own.error();
+    auto db = fresh_sqlite("switched-chain");
+    ASSERT_TRUE(db);
+    IndexerOptions o = options();
+    o.sources = sources_from_deployment((*own)->deployment());
+    o.chain_id = (*own)->chain_id();
+    o.chain_check_interval = std::chrono::milliseconds(0);
+    Indexer indexer(o, client_for((*own)->rpc_url()), *db);
+    ASSERT_TRUE(indexer.start());
+    ASSERT_TRUE(indexer.step());
+    auto rpc = (*own)->rpc();
+    ASSERT_TRUE(rpc.request("anvil_setChainId", nlohmann::json::array({5})));
+    auto step = indexer.step();
+    ASSERT_FALSE(step);
+    EXPECT_EQ(step.error().kind, IndexErrorKind::wrong_chain);
+    EXPECT_NE(step.error().message.find("now serves chain 5"), std::string::npos)
+        << step.error().message;
+    // run() ends on it rather than retrying.
+    std::stop_source stop;
+    auto ran = indexer.run(stop.get_token(), true, std::chrono::milliseconds(10), nullptr);
+    ASSERT_FALSE(ran);
+    EXPECT_EQ(ran.error().kind, IndexErrorKind::wrong_chain);
+}
+
+TEST(indexer_metrics, several_chains_write_each_family_once) {
+    IndexerMetrics a, b;
+    a.cursor_block = 7;
+    b.cursor_block = 9;
+    const std::vector<std::pair<uint64_t, const IndexerMetrics*>> chains{{1, &a}, {8453, &b}};
+    const std::string text = to_prometheus(chains);
+    size_t helps = 0;
+    for (size_t at = 0;
+         (at = text.find("# HELP credence_index_cursor_block ", at)) != std::string::npos; ++at) {
+        ++helps;
+    }
+    EXPECT_EQ(helps, 1u) << text;
+    EXPECT_NE(text.find("credence_index_cursor_block{chain_id=\"1\"} 7\n"), std::string::npos);
+    EXPECT_NE(text.find("credence_index_cursor_block{chain_id=\"8453\"} 9\n"), std::string::npos);
+    EXPECT_NE(text.find("credence_index_batch_seconds_count{chain_id=\"8453\"} 0\n"),
+              std::string::npos);
+}
+
 TEST_F(IndexerDevnet, metrics_count_events_batches_and_lag) {
     traffic(2, 2);
     auto db = fresh_sqlite("metrics");

@@ -275,8 +275,7 @@ api::NodeHealth ChainRunner::health() const {
     api::NodeHealth h;
     const std::string state = chain_state_.state();
     if (state == "refused" || state == "failed") {
-        h.reasons.push_back(
-            fmt::format("chain {} {}: the index is not following it", chain_id_, state));
+        h.reasons.push_back(state + ": the index is not following the chain");
     } else if (rpc_failing_.load()) {
         h.reasons.emplace_back("chain RPC unreachable: the index is not following the chain");
     } else if (indexer_failing_.load()) {

@@ -230,6 +230,117 @@ address = "0x8004A818BFB912233c491871b3d84c89A494BD9e"
               "(0x8004A818BFB912233c491871b3d84c89A494BD9e): give it once");
 }
 
+/// The error validate() gives for `text`, or "" when it passes.
+std::string validation_error_of(std::string_view text) {
+    NodeConfig c;
+    if (auto r = apply_node_config(text, "node.toml", c); !r) return r.error();
+    auto v = validate(c);
+    return v ? std::string() : v.error();
+}
+
+TEST(node_config, chains_list_many_chains_each_with_its_registries) {
+    NodeConfig c;
+    auto r = apply_node_config(R"(
+[[chains]]
+rpc = "https://mainnet.example/rpc"
+ws = "wss://mainnet.example/ws"
+chain_id = 1
+finality_depth = 64
+
+[[chains]]
+rpc = "https://base.example/rpc"
+chain_id = 8453
+poll_ms = 500
+[[chains.registries]]
+kind = "identity"
+address = "0x8004A169FB4a3325136EB29fA0ceB6D2e539a432"
+start_block = 35000000
+)",
+                               "node.toml", c);
+    ASSERT_TRUE(r) << r.error();
+    ASSERT_TRUE(validate(c)) << validate(c).error();
+    const auto chains = followed_chains(c);
+    ASSERT_EQ(chains.size(), 2u);
+    EXPECT_EQ(chains[0].chain_id, 1u);
+    EXPECT_EQ(chains[0].ws, "wss://mainnet.example/ws");
+    EXPECT_EQ(chains[0].finality_depth, 64u);
+    EXPECT_TRUE(chains[0].registries.empty());
+    EXPECT_EQ(chains[1].chain_id, 8453u);
+    EXPECT_EQ(chains[1].poll_ms, 500u);
+    ASSERT_EQ(chains[1].registries.size(), 1u);
+    EXPECT_EQ(chains[1].registries[0].start_block, 35000000u);
+    EXPECT_EQ(chains[1].registries[0].kind, index::ContractKind::identity_registry);
+}
+
+TEST(node_config, one_chain_is_chain_with_its_registries) {
+    NodeConfig c;
+    ASSERT_TRUE(apply_node_config(R"(
+[chain]
+rpc = "http://127.0.0.1:8545"
+[[registries]]
+kind = "identity"
+address = "0x8004A169FB4a3325136EB29fA0ceB6D2e539a432"
+)",
+                                  "node.toml", c));
+    const auto chains = followed_chains(c);
+    ASSERT_EQ(chains.size(), 1u);
+    EXPECT_EQ(chains[0].rpc, "http://127.0.0.1:8545");
+    EXPECT_EQ(chains[0].registries.size(), 1u);
+}
+
+TEST(node_config, chains_errors_name_the_key) {
+    EXPECT_EQ(validation_error_of("[[chains]]\nchain_id = 1\n"),
+              "node.toml: chains[0].rpc: is required");
+    EXPECT_EQ(validation_error_of("[[chains]]\nrpc = \"http://a\"\n"),
+              "node.toml: chains[0].chain_id: is required");
+    EXPECT_EQ(
+        validation_error_of("[[chains]]\nrpc = \"http://a\"\nchain_id = 1\ndevnet_port = 5\n"),
+        "node.toml: chains[0].devnet_port: unknown key");
+    EXPECT_EQ(validation_error_of(
+                  "[[chains]]\nrpc = \"http://a\"\nchain_id = 1\n[[chains]]\nrpc = \"http://b\"\n"
+                  "chain_id = 2\n[[chains]]\nrpc = \"http://c\"\nchain_id = 1\n"),
+              "chains[2].chain_id: chain 1 is already chains[0]");
+    EXPECT_EQ(validation_error_of("[chain]\npoll_ms = 100\n[[chains]]\nrpc = \"http://a\"\n"
+                                  "chain_id = 1\n"),
+              "chain: the file lists [[chains]]: give every chain there and drop [chain]");
+    EXPECT_EQ(validation_error_of("[[chains]]\nrpc = \"http://a\"\nchain_id = 1\n[[registries]]\n"
+                                  "kind = \"identity\"\n"
+                                  "address = \"0x8004A169FB4a3325136EB29fA0ceB6D2e539a432\"\n"),
+              "registries: the file lists [[chains]]: give each chain's registries as "
+              "[[chains.registries]]");
+    EXPECT_EQ(
+        validation_error_of("[[chains]]\nrpc = \"http://a\"\nchain_id = 1\nws = \"http://a\"\n"),
+        "chains[0].ws: must be a ws:// or wss:// URL");
+    EXPECT_EQ(validation_error_of("[[chains]]\nrpc = \"http://a\"\nchain_id = 1\n"
+                                  "[[chains.registries]]\nkind = \"tool\"\naddress = \"0x12\"\n"),
+              "node.toml: chains[0].registries[0].address: must be a 0x-prefixed 20-byte address");
+    // The same contract as the same kind twice on one chain; the same address on two chains is
+    // how ERC-8004 is deployed (vanity addresses) and is fine.
+    const std::string twice = R"(
+[[chains]]
+rpc = "http://a"
+chain_id = 1
+[[chains.registries]]
+kind = "identity"
+address = "0x8004A169FB4a3325136EB29fA0ceB6D2e539a432"
+[[chains]]
+rpc = "http://b"
+chain_id = 2
+[[chains.registries]]
+kind = "identity"
+address = "0x8004A169FB4a3325136EB29fA0ceB6D2e539a432"
+)";
+    EXPECT_EQ(validation_error_of(twice), "");
+    EXPECT_EQ(validation_error_of(twice + R"([[chains.registries]]
+kind = "identity"
+address = "0x8004a169fb4a3325136eb29fa0ceb6d2e539a432"
+)"),
+              "chains[1].registries[0] and chains[1].registries[1] name one contract as one kind "
+              "twice (0x8004A169FB4a3325136EB29fA0ceB6D2e539a432): give it once");
+    EXPECT_EQ(validation_error_of("chains = 3\n"),
+              "node.toml: chains: must be an array of tables ([[chains]])");
+}
+
 TEST(node_config, load_reads_a_file_and_names_it) {
     const auto path = testing::write_scratch_file("bad_node.toml", "[http]\nport = -1\n");
     auto r = load_node_config(path);

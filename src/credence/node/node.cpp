@@ -357,6 +357,13 @@ std::string Node::rpc_url() const { return impl_->chains.front()->rpc_url(); }
 
 uint64_t Node::chain_id() const noexcept { return impl_->chains.front()->chain_id(); }
 
+std::vector<std::pair<uint64_t, std::string>> Node::other_chains() const {
+    std::vector<std::pair<uint64_t, std::string>> out;
+    for (size_t i = 1; i < impl_->chains.size(); ++i)
+        out.emplace_back(impl_->chains[i]->chain_id(), impl_->chains[i]->rpc_url());
+    return out;
+}
+
 std::string Node::database() const {
     return impl_->check_db ? impl_->check_db->describe() : impl_->database_location;
 }

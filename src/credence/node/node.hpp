@@ -31,6 +31,8 @@
 #include <stop_token>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -54,9 +56,11 @@ public:
 
     /// "http://<bind>:<port>" of the HTTP server.
     [[nodiscard]] std::string url() const;
-    /// The JSON-RPC URL the node reads (the embedded devnet's when it started one).
+    /// The default chain's JSON-RPC URL (the embedded devnet's when it started one).
     [[nodiscard]] std::string rpc_url() const;
     [[nodiscard]] uint64_t chain_id() const noexcept;
+    /// The chains followed besides the default one ([[chains]]), with their RPC URLs.
+    [[nodiscard]] std::vector<std::pair<uint64_t, std::string>> other_chains() const;
     /// The database location in use ("sqlite:<path>" or the PostgreSQL URL, password elided).
     [[nodiscard]] std::string database() const;
 
