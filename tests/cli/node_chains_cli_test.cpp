@@ -237,4 +237,35 @@ TEST(node_chains_cli, a_chain_whose_rpc_switches_chains_is_refused_and_the_other
     EXPECT_EQ(node.stop(SIGTERM, std::chrono::seconds(15)), 0) << node.err();
 }
 
+TEST(node_chains_cli, new_heads_over_ws_wake_the_indexer_before_its_poll) {
+    auto a = Devnet::start();
+    ASSERT_TRUE(a) << a.error();
+    const fs::path home = chains_dir("node_ws");
+    // A 60 s poll: only the newHeads subscription can bring a new block in within the wait below.
+    std::string ws = (*a)->rpc_url();
+    ws.replace(0, 4, "ws");
+    std::ofstream(home / "node.toml") << fmt::format(
+        "[[chains]]\nrpc = \"{}\"\nws = \"{}\"\nchain_id = {}\ndeployment = \"{}\"\n"
+        "poll_ms = 60000\n",
+        (*a)->rpc_url(), ws, (*a)->chain_id(), deployment_of(**a));
+    NodeChild node(home, {"--config", (home / "node.toml").string(), "--port", "0", "--data-dir",
+                          home.string(), "--no-verify"});
+    const auto url = node.wait_serving(std::chrono::seconds(30));
+    ASSERT_TRUE(url) << node.err();
+    json status = wait_status(*url, std::chrono::seconds(20), [&](const json& s) {
+        return indexed_to(s, (*a)->chain_id(), head_of(**a));
+    });
+    ASSERT_TRUE(indexed_to(status, (*a)->chain_id(), head_of(**a))) << status.dump();
+    // Let the indexer settle into its 60 s wait, then make a block.
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+    register_with_feedback(**a, 1);
+    const uint64_t head = head_of(**a);
+    const auto sent = Clock::now();
+    status = wait_status(*url, std::chrono::seconds(15),
+                         [&](const json& s) { return indexed_to(s, (*a)->chain_id(), head); });
+    EXPECT_TRUE(indexed_to(status, (*a)->chain_id(), head)) << status.dump() << node.err();
+    EXPECT_LT(Clock::now() - sent, std::chrono::seconds(15));
+    EXPECT_EQ(node.stop(SIGTERM, std::chrono::seconds(15)), 0) << node.err();
+}
+
 }  // namespace
