@@ -96,9 +96,9 @@ std::expected<void, ChainStartError> ChainRunner::prepare() {
     auto id = rpc.chain_id();
     if (!id) return fail(fmt::format("chain.rpc: {} does not answer eth_chainId", chain_.rpc));
     if (chain_.chain_id && *chain_.chain_id != *id) {
-        return fail(fmt::format("chain.chain_id: {} but the node at {} is chain {}",
-                                *chain_.chain_id, chain_.rpc, *id),
-                    true);
+        return fail(
+            fmt::format("chain.chain_id: {} but {} is chain {}", *chain_.chain_id, chain_.rpc, *id),
+            true);
     }
     chain_id_ = *id;
     if (chain_.registries.empty()) {
@@ -183,15 +183,19 @@ void ChainRunner::supervise(const std::stop_token& node_stop,
             }
             const std::string line =
                 fmt::format("credence node: chain {}: {}", chain_id_, prepared.error().message);
+            // The status is public and an RPC URL may carry a provider's key: the log has it.
+            std::string shown = prepared.error().message;
+            for (size_t at; (at = shown.find(chain_.rpc)) != std::string::npos;)
+                shown.replace(at, chain_.rpc.size(), "the RPC");
             if (prepared.error().permanent) {
                 // docs/node.md §Many chains: refused alone; the other chains go on.
-                chain_state_.set("refused", prepared.error().message);
+                chain_state_.set("refused", shown);
                 env_.say(line + " (refused; the other chains go on)");
                 return;
             }
             if (!said) env_.say(line + " (retrying)");
             said = true;
-            chain_state_.set("starting", prepared.error().message);
+            chain_state_.set("starting", shown);
             rpc_failing_.store(true);
             sleep_unless_stopped(stop, backoff);
             backoff = std::min(backoff * 2, kMaxBackoff);
