@@ -28,7 +28,7 @@ DbResult<void> require_postgres(const Database& db, std::string_view what) {
     if (db.dialect() == Dialect::postgres) return {};
     return std::unexpected(DbError{
         DbErrorKind::misuse,
-        fmt::format("{}: the writer election is PostgreSQL's (SQLite writers take WriterLock)",
+        fmt::format("{}: the writer election is PostgreSQL's (a SQLite writer takes WriterLock)",
                     what)});
 }
 
@@ -110,10 +110,9 @@ WriterElection::WriterElection(Database& db, uint64_t chain_id,
     : db_(&db), chain_id_(chain_id), retry_interval_(retry_interval) {}
 
 DbResult<WriterRole> WriterElection::poll() {
-    const bool sqlite = db_->dialect() == Dialect::sqlite;
+    if (db_->dialect() == Dialect::sqlite) return role_ = WriterRole::writer;
     if (role_ == WriterRole::writer) {
-        // The flock lives as long as this object; the advisory lock as long as the session.
-        if (sqlite) return role_;
+        // The advisory lock lives as long as the session: check that it still does.
         auto held = still_writer(*db_, chain_id_);
         if (!held) return std::unexpected(held.error());
         if (*held) return role_;
@@ -124,17 +123,6 @@ DbResult<WriterRole> WriterElection::poll() {
     const auto now = std::chrono::steady_clock::now();
     if (last_attempt_ && now - *last_attempt_ < retry_interval_) return role_;
     last_attempt_ = now;
-    if (sqlite) {
-        auto lock = WriterLock::acquire(*db_, chain_id_);
-        if (!lock) {
-            reason_ = std::move(lock.error());
-            return role_;
-        }
-        sqlite_lock_.emplace(std::move(*lock));
-        reason_.clear();
-        role_ = WriterRole::writer;
-        return role_;
-    }
     auto won = try_become_writer(*db_, chain_id_);
     if (!won) return std::unexpected(won.error());
     if (*won) role_ = WriterRole::writer;

@@ -19,8 +19,10 @@
 // session (and the batch with it) is gone. A writer calls still_writer() before each batch to
 // notice a lost session early; libpq never reconnects behind our back (postgres_database.cpp).
 //
-// SQLite: a file has one host, so its writers keep writer_lock.hpp's flock; the free functions
-// here are PostgreSQL only (DbErrorKind::misuse on SQLite), while WriterElection elects on both.
+// SQLite: a file has one host, and its writers keep writer_lock.hpp's flock, which Indexer::start
+// takes: a second writer of a chain on one file is refused there in one line. The free functions
+// here are PostgreSQL only (DbErrorKind::misuse on SQLite); WriterElection answers writer on SQLite
+// and takes no lock, so it never stands in the way of the indexer's own.
 // Thread-safety: as the Database they use (one thread). Ownership: nothing owned but the lock.
 #pragma once
 
@@ -30,7 +32,6 @@
 #include <string>
 
 #include <credence/index/database.hpp>
-#include <credence/index/writer_lock.hpp>
 
 namespace credence::index {
 
@@ -74,8 +75,7 @@ enum class WriterRole { writer, standby };
 /// answers standby without a query); while writer, every poll() checks still_writer(). Once it has
 /// answered standby after being writer, the connection has lost its session (or had its lock
 /// released): the caller must stop writing, open a new connection and a new election.
-/// On SQLite the lock is writer_lock.hpp's WriterLock (flock beside the file), held by the
-/// election until it is destroyed; an in-memory SQLite database is always writer.
+/// On SQLite it answers writer without a query (see the file comment).
 /// Thread-safety: one thread. Ownership: borrows `db`, which must outlive the election.
 class WriterElection {
 public:
@@ -86,8 +86,6 @@ public:
     [[nodiscard]] DbResult<WriterRole> poll();
     /// The role the last poll() found (standby before the first).
     [[nodiscard]] WriterRole role() const noexcept { return role_; }
-    /// Why the last attempt did not win on SQLite (the WriterLock's one line), else "".
-    [[nodiscard]] const std::string& standby_reason() const noexcept { return reason_; }
 
 private:
     Database* db_;
@@ -95,8 +93,6 @@ private:
     std::chrono::milliseconds retry_interval_;
     WriterRole role_ = WriterRole::standby;
     std::optional<std::chrono::steady_clock::time_point> last_attempt_;
-    std::optional<WriterLock> sqlite_lock_;
-    std::string reason_;
 };
 
 }  // namespace credence::index
