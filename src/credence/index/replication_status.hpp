@@ -22,7 +22,8 @@ namespace credence::index {
 struct ReplicationStatus {
     /// pg_is_in_recovery(): a standby (read-only). False on a primary and on SQLite.
     bool standby = false;
-    /// A standby's WAL receiver is streaming from its primary (pg_stat_wal_receiver).
+    /// A standby's WAL receiver is streaming from its primary (pg_stat_wal_receiver, whose
+    /// status only superusers and pg_read_all_stats see: false for other roles).
     bool streaming = false;
     /// A standby's replay lag in seconds as above (>= 0); nullopt when it has replayed no
     /// transaction since it started, or on a primary.

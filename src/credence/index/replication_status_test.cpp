@@ -93,6 +93,55 @@ TEST(index_replication, standby_replays_primary_writes_and_reports_its_lag) {
     EXPECT_FALSE(on_sqlite->standby);
 }
 
+// Replay paused on the standby (pg_wal_replay_pause, PostgreSQL docs §9.27.4): WAL still arrives,
+// so the lag is the time since the last replayed commit; once replay resumes it is 0 again.
+TEST(index_replication, lag_counts_while_replay_is_paused_and_is_zero_once_caught_up) {
+    CREDENCE_POSTGRES_URL(url);
+    auto standby_url = testing::postgres_standby_url(url);
+    ASSERT_TRUE(standby_url) << standby_url.error();
+    auto primary = open_database(url);
+    ASSERT_TRUE(primary) << primary.error().to_string();
+    auto replica = open_database(*standby_url, OpenMode::read_only);
+    ASSERT_TRUE(replica) << replica.error().to_string();
+    ASSERT_TRUE((*primary)->exec_script("CREATE TABLE replicated (x BIGINT)"));
+    ASSERT_TRUE(until_replayed([&] { return count_rows(**replica, "replicated"); }, 0));
+
+    ASSERT_TRUE((*replica)->query("SELECT pg_wal_replay_pause()"));
+    struct Resume {
+        Database& db;
+        ~Resume() { ignore_failure(db.exec_script("SELECT pg_wal_replay_resume()")); }
+    } resume{**replica};
+    auto paused = [&] {
+        auto r = (*replica)->query("SELECT pg_get_wal_replay_pause_state() = 'paused'");
+        return r && !r->empty() ? std::get<int64_t>(r->front()[0]) : -1;
+    };
+    ASSERT_TRUE(until_replayed(paused, 1));
+    std::this_thread::sleep_for(milliseconds(1100));  // the last replayed commit ages
+    const DbValue x[] = {int64_t{1}};
+    ASSERT_TRUE((*primary)->exec("INSERT INTO replicated (x) VALUES ($1)", x));
+    auto behind = [&] {
+        auto status = replication_status(**replica);
+        return status && status->receive_lsn != status->replay_lsn ? 1 : 0;
+    };
+    ASSERT_TRUE(until_replayed(behind, 1)) << "the standby did not receive the insert";
+    auto lagging = replication_status(**replica);
+    ASSERT_TRUE(lagging) << lagging.error().to_string();
+    ASSERT_TRUE(lagging->lag_seconds.has_value());
+    EXPECT_GE(*lagging->lag_seconds, 1.0);
+    EXPECT_GT(lagging->replay_lag_bytes, 0);
+    EXPECT_EQ(count_rows(**replica, "replicated"), 0);
+    std::printf("paused standby: lag %.3f s, %lld bytes behind\n", *lagging->lag_seconds,
+                static_cast<long long>(lagging->replay_lag_bytes));
+
+    ASSERT_TRUE((*replica)->query("SELECT pg_wal_replay_resume()"));
+    ASSERT_TRUE(until_replayed([&] { return count_rows(**replica, "replicated"); }, 1));
+    auto caught_up = [&] {
+        auto status = replication_status(**replica);
+        return status && status->lag_seconds == 0.0 && status->replay_lag_bytes == 0 ? 1 : 0;
+    };
+    EXPECT_TRUE(until_replayed(caught_up, 1)) << "the lag did not return to 0";
+}
+
 TEST(index_replication, a_standby_refuses_writes_and_writers) {
     CREDENCE_POSTGRES_URL(url);
     auto standby_url = testing::postgres_standby_url(url);
