@@ -82,8 +82,8 @@ private:
         std::string error;
         const detail::RunAs who = detail::postgres_run_as(error);
         if (!error.empty()) return error;
-        // A hot standby needs at least the primary's max_connections (PostgreSQL docs §27.4.1
-        // "Hot Standby": the parameter settings on the standby).
+        // A hot standby needs at least the primary's max_connections (PostgreSQL 15 docs §27.4.3
+        // "Administrator's Overview" of Hot Standby).
         const auto connections = primary_value(primary_port_, "SHOW max_connections", error);
         if (!connections) return error;
         // The pid keeps slot names unique when test processes share one primary.

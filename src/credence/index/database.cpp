@@ -78,7 +78,7 @@ DbResult<std::unique_ptr<Database>> open_database(std::string_view location, Ope
     DbResult<std::unique_ptr<Database>> db;
     if (location.starts_with("postgres://") || location.starts_with("postgresql://")) {
         db = open_postgres(location);
-        // Session-wide, autocommit statements included (PostgreSQL docs §20.11.1).
+        // Session-wide, autocommit statements included (PostgreSQL 15 docs §20.11.1).
         if (db && read_only) {
             if (auto r = (*db)->exec_script("SET SESSION default_transaction_read_only = on"); !r)
                 return std::unexpected(DbError{DbErrorKind::open, r.error().message});

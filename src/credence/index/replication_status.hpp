@@ -2,7 +2,7 @@
 // an API node on a read replica reports on its status page (an answer from a lagging replica is
 // older than the chain's head says).
 //
-// The lag (PostgreSQL docs §9.27.4 "Recovery Control Functions", §28.2 "Monitoring"): 0 when
+// The lag (PostgreSQL 15 docs §9.27.4 "Recovery Control Functions", §27.2.5.2 "Monitoring"): 0 when
 // everything the standby has received is replayed (pg_last_wal_receive_lsn() =
 // pg_last_wal_replay_lsn()); otherwise the time since the last transaction it replayed committed
 // on the primary (now - pg_last_xact_replay_timestamp()). That timestamp alone keeps growing while

@@ -93,8 +93,9 @@ TEST(index_replication, standby_replays_primary_writes_and_reports_its_lag) {
     EXPECT_FALSE(on_sqlite->standby);
 }
 
-// Replay paused on the standby (pg_wal_replay_pause, PostgreSQL docs §9.27.4): WAL still arrives,
-// so the lag is the time since the last replayed commit; once replay resumes it is 0 again.
+// Replay paused on the standby (pg_wal_replay_pause, PostgreSQL 15 docs §9.27.4): WAL still
+// arrives, so the lag is the time since the last replayed commit; once replay resumes it is 0
+// again.
 TEST(index_replication, lag_counts_while_replay_is_paused_and_is_zero_once_caught_up) {
     CREDENCE_POSTGRES_URL(url);
     auto standby_url = testing::postgres_standby_url(url);

@@ -42,7 +42,7 @@ bool truthy(const std::vector<DbRow>& rows, size_t column) {
 
 DbResult<bool> try_become_writer(Database& db, uint64_t chain_id) {
     if (auto r = require_postgres(db, "try_become_writer"); !r) return std::unexpected(r.error());
-    // One round trip. CASE evaluates only the branch it needs (PostgreSQL docs §9.18.1), so a
+    // One round trip. CASE evaluates only the branch it needs (PostgreSQL 15 docs §9.18.1), so a
     // lock already held is not stacked a second time and a standby takes none.
     static const std::string kSql = fmt::format(
         "SELECT pg_is_in_recovery(), CASE WHEN pg_is_in_recovery() THEN false"

@@ -3,7 +3,7 @@
 // Two indexers of one chain would each commit their own view of the head (writer_lock.hpp says
 // why); on PostgreSQL the nodes may sit on different hosts, so a flock cannot separate them.
 //
-// The lock is a session-level advisory lock, pg_try_advisory_lock(int4, int4) (PostgreSQL docs
+// The lock is a session-level advisory lock, pg_try_advisory_lock(int4, int4) (PostgreSQL 15 docs
 // §9.27.10 "Advisory Lock Functions"), with the two keys:
 //   key 1 = kWriterLockNamespace (0x43524544, "CRED"): every Credence writer lock, so no other
 //           application's advisory locks on the database collide with ours;
