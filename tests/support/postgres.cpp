@@ -24,17 +24,16 @@
 #include <thread>
 #include <vector>
 
+#include <support/detail/postgres_process.hpp>
 #include <support/scratch.hpp>
 
 namespace credence::testing {
 
 namespace fs = std::filesystem;
 
-namespace {
+namespace detail {
 
-// The newest /usr/lib/postgresql/<version>/bin holding `postgres` (Debian's layout), unless
-// $CREDENCE_PG_BIN names one.
-std::optional<fs::path> find_bin_dir() {
+std::optional<fs::path> postgres_bin_dir() {
     if (const char* env = std::getenv("CREDENCE_PG_BIN"); env != nullptr && *env != '\0')
         return fs::path(env);
     std::optional<fs::path> best;
@@ -52,7 +51,7 @@ std::optional<fs::path> find_bin_dir() {
     return best;
 }
 
-int free_port() {
+int free_postgres_port() {
     const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
     if (fd < 0) return 0;
     sockaddr_in addr{};
@@ -68,7 +67,7 @@ int free_port() {
     return port;
 }
 
-std::string tail_of(const fs::path& file) {
+std::string log_tail(const fs::path& file) {
     std::ifstream in(file, std::ios::binary);
     std::stringstream ss;
     ss << in.rdbuf();
@@ -77,17 +76,32 @@ std::string tail_of(const fs::path& file) {
     return text;
 }
 
-// Who runs initdb/postgres: ourselves, or the `postgres` user when we are root.
-struct RunAs {
-    bool drop = false;
-    uid_t uid = 0;
-    gid_t gid = 0;
-};
+RunAs postgres_run_as(std::string& error) {
+    error.clear();
+    if (::geteuid() != 0) return {};
+    // initdb/postgres refuse root: run them as the Debian package's system user.
+    const passwd* pw = ::getpwnam("postgres");
+    if (pw == nullptr) {
+        error = "running as root and there is no `postgres` user";
+        return {};
+    }
+    // The scratch directory is 0700 root: let the postgres user traverse it (no listing).
+    ::chmod(scratch_dir().c_str(), 0711);
+    return RunAs{true, pw->pw_uid, pw->pw_gid};
+}
 
-// fork + exec `argv` as `who`, stdout/stderr appended to `log`, working directory `cwd`.
-// With `pdeathsig`, the child gets SIGQUIT when this process dies (postgres: immediate shutdown).
-pid_t spawn(const std::vector<std::string>& argv, const RunAs& who, const fs::path& log,
-            const fs::path& cwd, bool pdeathsig) {
+std::string make_server_dir(const fs::path& dir, const RunAs& who) {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) return "cannot create " + dir.string() + ": " + ec.message();
+    if (who.drop && ::chown(dir.c_str(), who.uid, who.gid) != 0)
+        return "cannot chown " + dir.string() + " to postgres";
+    ::chmod(dir.c_str(), 0700);
+    return {};
+}
+
+pid_t spawn_as(const std::vector<std::string>& argv, const RunAs& who, const fs::path& log,
+               const fs::path& cwd, bool pdeathsig) {
     std::vector<char*> args;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
@@ -115,6 +129,74 @@ pid_t spawn(const std::vector<std::string>& argv, const RunAs& who, const fs::pa
     ::execv(args[0], args.data());
     ::_exit(127);
 }
+
+std::string run_as(const std::vector<std::string>& argv, const RunAs& who, const fs::path& log,
+                   const fs::path& cwd) {
+    const pid_t pid = spawn_as(argv, who, log, cwd, false);
+    if (pid < 0) return "fork failed";
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return {};
+    return fs::path(argv.front()).filename().string() + " failed (status " +
+           std::to_string(status) + "): " + log_tail(log);
+}
+
+std::vector<std::string> postgres_server_argv(const fs::path& bin, const fs::path& data, int port,
+                                              int max_connections) {
+    std::vector<std::string> argv{(bin / "postgres").string(), "-D", data.string(), "-p",
+                                  std::to_string(port)};
+    const std::vector<std::string> settings{"listen_addresses=127.0.0.1",
+                                            "unix_socket_directories=" + data.string(),
+                                            "fsync=off",
+                                            "synchronous_commit=off",
+                                            "full_page_writes=off",
+                                            "max_connections=" + std::to_string(max_connections),
+                                            "shared_buffers=32MB"};
+    for (const std::string& setting : settings) {
+        argv.emplace_back("-c");
+        argv.push_back(setting);
+    }
+    return argv;
+}
+
+std::string await_server(pid_t& pid, int port, const fs::path& log) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    const std::string info =
+        "host=127.0.0.1 port=" + std::to_string(port) + " user=postgres dbname=postgres";
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (PQping(info.c_str()) == PQPING_OK) return {};
+        int status = 0;
+        if (::waitpid(pid, &status, WNOHANG) == pid) {
+            pid = -1;
+            return "postgres exited at startup: " + log_tail(log);
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    stop_server(pid);
+    return "postgres did not accept connections within 60 s: " + log_tail(log);
+}
+
+void stop_server(pid_t& pid) {
+    if (pid <= 0) return;
+    // SIGQUIT = immediate shutdown: no checkpoint, the data directory is thrown away anyway.
+    ::kill(pid, SIGQUIT);
+    for (int i = 0; i < 200; ++i) {
+        if (::waitpid(pid, nullptr, WNOHANG) == pid) {
+            pid = -1;
+            return;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    }
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, nullptr, 0);
+    pid = -1;
+}
+
+}  // namespace detail
+
+namespace {
+
+using detail::RunAs;
 
 class Server {
 public:
@@ -163,36 +245,21 @@ private:
                        std::string(env);
             return {};
         }
-        const auto bin = find_bin_dir();
+        const auto bin = detail::postgres_bin_dir();
         if (!bin) return "no PostgreSQL server found under /usr/lib/postgresql/*/bin";
-        RunAs who;
-        if (::geteuid() == 0) {
-            // initdb/postgres refuse root: run them as the Debian package's system user.
-            const passwd* pw = ::getpwnam("postgres");
-            if (pw == nullptr) return "running as root and there is no `postgres` user";
-            who = RunAs{true, pw->pw_uid, pw->pw_gid};
-            // The scratch directory is 0700 root: let the postgres user traverse it (no listing).
-            ::chmod(scratch_dir().c_str(), 0711);
-        }
+        std::string error;
+        const RunAs who = detail::postgres_run_as(error);
+        if (!error.empty()) return error;
         root_ = scratch_dir() / "postgres";
         data_ = root_ / "data";
-        std::error_code ec;
-        fs::create_directories(root_, ec);
-        if (ec) return "cannot create " + root_.string() + ": " + ec.message();
-        if (who.drop && ::chown(root_.c_str(), who.uid, who.gid) != 0)
-            return "cannot chown " + root_.string() + " to postgres";
-        ::chmod(root_.c_str(), 0700);
+        if (auto made = detail::make_server_dir(root_, who); !made.empty()) return made;
 
-        const auto initdb_log = root_ / "initdb.log";
-        const pid_t initdb =
-            spawn({(*bin / "initdb").string(), "-D", data_.string(), "-A", "trust", "-U",
-                   "postgres", "--no-sync", "-E", "UTF8", "--locale=C", "--no-instructions"},
-                  who, initdb_log, root_, false);
-        if (initdb < 0) return "fork failed";
-        int status = 0;
-        ::waitpid(initdb, &status, 0);
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-            return "initdb failed (status " + std::to_string(status) + "): " + tail_of(initdb_log);
+        if (auto initdb = detail::run_as(
+                {(*bin / "initdb").string(), "-D", data_.string(), "-A", "trust", "-U", "postgres",
+                 "--no-sync", "-E", "UTF8", "--locale=C", "--no-instructions"},
+                who, root_ / "initdb.log", root_);
+            !initdb.empty())
+            return initdb;
 
         // A free port can be taken between probing and binding: try a few.
         std::string last;
@@ -204,52 +271,20 @@ private:
     }
 
     std::string launch(const fs::path& bin, const RunAs& who) {
-        port_ = free_port();
+        port_ = detail::free_postgres_port();
         if (port_ == 0) return "no free port";
         const auto log = root_ / "server.log";
-        pid_ = spawn(
-            {(bin / "postgres").string(), "-D", data_.string(), "-p", std::to_string(port_), "-c",
-             "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=" + data_.string(), "-c",
-             "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off", "-c",
-             "max_connections=40", "-c", "shared_buffers=32MB"},
-            who, log, root_, true);
+        pid_ = detail::spawn_as(detail::postgres_server_argv(bin, data_, port_, 40), who, log,
+                                root_, true);
         if (pid_ < 0) return "fork failed";
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-        const std::string info = conninfo("postgres");
-        while (std::chrono::steady_clock::now() < deadline) {
-            if (PQping(info.c_str()) == PQPING_OK) return {};
-            int status = 0;
-            if (::waitpid(pid_, &status, WNOHANG) == pid_) {
-                pid_ = -1;
-                return "postgres exited at startup: " + tail_of(log);
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        }
-        stop_postmaster();
-        return "postgres did not accept connections within 60 s: " + tail_of(log);
-    }
-
-    void stop_postmaster() {
-        if (pid_ <= 0) return;
-        // SIGQUIT = immediate shutdown: no checkpoint, the data directory is thrown away anyway.
-        ::kill(pid_, SIGQUIT);
-        for (int i = 0; i < 200; ++i) {
-            if (::waitpid(pid_, nullptr, WNOHANG) == pid_) {
-                pid_ = -1;
-                return;
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(25));
-        }
-        ::kill(pid_, SIGKILL);
-        ::waitpid(pid_, nullptr, 0);
-        pid_ = -1;
+        return detail::await_server(pid_, port_, log);
     }
 
     void stop() {
         if (admin_ != nullptr) PQfinish(admin_);
         admin_ = nullptr;
         if (external_) return;  // its owner stops it
-        stop_postmaster();
+        detail::stop_server(pid_);
         std::error_code ec;
         if (!root_.empty()) fs::remove_all(root_, ec);
     }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <compare>
 #include <cstddef>
+#include <system_error>
 #include <utility>
 
 #include <fmt/format.h>
@@ -72,13 +73,36 @@ std::string apply_dialect(std::string_view sql, Dialect dialect) {
     return out;
 }
 
-DbResult<std::unique_ptr<Database>> open_database(std::string_view location) {
-    if (location.starts_with("postgres://") || location.starts_with("postgresql://"))
-        return open_postgres(location);
+DbResult<std::unique_ptr<Database>> open_database(std::string_view location, OpenMode mode) {
+    const bool read_only = mode == OpenMode::read_only;
+    DbResult<std::unique_ptr<Database>> db;
+    if (location.starts_with("postgres://") || location.starts_with("postgresql://")) {
+        db = open_postgres(location);
+        // Session-wide, autocommit statements included (PostgreSQL 15 docs §20.11.1).
+        if (db && read_only) {
+            if (auto r = (*db)->exec_script("SET SESSION default_transaction_read_only = on"); !r)
+                return std::unexpected(DbError{DbErrorKind::open, r.error().message});
+        }
+        return db;
+    }
     if (location.starts_with("sqlite:")) location.remove_prefix(7);
     if (location.empty())
         return std::unexpected(DbError{DbErrorKind::open, "empty database location"});
-    return open_sqlite(std::filesystem::path(location));
+    const std::filesystem::path path(location);
+    if (read_only) {
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(path, ec))
+            return std::unexpected(DbError{
+                DbErrorKind::open,
+                fmt::format("no database at {}: a writer creates it, a reader only opens it",
+                            path.string())});
+    }
+    db = open_sqlite(path);
+    if (db && read_only) {
+        if (auto r = (*db)->exec_script("PRAGMA query_only=1"); !r)
+            return std::unexpected(DbError{DbErrorKind::open, r.error().message});
+    }
+    return db;
 }
 
 namespace {
@@ -180,6 +204,44 @@ DbResult<int> migrate(Database& db, std::span<const Migration> migrations) {
         current = m.version;
     }
     return static_cast<int>(current);
+}
+
+DbResult<int> schema_version(Database& db) {
+    const std::string_view exists =
+        db.dialect() == Dialect::postgres
+            ? "SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema()"
+              " AND tablename = 'schema_migrations'"
+            : "SELECT count(*) FROM sqlite_master WHERE type = 'table'"
+              " AND name = 'schema_migrations'";
+    auto found = db.query(exists);
+    if (!found) return std::unexpected(found.error());
+    const auto* n = found->empty() ? nullptr : std::get_if<int64_t>(&found->front()[0]);
+    if (n == nullptr || *n == 0) return 0;
+    auto rows = db.query("SELECT COALESCE(MAX(version), 0) FROM schema_migrations");
+    if (!rows) return std::unexpected(rows.error());
+    const auto* v = rows->empty() ? nullptr : std::get_if<int64_t>(&rows->front()[0]);
+    if (v == nullptr)
+        return std::unexpected(
+            DbError{DbErrorKind::migration, "schema_migrations holds a non-integer version"});
+    return static_cast<int>(*v);
+}
+
+DbResult<int> require_schema(Database& db, std::span<const Migration> migrations) {
+    auto version = schema_version(db);
+    if (!version) return version;
+    const auto wanted = static_cast<int>(migrations.size());
+    if (*version == wanted) return version;
+    if (*version > wanted)
+        return std::unexpected(DbError{
+            DbErrorKind::migration,
+            fmt::format("database {} is at schema version {}, newer than this program's {}: "
+                        "upgrade this program",
+                        db.describe(), *version, wanted)});
+    return std::unexpected(DbError{
+        DbErrorKind::migration,
+        fmt::format("database {} is at schema version {}, this program reads version {}: start "
+                    "its writer (which migrates it) first",
+                    db.describe(), *version, wanted)});
 }
 
 namespace {

@@ -114,9 +114,20 @@ inline constexpr int64_t kSqliteSortCacheKib = 16'384;
 [[nodiscard]] DbResult<std::unique_ptr<Database>> open_sqlite(const std::filesystem::path& path);
 /// Connects to PostgreSQL: a libpq URL, e.g. "postgresql://postgres@127.0.0.1:5433/credence".
 [[nodiscard]] DbResult<std::unique_ptr<Database>> open_postgres(std::string_view url);
+enum class OpenMode {
+    read_write,  ///< the indexer's: SQLite creates a missing file
+    /// A reader's (API-only nodes, a PostgreSQL hot standby): every statement on the connection is
+    /// refused if it would write (PostgreSQL: default_transaction_read_only for the session, so
+    /// writes fail with "cannot execute ... in a read-only transaction"; SQLite: PRAGMA
+    /// query_only, and a missing file is an open error, not created). A guard against mistakes,
+    /// not a permission: a reader's PostgreSQL role should have no write grants either.
+    read_only,
+};
+
 /// "postgres://..." or "postgresql://..." opens PostgreSQL; anything else (optionally prefixed
-/// "sqlite:") is a SQLite file path.
-[[nodiscard]] DbResult<std::unique_ptr<Database>> open_database(std::string_view location);
+/// "sqlite:") is a SQLite file path. Opening never migrates or writes (IndexStore::open migrates).
+[[nodiscard]] DbResult<std::unique_ptr<Database>> open_database(
+    std::string_view location, OpenMode mode = OpenMode::read_write);
 
 /// One schema step. Versions start at 1 and increase by one; `sql` uses the schema tokens.
 struct Migration {
@@ -129,6 +140,14 @@ struct Migration {
 /// records it in schema_migrations(version, name). Fails with DbErrorKind::migration when the
 /// database holds a version this program does not know (a newer Credence wrote it).
 [[nodiscard]] DbResult<int> migrate(Database& db, std::span<const Migration> migrations);
+
+/// The schema version schema_migrations records (0 when the table does not exist). Reads only.
+[[nodiscard]] DbResult<int> schema_version(Database& db);
+
+/// What a reader checks instead of migrating: that the database is exactly at the newest of
+/// `migrations`. Returns that version, else DbErrorKind::migration in one line (older: a writer
+/// must migrate it first; newer: this program is older than the writer's).
+[[nodiscard]] DbResult<int> require_schema(Database& db, std::span<const Migration> migrations);
 
 /// A deterministic text dump of `tables` (every row, ordered by all columns), identical across
 /// SQLite and PostgreSQL for identical contents. Used to prove that crash recovery and reorg

@@ -65,6 +65,65 @@ protected:
     std::unique_ptr<Database> db_;
 };
 
+// What API-only nodes open (OpenMode::read_only): reads work, every write is refused.
+TEST_P(database, read_only_open_reads_and_refuses_writes) {
+    script_ok("CREATE TABLE t (x BIGINT)");
+    exec_ok("INSERT INTO t (x) VALUES ($1)", {int64_t{1}});
+    auto reader = open_database(location_, OpenMode::read_only);
+    ASSERT_TRUE(reader) << reader.error().to_string();
+    auto read = (*reader)->query("SELECT x FROM t");
+    ASSERT_TRUE(read) << read.error().to_string();
+    EXPECT_EQ(*read, (std::vector<DbRow>{{int64_t{1}}}));
+
+    const DbValue two[] = {int64_t{2}};
+    auto autocommit = (*reader)->exec("INSERT INTO t (x) VALUES ($1)", two);
+    ASSERT_FALSE(autocommit);
+    EXPECT_NE(autocommit.error().message.find(GetParam() == Dialect::postgres
+                                                  ? "read-only transaction"
+                                                  : "attempt to write a readonly database"),
+              std::string::npos)
+        << autocommit.error().to_string();
+    // A write transaction: SQLite refuses its BEGIN IMMEDIATE, PostgreSQL its first write.
+    if (GetParam() == Dialect::sqlite) {
+        EXPECT_FALSE((*reader)->begin());
+    } else {
+        ASSERT_TRUE((*reader)->begin());
+        ignore_failure((*reader)->exec("INSERT INTO t (x) VALUES ($1)", two));
+        EXPECT_FALSE((*reader)->commit());
+    }
+    ASSERT_TRUE((*reader)->begin_read());
+    EXPECT_EQ((*reader)->query("SELECT count(*) FROM t").value_or(std::vector<DbRow>{}),
+              (std::vector<DbRow>{{int64_t{1}}}));
+    ASSERT_TRUE((*reader)->rollback());
+    EXPECT_FALSE((*reader)->exec_script("CREATE TABLE u (x BIGINT)"));
+    EXPECT_EQ(count("t"), 1);
+}
+
+TEST_P(database, require_schema_accepts_only_the_newest_version) {
+    constexpr Migration kSteps[] = {{1, "one", "CREATE TABLE one (x BIGINT)"},
+                                    {2, "two", "CREATE TABLE two (x BIGINT)"}};
+    const std::span<const Migration> steps(kSteps);
+    EXPECT_EQ(schema_version(*db_).value_or(-1), 0);
+    auto empty = require_schema(*db_, steps);
+    ASSERT_FALSE(empty);
+    EXPECT_EQ(empty.error().kind, DbErrorKind::migration);
+    EXPECT_NE(empty.error().message.find("is at schema version 0, this program reads version 2: "
+                                         "start its writer (which migrates it) first"),
+              std::string::npos)
+        << empty.error().to_string();
+
+    ASSERT_EQ(migrate(*db_, steps.first(1)).value_or(-1), 1);
+    EXPECT_EQ(schema_version(*db_).value_or(-1), 1);
+    EXPECT_EQ(require_schema(*db_, steps.first(1)).value_or(-1), 1);
+    EXPECT_FALSE(require_schema(*db_, steps));
+    ASSERT_EQ(migrate(*db_, steps).value_or(-1), 2);
+    auto newer = require_schema(*db_, steps.first(1));
+    ASSERT_FALSE(newer);
+    EXPECT_NE(newer.error().message.find("is at schema version 2, newer than this program's 1"),
+              std::string::npos)
+        << newer.error().to_string();
+}
+
 INSTANTIATE_TEST_SUITE_P(backends, database, ::testing::Values(Dialect::sqlite, Dialect::postgres),
                          [](const auto& param_info) {
                              return param_info.param == Dialect::sqlite ? "sqlite" : "postgres";
@@ -505,6 +564,16 @@ TEST(database_open, postgres_unreachable_is_open_error) {
     auto bad = open_database("postgresql://[not a url");
     ASSERT_FALSE(bad.has_value());
     EXPECT_EQ(bad.error().kind, DbErrorKind::open);
+}
+
+TEST(database_open, read_only_sqlite_needs_an_existing_file) {
+    const std::string path = fresh_sqlite_path();
+    auto db = open_database(path, OpenMode::read_only);
+    ASSERT_FALSE(db);
+    EXPECT_EQ(db.error().kind, DbErrorKind::open);
+    EXPECT_EQ(db.error().message,
+              "no database at " + path + ": a writer creates it, a reader only opens it");
+    EXPECT_FALSE(std::filesystem::exists(path));
 }
 
 int64_t backend_pid(Database& db) {

@@ -771,6 +771,13 @@ constexpr std::array<std::string_view, 19> kDataTables{
 
 std::span<const Migration> index_migrations() noexcept { return kMigrations; }
 
+DbResult<std::unique_ptr<Database>> open_index_read_only(std::string_view location) {
+    auto db = open_database(location, OpenMode::read_only);
+    if (!db) return db;
+    if (auto v = require_schema(**db, index_migrations()); !v) return std::unexpected(v.error());
+    return db;
+}
+
 std::span<const std::string_view> index_data_tables() noexcept { return kDataTables; }
 
 std::span<const SecondaryIndex> index_deferrable_indexes() noexcept { return kDeferrableIndexes; }

@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string_view>
 
@@ -73,6 +74,11 @@ private:
 
 /// Every migration of the indexer's schema, oldest first (versions 1, 2, ...).
 [[nodiscard]] std::span<const Migration> index_migrations() noexcept;
+
+/// How a reader that must not write opens the index (API-only nodes; a PostgreSQL hot standby):
+/// OpenMode::read_only, then require_schema(index_migrations()), so an index its writer has not
+/// migrated yet is refused in one line rather than queried with missing tables.
+[[nodiscard]] DbResult<std::unique_ptr<Database>> open_index_read_only(std::string_view location);
 
 /// The data tables (raw logs and projections) in dump order; store.hpp's data_tables().
 [[nodiscard]] std::span<const std::string_view> index_data_tables() noexcept;
