@@ -4,12 +4,16 @@
 // following the three: lists span and filter chains and page stably across them, entities are
 // addressed on a chain (path or agentRegistry), the old routes answer the default chain, unknown
 // chains are 4xx, the same-agent rule links mutual same-owner records only, and the MCP tools take
-// a chain.
+// a chain. Then the same over two real devnets with different chain ids, indexed and verified by
+// the real indexer and re-verifier into one index.
 #include <credence/api/rest_api.hpp>
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -21,10 +25,19 @@
 #include <nlohmann/json.hpp>
 
 #include <credence/api/mcp_endpoint.hpp>
+#include <credence/chain/bindings/identity_registry.hpp>
+#include <credence/core/registration_file.hpp>
+#include <credence/index/indexer.hpp>
+#include <credence/index/sources.hpp>
 #include <credence/index/store.hpp>
 #include <credence/index/verification_table.hpp>
+#include <credence/verify/net/fetch.hpp>
+#include <credence/verify/store/index_checks.hpp>
+#include <credence/verify/store/reverifier.hpp>
 #include <credence/verify/verifiers/registration_verifier.hpp>
 
+#include "support/devnet.hpp"
+#include "support/https_server.hpp"
 #include "support/postgres.hpp"
 #include "support/scratch.hpp"
 
@@ -533,6 +546,166 @@ TEST(rest_chains, mcp_tools_take_a_chain) {
     // A chain argument cannot leave its path segment.
     EXPECT_TRUE(
         call("get_agent", {{"agent_id", "0"}, {"chain", "1/agents/1"}})["isError"].get<bool>());
+}
+
+}  // namespace
+}  // namespace credence::api
+
+namespace credence::api {
+namespace {
+
+namespace ir = chain::bindings::identity_registry;
+
+// Two real devnets with different chain ids, indexed by the real indexer into one index and
+// checked by the real re-verifier over real HTTPS: the registries have the same address on both
+// chains (the same deployer and nonces), so only the chain id tells the records apart. One owner's
+// agent on both chains whose files list each other is one agent; two owners' agents whose files
+// list each other are not.
+class rest_chains_devnet : public ::testing::Test {
+protected:
+    static constexpr uint64_t kFirst = 31337;
+    static constexpr uint64_t kSecond = 8453;
+
+    void SetUp() override {
+        for (const uint64_t chain_id : {kFirst, kSecond}) {
+            testing::DevnetOptions options;
+            options.chain_id = chain_id;
+            auto started = testing::Devnet::start(options);
+            ASSERT_TRUE(started) << started.error();
+            devnets_.push_back(std::move(*started));
+        }
+    }
+
+    std::string file_uri(uint64_t chain_id, int agent) {
+        return fmt::format("https://agent.example/{}-{}.json", chain_id, agent);
+    }
+
+    std::string caip(const testing::Devnet& d) {
+        return fmt::format("eip155:{}:{}", d.chain_id(),
+                           d.address("IdentityRegistry").to_checksum_hex());
+    }
+
+    /// Agent 0 on each chain by dev account 1; agent 1 by account 2 on the first chain and
+    /// account 3 on the second. Every file names its own record and the other chain's record of
+    /// the same agentId.
+    void register_agents() {
+        for (size_t i = 0; i < devnets_.size(); ++i) {
+            testing::Devnet& d = *devnets_[i];
+            const testing::Devnet& other = *devnets_[1 - i];
+            for (int agent = 0; agent < 2; ++agent) {
+                const size_t account = agent == 0 ? 1 : 2 + i;
+                d.send(account, d.address("IdentityRegistry"),
+                       ir::register_1(file_uri(d.chain_id(), agent)).value());
+                Json file{{"type", std::string(core::kRegistrationTypeV1)},
+                          {"name", fmt::format("Agent {} on {}", agent, d.chain_id())},
+                          {"description", "Registered on two chains"},
+                          {"image", "https://agent.example/icon.png"},
+                          {"services", Json::array({Json{{"name", "MCP"},
+                                                         {"endpoint", "https://agent.example/mcp"},
+                                                         {"version", "2025-06-18"}}})},
+                          {"registrations",
+                           Json::array({Json{{"agentId", agent}, {"agentRegistry", caip(d)}},
+                                        Json{{"agentId", agent}, {"agentRegistry", caip(other)}}})},
+                          {"supportedTrust", Json::array({"reputation"})}};
+                server_.serve("agent.example", fmt::format("/{}-{}.json", d.chain_id(), agent),
+                              file.dump());
+            }
+        }
+    }
+
+    void index_and_verify(index::Database& db) {
+        verify::FetcherConfig config;
+        config.connect_to = server_.connect_to();
+        config.ca_file = server_.ca_file();
+        config.allow_hosts = {"127.0.0.1"};
+        auto fetcher = verify::make_curl_fetcher(config);
+        for (const auto& devnet : devnets_) {
+            testing::Devnet& d = *devnet;
+            index::IndexerOptions io;
+            io.chain_id = d.chain_id();
+            io.sources = index::sources_from_deployment(d.deployment());
+            index::Indexer indexer(io, d.rpc(), db);
+            ASSERT_TRUE(indexer.start());
+            ASSERT_TRUE(indexer.run(std::stop_token{}, false, std::chrono::milliseconds(10),
+                                    [](const index::StepReport&) {}));
+            chain::RpcClient rpc = d.rpc();
+            std::map<verify::SubjectKind, verify::BatchCheck> checks;
+            checks[verify::SubjectKind::agent] =
+                verify::make_agent_check(*fetcher, rpc, d.chain_id());
+            verify::ReverifyOptions options;
+            options.now = 1'700'000'000;
+            auto counts = verify::reverify_due(db, d.chain_id(), checks, options);
+            ASSERT_TRUE(counts) << counts.error().to_string();
+            EXPECT_EQ(counts->checked, 2U);
+        }
+    }
+
+    RestApiOptions options(DatabaseOpener opener) {
+        RestApiOptions o;
+        for (const auto& d : devnets_) {
+            ApiScope scope;
+            scope.chain_id = d->chain_id();
+            scope.identity_registry = d->address("IdentityRegistry");
+            scope.reputation_registry = d->address("ReputationRegistry");
+            scope.validation_registry = d->address("ValidationRegistry");
+            o.chains.push_back(scope);
+        }
+        o.open_database = std::move(opener);
+        return o;
+    }
+
+    void end_to_end(const DatabaseOpener& opener) {
+        ASSERT_EQ(devnets_[0]->address("IdentityRegistry"),
+                  devnets_[1]->address("IdentityRegistry"));
+        register_agents();
+        {
+            auto db = opener();
+            ASSERT_TRUE(db) << db.error().to_string();
+            index_and_verify(**db);
+            if (HasFatalFailure()) return;
+        }
+        RestApi api(options(opener));
+        const Json all = chain_answer(api, "/api/v1/agents", {});
+        EXPECT_EQ(keys_of(all["items"]),
+                  (std::vector<std::string>{"8453/0", "31337/0", "8453/1", "31337/1"}));
+        for (const auto& item : all["items"]) {
+            EXPECT_EQ(item["verification"], "verified") << item.dump();
+            EXPECT_EQ(item["name"],
+                      fmt::format("Agent {} on {}", item["agent_id"].get<std::string>(),
+                                  item["chain_id"].get<uint64_t>()));
+        }
+        const Json second = chain_answer(api, "/api/v1/chains/8453/agents/0");
+        EXPECT_EQ(second["owner"], devnets_[1]->dev_address(1).to_checksum_hex());
+        ASSERT_EQ(second["same_agent"].size(), 1U) << second.dump();
+        EXPECT_EQ(second["same_agent"][0]["chain_id"], kFirst);
+        EXPECT_EQ(second["same_agent"][0]["agent_registry"], caip(*devnets_[0]));
+        EXPECT_EQ(second["same_agent"][0]["agent_id"], "0");
+        // The default chain's route, and the record found from it.
+        const Json first = chain_answer(api, "/api/v1/agents/0");
+        EXPECT_EQ(first["chain_id"], kFirst);
+        ASSERT_EQ(first["same_agent"].size(), 1U);
+        EXPECT_EQ(first["same_agent"][0]["chain_id"], kSecond);
+        // Files naming each other, but two owners.
+        EXPECT_EQ(chain_answer(api, "/api/v1/chains/31337/agents/1")["same_agent"].size(), 0U);
+        EXPECT_EQ(
+            chain_answer(api, "/api/v1/agents/1", {{"registry", caip(*devnets_[1])}})["same_agent"]
+                .size(),
+            0U);
+    }
+
+    std::vector<std::unique_ptr<testing::Devnet>> devnets_;
+    testing::HttpsServer server_{{"agent.example"}};
+};
+
+TEST_F(rest_chains_devnet, one_agent_on_two_chains_sqlite) {
+    const auto path = testing::scratch_dir() / "rest_chains_devnet.sqlite";
+    std::filesystem::remove(path);
+    end_to_end([path] { return index::open_sqlite(path); });
+}
+
+TEST_F(rest_chains_devnet, one_agent_on_two_chains_postgres) {
+    CREDENCE_POSTGRES_URL(url);
+    end_to_end([url] { return index::open_postgres(url); });
 }
 
 }  // namespace
