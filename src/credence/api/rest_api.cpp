@@ -440,12 +440,11 @@ struct RestApi::Impl {
         std::optional<core::Erc8004Revision> revision;
         if (const std::string* text = request.param("revision");
             route.by_revision && text != nullptr) {
-            const auto parsed = core::parse_erc8004_revision(*text);
-            if (!parsed) {
+            revision = core::parse_erc8004_revision(*text);
+            if (!revision) {
                 return std::unexpected(
                     detail::bad_parameter("revision must be current, score or draft"));
             }
-            revision = *parsed;
         }
         std::vector<const ApiScope*> bases{&chains.front()};
         bool chosen = false;  // named by the request, not "every chain"
@@ -499,10 +498,10 @@ struct RestApi::Impl {
             revision = named;
             bases = {scope};
         }
+        const core::Erc8004Revision wanted = revision.value_or(core::Erc8004Revision::current);
         std::vector<ApiScope> out;
         for (const ApiScope* base : bases) {
-            auto scope =
-                scope_of_revision(*base, revision.value_or(core::Erc8004Revision::current));
+            auto scope = scope_of_revision(*base, wanted);
             if (scope) {
                 out.push_back(std::move(*scope));
             } else if (chosen || bases.size() == 1) {
@@ -510,8 +509,7 @@ struct RestApi::Impl {
             }
         }
         // Every followed chain, none of which follows that revision.
-        if (out.empty())
-            return std::unexpected(scope_of_revision(*bases.front(), *revision).error());
+        if (out.empty()) return std::unexpected(scope_of_revision(*bases.front(), wanted).error());
         return out;
     }
 

@@ -61,11 +61,12 @@ std::optional<core::Bytes> entry_agent_id(const Json& value) {
 ApiResult<std::vector<ChainRecord>> own_registrations(Ctx& ctx, const ChainRecord& record) {
     const index::VerificationSubject subject{
         index::SubjectKind::agent, record.registry, record.agent_id, {}, 0};
-    auto stored = index::load_verification(ctx.db, record.chain_id, subject);
-    if (!stored) return std::unexpected(unavailable(stored.error()));
+    auto loaded = index::load_verification(ctx.db, record.chain_id, subject);
+    if (!loaded) return std::unexpected(unavailable(loaded.error()));
+    const std::optional<index::VerificationRecord> stored = std::move(*loaded);
     std::vector<ChainRecord> out;
-    if (!stored->has_value()) return out;
-    const Json report = Json::parse((*stored)->report_json, nullptr, false);
+    if (!stored.has_value()) return out;
+    const Json report = Json::parse(stored->report_json, nullptr, false);
     if (!report.is_object()) return out;
     const auto matches = report.find("registration");
     if (matches == report.end() || !matches->is_object() ||
@@ -121,12 +122,13 @@ ApiResult<Json> same_agent(Ctx& ctx, const core::Bytes& agent_id) {
         });
     };
     const ChainRecord self{ctx.scope.chain_id, ctx.scope.identity_registry, agent_id};
-    auto self_facts = link_facts(ctx, self);
-    if (!self_facts) return std::unexpected(self_facts.error());
-    if (!*self_facts) return out;
-    const core::Address owner = (*self_facts)->owner;
+    auto self_loaded = link_facts(ctx, self);
+    if (!self_loaded) return std::unexpected(self_loaded.error());
+    std::optional<LinkFacts> self_facts = std::move(*self_loaded);
+    if (!self_facts.has_value()) return out;
+    const core::Address owner = self_facts->owner;
     // Breadth-first over mutual links; every record found is the same owner's.
-    std::vector<std::pair<ChainRecord, LinkFacts>> found{{self, std::move(**self_facts)}};
+    std::vector<std::pair<ChainRecord, LinkFacts>> found{{self, std::move(*self_facts)}};
     constexpr size_t kMaxRecords = 20;
     for (size_t next = 0; next < found.size() && found.size() < kMaxRecords; ++next) {
         const ChainRecord from = found[next].first;
@@ -138,18 +140,19 @@ ApiResult<Json> same_agent(Ctx& ctx, const core::Bytes& agent_id) {
             if (std::ranges::any_of(found, [&](const auto& f) { return f.first == candidate; })) {
                 continue;
             }
-            auto facts = link_facts(ctx, candidate);
-            if (!facts) return std::unexpected(facts.error());
-            if (!*facts || (*facts)->owner != owner) continue;
+            auto loaded = link_facts(ctx, candidate);
+            if (!loaded) return std::unexpected(loaded.error());
+            std::optional<LinkFacts> facts = std::move(*loaded);
+            if (!facts.has_value() || facts->owner != owner) continue;
             // Mutual: the candidate's own file names the record that named it.
-            if (std::ranges::find((*facts)->registrations, from) == (*facts)->registrations.end()) {
+            if (std::ranges::find(facts->registrations, from) == facts->registrations.end()) {
                 continue;
             }
             out.push_back(
                 Json{{"chain_id", candidate.chain_id},
                      {"agent_registry", agent_registry_of(candidate.chain_id, candidate.registry)},
                      {"agent_id", uint256_or_null(DbValue(candidate.agent_id))}});
-            found.emplace_back(candidate, std::move(**facts));
+            found.emplace_back(candidate, std::move(*facts));
         }
     }
     // Stable for clients: by chain, then agentId.

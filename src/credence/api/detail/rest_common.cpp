@@ -34,8 +34,9 @@ std::string agent_registry_of(uint64_t chain_id, const core::Address& identity) 
 
 ApiResult<uint64_t> parse_chain_id(std::string_view text) {
     uint64_t value = 0;
-    const char* end = text.data() + text.size();
-    const auto [at, ec] = std::from_chars(text.data(), end, value);
+    const std::string digits(text);
+    const char* end = digits.data() + digits.size();
+    const auto [at, ec] = std::from_chars(digits.data(), end, value);
     // Canonical decimal (CAIP-2 eip155 reference): no sign, no leading zero, no trailing text.
     const bool canonical = !text.empty() && ec == std::errc{} && at == end &&
                            (text.size() == 1 || text.front() != '0');
