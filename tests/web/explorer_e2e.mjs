@@ -370,7 +370,7 @@ async function main() {
         return r.abort();
     });
     // The unknown-agent checks below: the browser itself logs the 404 of their API request.
-    const expected404 = [`${origin}/api/v1/agents/999999999`, `${origin}/api/v1/agents/999999999?revision=draft`];
+    const expected404 = [`${origin}/api/v1/agents/999999999`, `${origin}/api/v1/agents/999999999?revision=draft`, `${origin}/api/v1/agents?limit=25&chain=5`];
     page.on("console", (m) => {
         if (m.type() !== "error") return;
         if (m.text().includes("404") && expected404.includes(m.location().url)) return;
@@ -431,6 +431,17 @@ async function main() {
         await page.locator("[data-result-count]").waitFor();
         const filtered = await page.locator("tbody tr td:nth-child(2)").allTextContents();
         expect(filtered.includes(alphaName), `verification=${status}&active=true rows: ${filtered.join(", ")}`);
+        // docs/api.md §Chains: every row says its chain; the chain filter is kept in the URL, and
+        // a chain the node does not follow is said, not a broken page.
+        const chains = await page.locator("tbody tr [data-chain-id]").evaluateAll((els) => els.map((e) => e.getAttribute("data-chain-id")));
+        expect(chains.length > 0 && chains.every((c) => c === "31337"), `row chains: ${chains.join(", ")}`);
+        expect((await page.locator("tbody tr [data-chain-id]").first().textContent()).includes("Anvil · 31337"), "the chain label");
+        await page.getByLabel("Chain").selectOption("31337");
+        await page.waitForURL(/[?&]chain=31337/);
+        await page.locator("[data-result-count]").waitFor();
+        expect(await page.getByRole("link", { name: alphaName }).isVisible(), "the agent on its chain");
+        await page.goto(`${base}/agents?chain=5`);
+        await page.locator("[data-unknown-chain=\"5\"]").waitFor();
     });
 
     let shownScore = NaN;
@@ -440,6 +451,12 @@ async function main() {
         await page.waitForURL(new RegExp(`/agents/${agentId}$`));
         await page.locator(`article[data-agent-id="${agentId}"]`).waitFor();
         expect((await page.locator("h1").textContent()).includes(alphaName), "the name in the heading");
+        expect((await page.locator("article").getAttribute("data-chain-id")) === "31337", "the agent's chain");
+        // The canonical route of the agent on its chain draws the same record.
+        await page.goto(`${base}/chains/31337/agents/${agentId}`);
+        await page.locator(`article[data-agent-id="${agentId}"][data-chain-id="31337"]`).waitFor();
+        await page.goto(`${base}/agents/${agentId}`);
+        await page.locator(`article[data-agent-id="${agentId}"]`).waitFor();
         shownScore = Number(await page.locator(".score").getAttribute("data-score"));
         expect(shownScore > 0 && shownScore <= 1, `score ${shownScore}`);
         const text = await page.locator(".score").textContent();

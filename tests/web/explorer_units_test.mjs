@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Unit tests of the explorer's pure modules (web/src: format, chart and graph layout, data: URI
-// decoding, safe links, reason codes, ERC-8004 revisions), run by CTest with Node's test runner. The TypeScript
+// decoding, safe links, reason codes, ERC-8004 revisions, chains), run by CTest with Node's test runner. The TypeScript
 // sources are bundled for Node with rolldown (Vite's bundler, already a dependency), so the code
 // under test is the code the browser runs. Expected values come from the specs' examples and
 // from geometry, never from our own output.
@@ -28,7 +28,7 @@ after(() => fs.rmSync(scratch, { recursive: true, force: true }));
 const entry = path.join(scratch, "entry.ts");
 fs.writeFileSync(
     entry,
-    ["format", "chart", "graph", "datauri", "dom", "reasons", "revisions"]
+    ["format", "chart", "graph", "datauri", "dom", "reasons", "revisions", "chains"]
         .map((m) => `export * from ${JSON.stringify(path.join(src, `${m}.ts`))};`)
         .join("\n"),
 );
@@ -264,4 +264,26 @@ test("revisions: every matched_by the node emits has words", () => {
     const codes = [...new Set(cpp.match(/"owner_and_[a-z_]+"/g) ?? [])].map((c) => c.slice(1, -1));
     assert.ok(codes.length >= 2, `matched_by codes found: ${codes.join(", ")}`);
     for (const code of codes) assert.notEqual(web.matchedByWords(code), code, code);
+});
+
+test("chains: ?chain= values, labels and links on a chain (docs/api.md §Chains)", () => {
+    assert.deepEqual(web.parseChains(null), []);
+    assert.deepEqual(web.parseChains(""), []);
+    assert.deepEqual(web.parseChains("8453"), ["8453"]);
+    assert.deepEqual(web.parseChains("1,8453,1"), ["1", "8453"]);
+    for (const bad of ["abc", "0", "01", "-1", "1,", "1e3", "99999999999999999999"]) assert.equal(web.parseChains(bad), null, bad);
+    // EIP-155 chain ids: 1 Ethereum, 8453 Base; others by number.
+    assert.equal(web.chainLabel(1), "Ethereum · 1");
+    assert.equal(web.chainLabel("8453"), "Base · 8453");
+    assert.equal(web.chainLabel(777), "chain 777");
+    assert.equal(web.chainLabel(undefined), "");
+    // The default chain keeps the short URLs; another chain is in the path.
+    assert.equal(web.linkChain(1, ["1", "8453"]), undefined);
+    assert.equal(web.linkChain(8453, ["1", "8453"]), "8453");
+    assert.equal(web.linkChain(8453, []), undefined);
+    assert.equal(web.onChain("tools", "3"), "/tools/3");
+    assert.equal(web.onChain("runs", "0xab", "10"), "/chains/10/runs/0xab");
+    assert.equal(web.agentHref("7", "current", "8453"), "/chains/8453/agents/7");
+    assert.equal(web.agentHref("0", "score", 8453), "/chains/8453/agents/0?revision=score");
+    assert.equal(web.agentHref("7", "current", undefined), "/agents/7");
 });

@@ -75,3 +75,20 @@ export function num(x: unknown): number | undefined {
     const n = typeof x === "string" && x.trim() !== "" ? Number(x) : x;
     return typeof n === "number" && Number.isFinite(n) ? n : undefined;
 }
+
+let followedOnce: Promise<string[]> | null = null;
+
+/** The chains the node follows, its default chain first (GET /api/v1/status `chains`,
+ * docs/api.md §Chains); asked once per page load, [] when the node does not say (then asked
+ * again next time). */
+export function followedChains(): Promise<string[]> {
+    followedOnce ??= tryGet("/status").then((st) => {
+        const ids = arr(st?.chains)
+            .map((c) => obj(c).chain_id)
+            .map((c) => (typeof c === "number" || typeof c === "string" ? String(c) : ""))
+            .filter(Boolean);
+        if (ids.length === 0) followedOnce = null;
+        return ids;
+    });
+    return followedOnce;
+}

@@ -15,10 +15,13 @@ import { errorBox } from "./ui";
 route(/^\/$/, "home", "Home", homePage);
 route(/^\/agents$/, "agents", "Agents", agentsPage);
 route(/^\/agents\/([^/]+)$/, "agents", "Agent", agentPage);
+route(/^\/chains\/([^/]+)\/agents\/([^/]+)$/, "agents", "Agent", agentPage);
 route(/^\/tools$/, "tools", "Tools", toolsPage);
 route(/^\/tools\/([^/]+)$/, "tools", "Tool", toolPage);
+route(/^\/chains\/([^/]+)\/tools\/([^/]+)$/, "tools", "Tool", toolPage);
 route(/^\/runs$/, "runs", "Workflow runs", runsPage);
 route(/^\/runs\/([^/]+)$/, "runs", "Workflow run", runPage);
+route(/^\/chains\/([^/]+)\/runs\/([^/]+)$/, "runs", "Workflow run", runPage);
 
 let first = true;
 
@@ -47,7 +50,10 @@ async function chainStatus(): Promise<void> {
     try {
         const st = await get("/status");
         const block = num(st.indexed_block_num);
-        mount(el, `chain ${String(st.chain_id ?? "?")} · indexed to block ${block === undefined ? "–" : count(block)}`);
+        const chains = Array.isArray(st.chains) ? st.chains.length : 1;
+        // Several chains: the default one's progress, and how many more it follows.
+        const more = chains > 1 ? ` (+${chains - 1} more chain${chains > 2 ? "s" : ""})` : "";
+        mount(el, `chain ${String(st.chain_id ?? "?")}${more} · indexed to block ${block === undefined ? "–" : count(block)}`);
     } catch {
         mount(el, "node unreachable");
     }

@@ -2,6 +2,7 @@
 // current one, the intermediate one (feedback as a score from 0 to 100) and the first draft
 // (AgentDomain, AcceptFeedback). Pages carry the revision in their URL as `?revision=`, the same
 // parameter the API takes, so a link reproduces what was shown. Pure: no DOM, no fetch.
+import { onChain } from "./chains";
 
 export type Revision = "current" | "score" | "draft";
 
@@ -37,10 +38,11 @@ export function revisionLabel(revision: unknown): string {
     return names[text] ?? (text ? `ERC-8004 ${text}` : "ERC-8004 current");
 }
 
-/** The agent page of one record: its id and, unless current, its revision. */
-export function agentHref(agentId: string, revision: unknown): string {
+/** The agent page of one record: its id, its chain when known (docs/api.md §Chains; else the
+ * node's default chain) and, unless current, its revision. */
+export function agentHref(agentId: string, revision: unknown, chainId?: unknown): string {
     const r = typeof revision === "string" ? parseRevision(revision) : "current";
-    const id = `/agents/${encodeURIComponent(agentId)}`;
+    const id = onChain("agents", agentId, chainId);
     return r === null || r === "current" ? id : `${id}?revision=${r}`;
 }
 

@@ -1,5 +1,6 @@
 // Small widgets shared by the pages: badges, fact lists, tables, error boxes, hashes.
 import { ApiError } from "./api";
+import { onChain } from "./chains";
 import { type Child, h, link } from "./dom";
 import { shortHex } from "./format";
 
@@ -38,9 +39,9 @@ export function hex(value: unknown, keep = 6): HTMLElement {
     return h("span", { class: "mono", title: v }, shortHex(v, keep));
 }
 
-export function runLink(runId: unknown): Child {
+export function runLink(runId: unknown, chainId?: string): Child {
     // A run id is bytes32; anything else (an event without one) is not a link.
-    return typeof runId === "string" && /^0x[0-9a-fA-F]{64}$/.test(runId) ? link(`/runs/${runId}`, hex(runId)) : "";
+    return typeof runId === "string" && /^0x[0-9a-fA-F]{64}$/.test(runId) ? link(onChain("runs", runId, chainId), hex(runId)) : "";
 }
 
 export function errorBox(e: unknown): HTMLElement {

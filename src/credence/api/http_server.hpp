@@ -61,7 +61,7 @@ struct HttpServerOptions {
     size_t max_header_bytes = 16 * 1024;
     size_t max_target_bytes = 8 * 1024;
     /// Query parameters that may repeat (docs/api.md); any other repeat is a 400.
-    std::vector<std::string> repeatable_params{"client", "validator"};
+    std::vector<std::string> repeatable_params{"client", "validator", "chain"};
 };
 
 /// Totals since start (Prometheus counters, docs/node.md §Metrics), plus the open connections.

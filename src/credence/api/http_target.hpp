@@ -6,7 +6,7 @@
 //     encoded as the three characters "%2F", so an encoded slash never becomes a path separator
 //     before routing (a route segment holding it fails its own syntax check);
 //   - query names and values are decoded ('+' is a space), in request order;
-//   - a name repeats only when it is in `repeatable` (docs/api.md: `client`, `validator`);
+//   - a name repeats only when it is in `repeatable` (docs/api.md: `client`, `validator`, `chain`);
 //     any other repeat is an error rather than a silent first-wins.
 // Any malformed percent escape is an error (the server answers 400).
 //

@@ -111,8 +111,9 @@ HttpResponse http_error(int status, std::string_view code, std::string_view mess
     return json_response(status, Json{{"error", message}, {"code", code}});
 }
 
-/// How one tool argument reaches the REST route: a path segment or a query parameter.
-enum class ArgKind : uint8_t { path, query };
+/// How one tool argument reaches the REST route: a path segment, a query parameter, or the chain
+/// of an entity route (/api/v1/X becomes /api/v1/chains/{chain}/X, docs/api.md §Chains).
+enum class ArgKind : uint8_t { path, query, chain };
 enum class ArgType : uint8_t { string, integer, number, boolean, string_array };
 
 struct ToolArg {
@@ -148,13 +149,33 @@ std::string_view json_type(ArgType t) {
     return "string";
 }
 
+/// A search's `chain` argument: the REST list's `?chain=` (every followed chain by default).
+constexpr ToolArg kChainsArg{
+    "chain",
+    ArgType::string,
+    ArgKind::query,
+    false,
+    "Only these chains: a chain id, or several comma-separated (default: every chain the node "
+    "follows)",
+    ""};
+/// A lookup's `chain` argument: the chain of the entity (the node's default chain by default).
+constexpr ToolArg kEntityChainArg{
+    "chain",
+    ArgType::string,
+    ArgKind::chain,
+    false,
+    "The chain id the entity lives on (default: the node's default chain; results carry "
+    "chain_id)",
+    ""};
+
 /// The tools (docs/api.md). Each maps onto one REST route of docs/api.md: the MCP answer is the
 /// REST answer, so both surfaces validate and query the same way.
 const std::vector<ToolSpec>& tool_specs() {
     static const std::vector<ToolSpec> kSpecs{
         {"search_agents",
          "Search agents",
-         "Search the ERC-8004 agents of this chain by text, service type, skill, verified domain, "
+         "Search the ERC-8004 agents of the followed chains by text, service type, skill, verified "
+         "domain, "
          "trust model, active flag, minimum trust score and verification status. Returns a page "
          "of agents with their trust scores and next_cursor for the next page.",
          "/api/v1/agents",
@@ -176,6 +197,7 @@ const std::vector<ToolSpec>& tool_specs() {
              {"owner", ArgType::string, ArgKind::query, false, "Owner address", ""},
              {"sort", ArgType::string, ArgKind::query, false,
               "id (default), newest or score (highest first)", ""},
+             kChainsArg,
              {"limit", ArgType::integer, ArgKind::query, false, "Page size, 1..100", ""},
              {"cursor", ArgType::string, ArgKind::query, false, "The previous answer's next_cursor",
               ""},
@@ -186,7 +208,8 @@ const std::vector<ToolSpec>& tool_specs() {
          "(verified domain, agent card, wallet), its verification record and trust score.",
          "/api/v1/agents/{agent_id}",
          {{"agent_id", ArgType::string, ArgKind::path, true,
-           "The ERC-8004 agentId (decimal or 0x-hex)", ""}}},
+           "The ERC-8004 agentId (decimal or 0x-hex)", ""},
+          kEntityChainArg}},
         {"get_reputation",
          "Get an agent's reputation",
          "An agent's Sybil-resistant trust score with its 95 % interval, per-tag scores and the "
@@ -198,10 +221,12 @@ const std::vector<ToolSpec>& tool_specs() {
           {"clients", ArgType::string_array, ArgKind::query, false,
            "Client addresses for the getSummary mirror (ERC-8004 requires a list)", "client"},
           {"tag1", ArgType::string, ArgKind::query, false, "getSummary tag1 filter", ""},
-          {"tag2", ArgType::string, ArgKind::query, false, "getSummary tag2 filter", ""}}},
+          {"tag2", ArgType::string, ArgKind::query, false, "getSummary tag2 filter", ""},
+          kEntityChainArg}},
         {"search_tools",
          "Search tools",
-         "Search the ERC-8257 tools of this chain by text, tag, pricing protocol or asset, "
+         "Search the ERC-8257 tools of the followed chains by text, tag, pricing protocol or "
+         "asset, "
          "access kind and verification status.",
          "/api/v1/tools",
          {
@@ -216,6 +241,7 @@ const std::vector<ToolSpec>& tool_specs() {
               "verified (canonical), unverified, unreachable or none", ""},
              {"include_deregistered", ArgType::boolean, ArgKind::query, false,
               "List deregistered tools too", ""},
+             kChainsArg,
              {"limit", ArgType::integer, ArgKind::query, false, "Page size, 1..100", ""},
              {"cursor", ArgType::string, ArgKind::query, false, "The previous answer's next_cursor",
               ""},
@@ -227,7 +253,8 @@ const std::vector<ToolSpec>& tool_specs() {
          "/api/v1/tools/{tool_id}",
          {{"tool_id", ArgType::string, ArgKind::path, true, "The ERC-8257 toolId", ""},
           {"registry", ArgType::string, ArgKind::query, false,
-           "The tool registry address (only when several hold the id)", ""}}},
+           "The tool registry address (only when several hold the id)", ""},
+          kEntityChainArg}},
         {"trace_run",
          "Trace a workflow run",
          "One ERC-8301 workflow run with its evidence chain (tasks, replies, results, proofs) "
@@ -235,7 +262,8 @@ const std::vector<ToolSpec>& tool_specs() {
          "/api/v1/runs/{run_id}",
          {{"run_id", ArgType::string, ArgKind::path, true, "The run id (0x + 64 hex digits)", ""},
           {"workflow", ArgType::string, ArgKind::query, false,
-           "The workflow address (only when several hold the run)", ""}}},
+           "The workflow address (only when several hold the run)", ""},
+          kEntityChainArg}},
     };
     return kSpecs;
 }
@@ -347,7 +375,14 @@ std::expected<HttpRequest, std::string> rest_request(const ToolSpec& spec, const
             return std::unexpected(
                 fmt::format("argument '{}' must be of type {}", a.name, json_type(a.type)));
         }
-        if (a.kind == ArgKind::path) {
+        if (a.kind == ArgKind::chain) {
+            // The canonical route of an entity on that chain (docs/api.md §Chains); the REST
+            // route checks the id.
+            constexpr std::string_view kPrefix = "/api/v1/";
+            if (text->empty()) return std::unexpected(fmt::format("empty argument '{}'", a.name));
+            path = fmt::format("{}chains/{}/{}", kPrefix, encode_segment(*text),
+                               std::string_view(path).substr(kPrefix.size()));
+        } else if (a.kind == ArgKind::path) {
             if (text->empty()) return std::unexpected(fmt::format("empty argument '{}'", a.name));
             const std::string placeholder = fmt::format("{{{}}}", a.name);
             const size_t at = path.find(placeholder);

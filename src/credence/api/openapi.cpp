@@ -30,6 +30,24 @@ const Param kRevision{
     "revision", "query", "string",
     "ERC-8004 revision whose registries answer: current (default), score or draft"};
 const Param kAgentId{"agent_id", "path", "string", "uint256, decimal or 0x-hex"};
+const Param kChainId{"chain_id", "path", "integer",
+                     "A chain the node follows (docs/api.md §Chains): its EIP-155 chain id"};
+const Param kChainFilter{
+    "chain", "query", "string",
+    "Only these chains: chain ids, repeated or comma-separated (default: every "
+    "chain the node follows)"};
+const Param kAgentRegistry{"registry", "query", "string",
+                           "ERC-8004 agentRegistry eip155:<chainId>:<identityRegistry>: the agent "
+                           "of that chain and registry (default: the node's default chain)"};
+
+/// The entity routes that also exist under /api/v1/chains/{chain_id}/ (docs/api.md §Chains).
+bool has_chain_route(std::string_view path) {
+    for (const std::string_view prefix :
+         {"/api/v1/agents/{agent_id}", "/api/v1/tools/{tool_id}", "/api/v1/runs/{run_id}"}) {
+        if (path.starts_with(prefix)) return true;
+    }
+    return false;
+}
 
 Json param_json(const Param& p) {
     Json schema{{"type", p.type}};
@@ -69,15 +87,21 @@ Json build() {
           {"verification", "query", "string", "verified, unverified, unreachable or none"},
           {"owner", "query", "string", "Owner address"},
           {"sort", "query", "string", "id (default), newest or score"},
+          kChainFilter,
           kLimit,
           kCursor,
           kRevision},
          "AgentPage"},
-        {"/api/v1/agents/{agent_id}", "Agent detail", "agents", {kAgentId, kRevision}, "Agent"},
+        {"/api/v1/agents/{agent_id}",
+         "Agent detail",
+         "agents",
+         {kAgentId, kAgentRegistry, kRevision},
+         "Agent"},
         {"/api/v1/agents/{agent_id}/feedback",
          "Feedback with responses (ERC-8004 readAllFeedback filters)",
          "agents",
          {kAgentId,
+          kAgentRegistry,
           {"client", "query", "string", "Client address; repeat or comma-separate"},
           {"tag1", "query", "string", "Exact tag1"},
           {"tag2", "query", "string", "Exact tag2"},
@@ -90,6 +114,7 @@ Json build() {
          "getSummary mirror, trust score and explanation",
          "agents",
          {kAgentId,
+          kAgentRegistry,
           {"client", "query", "string", "Client address; repeat or comma-separate"},
           {"tag1", "query", "string", "Exact tag1"},
           {"tag2", "query", "string", "Exact tag2"},
@@ -98,12 +123,16 @@ Json build() {
         {"/api/v1/agents/{agent_id}/reputation/history",
          "Feedback averages over block ranges",
          "agents",
-         {kAgentId, {"buckets", "query", "integer", "Number of block ranges, 1..500"}, kRevision},
+         {kAgentId,
+          kAgentRegistry,
+          {"buckets", "query", "integer", "Number of block ranges, 1..500"},
+          kRevision},
          "History"},
         {"/api/v1/agents/{agent_id}/validations",
          "Validation requests and the ValidationRegistry getSummary mirror",
          "agents",
          {kAgentId,
+          kAgentRegistry,
           {"validator", "query", "string", "Validator address; repeat or comma-separate"},
           {"tag", "query", "string", "Exact response tag"},
           kRevision},
@@ -118,6 +147,7 @@ Json build() {
           {"access", "query", "string", "Access requirement kind"},
           {"verification", "query", "string", "verified, unverified, unreachable or none"},
           {"include_deregistered", "query", "boolean", "List deregistered tools too"},
+          kChainFilter,
           kLimit,
           kCursor},
          "ToolPage"},
@@ -132,6 +162,7 @@ Json build() {
          "workflows",
          {{"workflow", "query", "string", "Workflow address"},
           {"status", "query", "string", "pending, success or failed"},
+          kChainFilter,
           kLimit,
           kCursor},
          "RunPage"},
@@ -144,12 +175,12 @@ Json build() {
         {"/api/v1/resolve/address/{address}",
          "Agents whose owner or agentWallet is the address",
          "resolvers",
-         {{"address", "path", "string", "An address"}, kRevision},
+         {{"address", "path", "string", "An address"}, kChainFilter, kRevision},
          "Resolved"},
         {"/api/v1/resolve/domain/{domain}",
          "Agents with the domain verified",
          "resolvers",
-         {{"domain", "path", "string", "A host name or URL"}, kRevision},
+         {{"domain", "path", "string", "A host name or URL"}, kChainFilter, kRevision},
          "Resolved"},
     };
 
@@ -183,6 +214,20 @@ Json build() {
                  {"operationId", std::string(op.path)},
                  {"parameters", std::move(params)},
                  {"responses", std::move(responses)}};
+        if (has_chain_route(op.path)) {
+            // The same operation on a chain named in the path; agentRegistry would name it twice.
+            Json on_chain = get;
+            Json chain_params = Json::array({param_json(kChainId)});
+            for (const Param& p : op.params) {
+                if (p.name != kAgentRegistry.name || p.description != kAgentRegistry.description) {
+                    chain_params.push_back(param_json(p));
+                }
+            }
+            const std::string path = "/api/v1/chains/{chain_id}/" + std::string(op.path.substr(8));
+            on_chain["operationId"] = path;
+            on_chain["parameters"] = std::move(chain_params);
+            paths[path] = Json{{"get", std::move(on_chain)}};
+        }
         paths[std::string(op.path)] = Json{{"get", std::move(get)}};
     }
 
@@ -208,24 +253,27 @@ Json build() {
                                            {"code", Json{{"type", "string"}}}}}}},
         {"Object", Json{{"type", "object"}}},
         {"Health", object({"status", "database"})},
-        {"Status", object({"chain_id", "indexed_block_num", "registries", "counts"})},
+        {"Status", object({"chain_id", "chains", "indexed_block_num", "registries", "counts"})},
         {"Home", object({"status", "recent"})},
-        {"AgentSummary", object({"agent_id", "owner", "services", "verification", "score"})},
+        {"AgentSummary", object({"chain_id", "agent_registry", "agent_id", "owner", "services",
+                                 "verification", "score"})},
         {"AgentPage", page("AgentSummary")},
-        {"Agent", object({"agent_id", "agent_registry", "owner", "metadata", "profile", "badges",
-                          "verification", "score", "counts"})},
+        {"Agent", object({"chain_id", "agent_registry", "agent_id", "owner", "metadata", "profile",
+                          "badges", "verification", "score", "counts", "history", "same_agent"})},
         {"Feedback", object({"client", "feedback_index", "value", "value_decimals", "tag1", "tag2",
                              "revoked", "responses"})},
         {"FeedbackPage", page("Feedback")},
-        {"Reputation", object({"agent_id", "summary", "summary_error", "score", "feedback"})},
-        {"History", object({"agent_id", "points"})},
-        {"Validations", object({"agent_id", "summary", "items"})},
-        {"ToolSummary", object({"registry", "tool_id", "deregistered", "verification"})},
+        {"Reputation",
+         object({"chain_id", "agent_id", "summary", "summary_error", "score", "feedback"})},
+        {"History", object({"chain_id", "agent_id", "points"})},
+        {"Validations", object({"chain_id", "agent_id", "summary", "items"})},
+        {"ToolSummary",
+         object({"chain_id", "registry", "tool_id", "deregistered", "verification"})},
         {"ToolPage", page("ToolSummary")},
-        {"Tool", object({"registry", "tool_id", "verification_record", "history"})},
-        {"RunSummary", object({"workflow", "run_id", "status"})},
+        {"Tool", object({"chain_id", "registry", "tool_id", "verification_record", "history"})},
+        {"RunSummary", object({"chain_id", "workflow", "run_id", "status"})},
         {"RunPage", page("RunSummary")},
-        {"Run", object({"workflow", "run_id", "status", "evidence"})},
+        {"Run", object({"chain_id", "workflow", "run_id", "status", "evidence"})},
         {"Resolved", object({"items"})},
     };
 

@@ -29,6 +29,14 @@ ApiResult<core::Bytes> agent_id_capture(const Ctx& ctx) {
 
 std::string format_double(double value) { return fmt::format("{:.17g}", value); }
 
+/// The agent's global identity (ERC-8004 §Identity Registry), first in every per-agent answer.
+Json agent_identity(const Ctx& ctx, const core::Bytes& agent_id) {
+    return Json{
+        {"chain_id", ctx.scope.chain_id},
+        {"agent_registry", agent_registry_of(ctx.scope.chain_id, ctx.scope.identity_registry)},
+        {"agent_id", uint256_or_null(DbValue(agent_id))}};
+}
+
 /// 404 unless the identity registry holds `agent_id`.
 ApiResult<DbRow> load_agent_row(Ctx& ctx, const core::Bytes& agent_id) {
     const std::array<DbValue, 3> params{chain(ctx), blob(ctx.scope.identity_registry),
@@ -80,10 +88,10 @@ ApiError no_draft_reputation() {
         "§Reputation Registry); /feedback?revision=draft lists the agent's authorizations");
 }
 
-/// The agent's latest check as "v" ($3: the zero address), for the list query.
+/// The agent's latest check as "v" ($2: the zero address), for the list query.
 const std::string& agent_check_join() {
     static const std::string kJoin = index::latest_check_join(
-        {index::SubjectKind::agent, "v", "a", "registry", "agent_id", "$3"});
+        {index::SubjectKind::agent, "v", "a", "registry", "agent_id", "$2"});
     return kJoin;
 }
 
@@ -99,8 +107,12 @@ ApiResult<Json> list_agents(Ctx& ctx) {
     }
     auto limit = limit_param(request);
     if (!limit) return std::unexpected(limit.error());
-    SqlWhere where("a.chain_id = $1 AND a.registry = $2",
-                   {chain(ctx), blob(ctx.scope.identity_registry), blob(core::Address{})});
+    // $1 the first chain, $2 the zero address (agent_check_join), then the chains' keys.
+    SqlWhere where("", {chain(ctx), blob(core::Address{})});
+    const ChainKeys chains(where, ctx.chains, [](const ApiScope& scope) {
+        return std::vector<core::Address>{scope.identity_registry};
+    });
+    where.add(chains.clause("a", "registry"));
     // The agent profile: free text in search_text (migration 3), whole entries of its lists in
     // agent_profile_terms (migration 6; the list names are profile_store's).
     constexpr std::array<ListFilter, 5> kFilters{{
@@ -139,13 +151,15 @@ ApiResult<Json> list_agents(Ctx& ctx) {
     if (!sort_index) return std::unexpected(sort_index.error());
     const std::string_view sort = kSorts.at(*sort_index);
     // Cursor parts: phase ("s" scored, "u" unscored, "a" any), last score ("" when none), last
-    // agent_id. sort=score pages the scored agents by the score index first (agent_scores_by_score
-    // keeps it an index walk), then the unscored ones by agentId.
+    // agent_id, its chain. sort=score pages the scored agents by the score index first
+    // (agent_scores_by_score keeps it an index walk), then the unscored ones by agentId. Across
+    // chains the chain id breaks ties (docs/api.md §Chains: agents interleave by agentId).
     const std::string cursor_route = fmt::format("agents-{}", sort);
     std::string phase = sort == "score" ? "s" : "a";
     std::optional<double> last_score;
     std::optional<core::Bytes> last_id;
-    auto cursor = cursor_param(request, cursor_route, 3);
+    int64_t last_chain = 0;
+    auto cursor = cursor_param(request, cursor_route, 4);
     if (!cursor) return std::unexpected(cursor.error());
     if (const std::optional<std::vector<std::string>> parts = std::move(*cursor);
         parts.has_value()) {
@@ -153,39 +167,48 @@ ApiResult<Json> list_agents(Ctx& ctx) {
         const bool phase_ok =
             sort == "score" ? (part_phase == "s" || part_phase == "u") : part_phase == "a";
         last_id = cursor_bytes((*parts)[2], 32);
-        if (!last_id || !phase_ok) return std::unexpected(bad_cursor());
+        const auto chain_part = cursor_int((*parts)[3]);
+        if (!last_id || !phase_ok || !chain_part) return std::unexpected(bad_cursor());
+        last_chain = *chain_part;
         phase = part_phase;
         if (phase == "s") {
             last_score = cursor_double((*parts)[1]);
             if (!last_score) return std::unexpected(bad_cursor());
         }
     }
+    // After (agent_id, chain) in `direction` ("<" or ">"); one chain needs no tie-break, and
+    // the plain range keeps the key's index walk.
+    const auto after_id = [&](SqlWhere& w, std::string_view direction) {
+        const size_t id_n = w.bind(*last_id);
+        if (!chains.several()) return fmt::format("a.agent_id {} ${}", direction, id_n);
+        const size_t chain_n = w.bind(last_chain);
+        return fmt::format("(a.agent_id {0} ${1} OR (a.agent_id = ${1} AND a.chain_id {0} ${2}))",
+                           direction, id_n, chain_n);
+    };
     const auto run_phase = [&](const std::string& which,
                                size_t wanted) -> index::DbResult<std::vector<DbRow>> {
         SqlWhere w = where;
         std::string order;
         const bool resume = last_id && which == phase;
         if (which == "s") {
-            w.add("s.chain_id = $1 AND s.registry = $2 AND s.score IS NOT NULL");
-            order = "s.score DESC, a.agent_id ASC";
+            w.add(chains.clause("s", "registry") + " AND s.score IS NOT NULL");
+            order = "s.score DESC, a.agent_id ASC, a.chain_id ASC";
             if (resume && last_score) {
                 const size_t score_n = w.bind(*last_score);
-                const size_t id_n = w.bind(*last_id);
-                w.add(fmt::format("(s.score < ${0} OR (s.score = ${0} AND a.agent_id > ${1}))",
-                                  score_n, id_n));
+                const std::string after = after_id(w, ">");
+                w.add(fmt::format("(s.score < ${0} OR (s.score = ${0} AND {1}))", score_n, after));
             }
         } else {
             if (which == "u") w.add("s.score IS NULL");
-            order = sort == "newest" ? "a.agent_id DESC" : "a.agent_id ASC";
-            if (resume) {
-                w.add(fmt::format("a.agent_id {} ${{}}", sort == "newest" ? "<" : ">"), *last_id);
-            }
+            order = sort == "newest" ? "a.agent_id DESC, a.chain_id DESC"
+                                     : "a.agent_id ASC, a.chain_id ASC";
+            if (resume) w.add(after_id(w, sort == "newest" ? "<" : ">"));
         }
         const size_t limit_n = w.bind(static_cast<int64_t>(wanted));
         const std::string sql = fmt::format(
             "SELECT a.agent_id, a.owner, a.wallet, a.agent_uri, a.registered_block_num, p.name, "
             "p.description, p.image, p.active, p.service_names, v.status, s.score, s.low, s.high, "
-            "s.reviews, a.revision, a.agent_domain FROM agents a "
+            "s.reviews, a.revision, a.agent_domain, a.chain_id, a.registry FROM agents a "
             "LEFT JOIN agent_profiles p ON p.chain_id = a.chain_id AND p.registry = a.registry "
             "AND p.agent_id = a.agent_id "
             "LEFT JOIN agent_scores s ON s.chain_id = a.chain_id AND s.registry = a.registry AND "
@@ -217,7 +240,13 @@ ApiResult<Json> list_agents(Ctx& ctx) {
                          {"reviews", int_or_null(row[14])}};
         }
         const auto active_flag = as_int(row[8]);
+        const auto chain_id = as_int(row[17]).value_or(0);
+        auto registry = core::Address::from_bytes(as_bytes(row[18]));
         return Json{
+            {"chain_id", chain_id},
+            {"agent_registry",
+             registry ? Json(agent_registry_of(static_cast<uint64_t>(chain_id), *registry))
+                      : Json(nullptr)},
             {"agent_id", uint256_or_null(row[0])},
             {"owner", address_or_null(row[1])},
             {"wallet", address_or_null(row[2])},
@@ -238,9 +267,9 @@ ApiResult<Json> list_agents(Ctx& ctx) {
         const DbRow& row = (*rows)[last];
         const std::string& last_phase = row_phase[last];
         const auto score_value = as_real(row[11]);
-        return std::array<std::string, 3>{
+        return std::array<std::string, 4>{
             last_phase, last_phase == "s" && score_value ? format_double(*score_value) : "",
-            core::to_hex(as_bytes(row[0]), false)};
+            core::to_hex(as_bytes(row[0]), false), std::to_string(as_int(row[17]).value_or(0))};
     };
     Json out = Json::object();
     if (auto ok = put_page(out, *rows, *limit, cursor_route, item, cursor_parts); !ok) {
@@ -259,9 +288,9 @@ ApiResult<Json> get_agent(Ctx& ctx) {
                                      DbValue(*agent_id)};
     const std::string id_dec = uint256_or_null(DbValue(*agent_id)).get<std::string>();
 
-    Json out{{"agent_id", id_dec},
-             {"agent_registry", fmt::format("eip155:{}:{}", ctx.scope.chain_id,
-                                            ctx.scope.identity_registry.to_checksum_hex())},
+    Json out{{"chain_id", ctx.scope.chain_id},
+             {"agent_registry", agent_registry_of(ctx.scope.chain_id, ctx.scope.identity_registry)},
+             {"agent_id", id_dec},
              {"owner", address_or_null((*row)[0])},
              {"wallet", address_or_null((*row)[2])},
              {"approved", address_or_null((*row)[3])},
@@ -369,6 +398,9 @@ ApiResult<Json> get_agent(Ctx& ctx) {
     auto history = agent_history(ctx, *agent_id);
     if (!history) return std::unexpected(history.error());
     out["history"] = std::move(*history);
+    auto elsewhere = same_agent(ctx, *agent_id);
+    if (!elsewhere) return std::unexpected(elsewhere.error());
+    out["same_agent"] = std::move(*elsewhere);
     return out;
 }
 
@@ -435,7 +467,8 @@ ApiResult<Json> list_feedback(Ctx& ctx) {
                                    {"log_index", r.log_index},
                                    {"txn_hash", core::to_hex(r.txn_hash)}});
         }
-        return Json{{"client", f.client.to_checksum_hex()},
+        return Json{{"chain_id", ctx.scope.chain_id},
+                    {"client", f.client.to_checksum_hex()},
                     {"feedback_index", static_cast<int64_t>(f.feedback_index)},
                     {"value", f.value},
                     {"value_decimals", static_cast<int64_t>(f.value_decimals)},
@@ -456,8 +489,8 @@ ApiResult<Json> list_feedback(Ctx& ctx) {
         return std::array<std::string, 2>{std::to_string(row.block_num),
                                           std::to_string(row.log_index)};
     };
-    Json out{{"agent_id", uint256_or_null(DbValue(*agent_id))},
-             {"revision", std::string(core::to_string(ctx.scope.revision))}};
+    Json out = agent_identity(ctx, *agent_id);
+    out["revision"] = std::string(core::to_string(ctx.scope.revision));
     if (auto ok = put_page(out, *rows, *limit, cursor_route, item, cursor_parts); !ok) {
         return std::unexpected(ok.error());
     }
@@ -506,7 +539,7 @@ ApiResult<Json> get_reputation(Ctx& ctx) {
             .value_or(trust::SummaryRules::credence);
     auto summary = trust::reputation_summary(*feedback, *clients, tag1->value_or(""),
                                              tag2->value_or(""), rules);
-    Json out{{"agent_id", uint256_or_null(DbValue(*agent_id))}};
+    Json out = agent_identity(ctx, *agent_id);
     if (summary) {
         out["summary"] = Json{{"count", summary->count},
                               {"summary_value", summary->summary_value.to_dec()},
@@ -543,7 +576,7 @@ ApiResult<Json> get_reputation_history(Ctx& ctx) {
     auto rows = index::read_feedback_points(ctx.db, ctx.scope.chain_id,
                                             ctx.scope.reputation_registry, *agent_id);
     if (!rows) return std::unexpected(unavailable(rows.error()));
-    Json out{{"agent_id", uint256_or_null(DbValue(*agent_id))}};
+    Json out = agent_identity(ctx, *agent_id);
     Json points = Json::array();
     if (rows->empty()) {
         out["from_block_num"] = nullptr;
@@ -614,7 +647,8 @@ ApiResult<Json> list_validations(Ctx& ctx) {
     const auto summary = trust::validation_summary(*entries, *validators, tag->value_or(""));
     Json items = Json::array();
     for (const DbRow& r : *rows) {
-        items.push_back(Json{{"request_hash", hex_or_null(r[0])},
+        items.push_back(Json{{"chain_id", ctx.scope.chain_id},
+                             {"request_hash", hex_or_null(r[0])},
                              {"validator", address_or_null(r[1])},
                              {"request_uri", text_or_null(r[2])},
                              {"block_num", int_or_null(r[3])},
@@ -635,10 +669,11 @@ ApiResult<Json> list_validations(Ctx& ctx) {
         ctx.scope.revision == core::Erc8004Revision::draft
             ? Json(nullptr)
             : Json{{"count", summary.count}, {"average_response", summary.average_response}};
-    return Json{{"agent_id", uint256_or_null(DbValue(*agent_id))},
-                {"revision", std::string(core::to_string(ctx.scope.revision))},
-                {"summary", std::move(summary_json)},
-                {"items", std::move(items)}};
+    Json out = agent_identity(ctx, *agent_id);
+    out["revision"] = std::string(core::to_string(ctx.scope.revision));
+    out["summary"] = std::move(summary_json);
+    out["items"] = std::move(items);
+    return out;
 }
 
 }  // namespace credence::api::detail

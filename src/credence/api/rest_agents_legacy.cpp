@@ -230,7 +230,10 @@ ApiResult<Json> list_feedback_authorizations(Ctx& ctx, const core::Bytes& agent_
         return std::array<std::string, 2>{std::to_string(as_int(r[0]).value_or(0)),
                                           std::to_string(as_int(r[1]).value_or(0))};
     };
-    Json out{{"agent_id", uint256_or_null(DbValue(agent_id))}, {"revision", "draft"}};
+    Json out{{"chain_id", ctx.scope.chain_id},
+             {"agent_registry", agent_registry_of(ctx.scope.chain_id, ctx.scope.identity_registry)},
+             {"agent_id", uint256_or_null(DbValue(agent_id))},
+             {"revision", "draft"}};
     if (auto ok = put_page(out, *rows, *limit, cursor_route, item, cursor_parts); !ok) {
         return std::unexpected(ok.error());
     }
@@ -252,7 +255,10 @@ ApiResult<Json> score_reputation(Ctx& ctx, const core::Bytes& agent_id) {
     // -> (count, averageScore), every client when none is listed.
     auto summary =
         trust::score_summary(*feedback, *clients, tag1->value_or(""), tag2->value_or(""));
-    Json out{{"agent_id", uint256_or_null(DbValue(agent_id))}, {"revision", "score"}};
+    Json out{{"chain_id", ctx.scope.chain_id},
+             {"agent_registry", agent_registry_of(ctx.scope.chain_id, ctx.scope.identity_registry)},
+             {"agent_id", uint256_or_null(DbValue(agent_id))},
+             {"revision", "score"}};
     if (summary) {
         out["summary"] = Json{{"count", summary->count}, {"average_score", summary->average_score}};
         out["summary_error"] = nullptr;

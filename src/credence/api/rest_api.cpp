@@ -17,6 +17,7 @@
 
 #include <credence/api/detail/json_body.hpp>
 #include <credence/api/detail/rest_common.hpp>
+#include <credence/core/caip.hpp>
 
 namespace credence::api {
 
@@ -29,6 +30,14 @@ using detail::Json;
 
 enum class RouteKind { plain, with_node_status };
 
+/// How a route picks its chains (docs/api.md §Chains).
+enum class Chains : uint8_t {
+    fixed,    ///< the default chain (status, home)
+    filter,   ///< a list: `?chain=` narrows it, else every followed chain
+    entity,   ///< an entity of the default chain
+    in_path,  ///< an entity of the chain named by the first capture (/api/v1/chains/{}/...)
+};
+
 struct Route {
     std::string_view pattern;  ///< "/api/v1/agents/{}" ({} captures one segment)
     std::string_view name;     ///< the metrics label: the pattern with named placeholders
@@ -36,29 +45,65 @@ struct Route {
     ApiResult<Json> (*status_handler)(Ctx&, const Json&) = nullptr;
     /// Takes `?revision=`: answers from an earlier ERC-8004 revision's registries.
     bool by_revision = false;
+    Chains chains = Chains::fixed;
+    /// An agent route: takes `?registry=<agentRegistry>` (ERC-8004 §Identity Registry) in place
+    /// of a chain in the path.
+    bool by_agent_registry = false;
 };
+
+/// An agent route of the default chain (`?registry=` may name another).
+constexpr Route agent_route(std::string_view pattern, std::string_view name,
+                            ApiResult<Json> (*handler)(Ctx&)) {
+    return Route{pattern, name, handler, nullptr, true, Chains::entity, true};
+}
+
+/// The same agent route on the chain named in the path.
+constexpr Route chain_agent_route(std::string_view pattern, std::string_view name,
+                                  ApiResult<Json> (*handler)(Ctx&)) {
+    return Route{pattern, name, handler, nullptr, true, Chains::in_path, false};
+}
 
 constexpr std::array kRoutes{
     Route{"/api/v1/status", "/api/v1/status", nullptr, &detail::chain_status},
     Route{"/api/v1/home", "/api/v1/home", nullptr, &detail::home},
-    Route{"/api/v1/agents", "/api/v1/agents", &detail::list_agents, nullptr, true},
-    Route{"/api/v1/agents/{}", "/api/v1/agents/{agent_id}", &detail::get_agent, nullptr, true},
-    Route{"/api/v1/agents/{}/feedback", "/api/v1/agents/{agent_id}/feedback",
-          &detail::list_feedback, nullptr, true},
-    Route{"/api/v1/agents/{}/reputation", "/api/v1/agents/{agent_id}/reputation",
-          &detail::get_reputation, nullptr, true},
-    Route{"/api/v1/agents/{}/reputation/history", "/api/v1/agents/{agent_id}/reputation/history",
-          &detail::get_reputation_history, nullptr, true},
-    Route{"/api/v1/agents/{}/validations", "/api/v1/agents/{agent_id}/validations",
-          &detail::list_validations, nullptr, true},
-    Route{"/api/v1/tools", "/api/v1/tools", &detail::list_tools, nullptr},
-    Route{"/api/v1/tools/{}", "/api/v1/tools/{tool_id}", &detail::get_tool, nullptr},
-    Route{"/api/v1/runs", "/api/v1/runs", &detail::list_runs, nullptr},
-    Route{"/api/v1/runs/{}", "/api/v1/runs/{run_id}", &detail::get_run, nullptr},
+    Route{"/api/v1/agents", "/api/v1/agents", &detail::list_agents, nullptr, true, Chains::filter},
+    agent_route("/api/v1/agents/{}", "/api/v1/agents/{agent_id}", &detail::get_agent),
+    agent_route("/api/v1/agents/{}/feedback", "/api/v1/agents/{agent_id}/feedback",
+                &detail::list_feedback),
+    agent_route("/api/v1/agents/{}/reputation", "/api/v1/agents/{agent_id}/reputation",
+                &detail::get_reputation),
+    agent_route("/api/v1/agents/{}/reputation/history",
+                "/api/v1/agents/{agent_id}/reputation/history", &detail::get_reputation_history),
+    agent_route("/api/v1/agents/{}/validations", "/api/v1/agents/{agent_id}/validations",
+                &detail::list_validations),
+    chain_agent_route("/api/v1/chains/{}/agents/{}", "/api/v1/chains/{chain_id}/agents/{agent_id}",
+                      &detail::get_agent),
+    chain_agent_route("/api/v1/chains/{}/agents/{}/feedback",
+                      "/api/v1/chains/{chain_id}/agents/{agent_id}/feedback",
+                      &detail::list_feedback),
+    chain_agent_route("/api/v1/chains/{}/agents/{}/reputation",
+                      "/api/v1/chains/{chain_id}/agents/{agent_id}/reputation",
+                      &detail::get_reputation),
+    chain_agent_route("/api/v1/chains/{}/agents/{}/reputation/history",
+                      "/api/v1/chains/{chain_id}/agents/{agent_id}/reputation/history",
+                      &detail::get_reputation_history),
+    chain_agent_route("/api/v1/chains/{}/agents/{}/validations",
+                      "/api/v1/chains/{chain_id}/agents/{agent_id}/validations",
+                      &detail::list_validations),
+    Route{"/api/v1/tools", "/api/v1/tools", &detail::list_tools, nullptr, false, Chains::filter},
+    Route{"/api/v1/tools/{}", "/api/v1/tools/{tool_id}", &detail::get_tool, nullptr, false,
+          Chains::entity},
+    Route{"/api/v1/chains/{}/tools/{}", "/api/v1/chains/{chain_id}/tools/{tool_id}",
+          &detail::get_tool, nullptr, false, Chains::in_path},
+    Route{"/api/v1/runs", "/api/v1/runs", &detail::list_runs, nullptr, false, Chains::filter},
+    Route{"/api/v1/runs/{}", "/api/v1/runs/{run_id}", &detail::get_run, nullptr, false,
+          Chains::entity},
+    Route{"/api/v1/chains/{}/runs/{}", "/api/v1/chains/{chain_id}/runs/{run_id}", &detail::get_run,
+          nullptr, false, Chains::in_path},
     Route{"/api/v1/resolve/address/{}", "/api/v1/resolve/address/{address}",
-          &detail::resolve_address, nullptr, true},
+          &detail::resolve_address, nullptr, true, Chains::filter},
     Route{"/api/v1/resolve/domain/{}", "/api/v1/resolve/domain/{domain}", &detail::resolve_domain,
-          nullptr, true},
+          nullptr, true, Chains::filter},
 };
 
 std::vector<std::string_view> split_path(std::string_view path) {
@@ -331,30 +376,141 @@ struct RestApi::Impl {
         return {status, "application/json", detail::dump_replacing(body), {}};
     }
 
-    /// The scope of `?revision=<text>` (ERC-8004 revisions, docs/compatibility.md §Earlier
-    /// ERC-8004 revisions): its registries in place of the current ones.
-    ApiResult<ApiScope> scope_of_revision(std::string_view text) const {
-        const auto revision = core::parse_erc8004_revision(text);
-        if (!revision) {
-            return std::unexpected(
-                detail::bad_parameter("revision must be current, score or draft"));
-        }
-        ApiScope scope = options.scope;
-        if (*revision == core::Erc8004Revision::current) return scope;
+    /// The followed chains: options.chains, else the one scope (rest_api.hpp).
+    std::vector<ApiScope> chains;
+
+    const ApiScope* followed(uint64_t chain_id) const {
+        const auto it = std::ranges::find(chains, chain_id, &ApiScope::chain_id);
+        return it == chains.end() ? nullptr : &*it;
+    }
+
+    /// `base` answering from `revision`'s registries (ERC-8004 revisions, docs/compatibility.md
+    /// §Earlier ERC-8004 revisions): its registries in place of the current ones.
+    static ApiResult<ApiScope> scope_of_revision(const ApiScope& base,
+                                                 core::Erc8004Revision revision) {
+        ApiScope scope = base;
+        if (revision == core::Erc8004Revision::current) return scope;
         const std::optional<Erc8004Registries>& set =
-            *revision == core::Erc8004Revision::score ? options.scope.score : options.scope.draft;
+            revision == core::Erc8004Revision::score ? base.score : base.draft;
         if (!set) {
-            return std::unexpected(detail::not_found(fmt::format(
-                "this node follows no registries of the {} revision", core::to_string(*revision))));
+            return std::unexpected(detail::not_found(
+                fmt::format("this node follows no registries of the {} revision on chain {}",
+                            core::to_string(revision), base.chain_id)));
         }
-        scope.revision = *revision;
-        scope.current =
-            Erc8004Registries{options.scope.identity_registry, options.scope.reputation_registry,
-                              options.scope.validation_registry};
+        scope.revision = revision;
+        scope.current = Erc8004Registries{base.identity_registry, base.reputation_registry,
+                                          base.validation_registry};
         scope.identity_registry = set->identity;
         scope.reputation_registry = set->reputation;
         scope.validation_registry = set->validation;
         return scope;
+    }
+
+    /// Every value of `?chain=` (repeated and/or comma-separated) as followed chains, in the
+    /// order given, without repeats; empty when absent.
+    ApiResult<std::vector<const ApiScope*>> chain_filter(const HttpRequest& request) const {
+        std::vector<const ApiScope*> out;
+        size_t values = 0;
+        for (const auto& [key, value] : request.query) {
+            if (key != "chain") continue;
+            for (size_t start = 0; start <= value.size();) {
+                const size_t comma = std::min(value.find(',', start), value.size());
+                auto id =
+                    detail::parse_chain_id(std::string_view(value).substr(start, comma - start));
+                if (!id) return std::unexpected(id.error());
+                // A node follows a handful of chains: a longer list is a mistake or an attack.
+                if (++values > 64) {
+                    return std::unexpected(detail::bad_parameter("chain lists at most 64 chains"));
+                }
+                const ApiScope* scope = followed(*id);
+                if (scope == nullptr) return std::unexpected(detail::unknown_chain(*id));
+                if (std::ranges::find(out, scope) == out.end()) out.push_back(scope);
+                start = comma + 1;
+            }
+        }
+        return out;
+    }
+
+    /// The scopes `route` answers from (docs/api.md §Chains): the chain in the path, the chain of
+    /// `?registry=`, the `?chain=` list or every followed chain for a list, else the default
+    /// chain; each with `?revision=` applied. The front one is the route's scope. Consumes the
+    /// chain capture.
+    ApiResult<std::vector<ApiScope>> scopes_for(const Route& route, const HttpRequest& request,
+                                                std::vector<std::string>& captures) const {
+        std::optional<core::Erc8004Revision> revision;
+        if (const std::string* text = request.param("revision");
+            route.by_revision && text != nullptr) {
+            revision = core::parse_erc8004_revision(*text);
+            if (!revision) {
+                return std::unexpected(
+                    detail::bad_parameter("revision must be current, score or draft"));
+            }
+        }
+        std::vector<const ApiScope*> bases{&chains.front()};
+        bool chosen = false;  // named by the request, not "every chain"
+        if (route.chains == Chains::in_path) {
+            auto id = detail::parse_chain_id(captures.front());
+            if (!id) return std::unexpected(id.error());
+            bases = {followed(*id)};
+            if (bases.front() == nullptr) return std::unexpected(detail::unknown_chain(*id));
+            captures.erase(captures.begin());
+            chosen = true;
+        } else if (route.chains == Chains::filter) {
+            auto filter = chain_filter(request);
+            if (!filter) return std::unexpected(filter.error());
+            chosen = !filter->empty();
+            if (chosen) {
+                bases = std::move(*filter);
+            } else {
+                bases.clear();
+                for (const ApiScope& scope : chains) bases.push_back(&scope);
+            }
+        }
+        if (const std::string* text = request.param("registry");
+            route.by_agent_registry && text != nullptr) {
+            // ERC-8004 §Identity Registry: agentRegistry names the chain and the identity
+            // registry, and so the revision whose registries answer.
+            const auto registry = core::parse_agent_registry(*text);
+            if (!registry) {
+                return std::unexpected(detail::bad_parameter(
+                    "registry must be an agentRegistry: eip155:<chainId>:<identityRegistry>"));
+            }
+            const ApiScope* scope = followed(registry->chain_id);
+            if (scope == nullptr) return std::unexpected(detail::unknown_chain(registry->chain_id));
+            const core::Address identity{registry->identity_registry};
+            std::optional<core::Erc8004Revision> named;
+            if (scope->identity_registry == identity) {
+                named = core::Erc8004Revision::current;
+            } else if (scope->score && scope->score->identity == identity) {
+                named = core::Erc8004Revision::score;
+            } else if (scope->draft && scope->draft->identity == identity) {
+                named = core::Erc8004Revision::draft;
+            }
+            if (!named) {
+                return std::unexpected(detail::not_found(
+                    fmt::format("this node follows no identity registry {}", *text)));
+            }
+            if (revision && *revision != *named) {
+                return std::unexpected(detail::bad_parameter(
+                    fmt::format("registry is the {} revision's identity registry, revision says {}",
+                                core::to_string(*named), core::to_string(*revision))));
+            }
+            revision = named;
+            bases = {scope};
+        }
+        const core::Erc8004Revision wanted = revision.value_or(core::Erc8004Revision::current);
+        std::vector<ApiScope> out;
+        for (const ApiScope* base : bases) {
+            auto scope = scope_of_revision(*base, wanted);
+            if (scope) {
+                out.push_back(std::move(*scope));
+            } else if (chosen || bases.size() == 1) {
+                return std::unexpected(scope.error());
+            }
+        }
+        // Every followed chain, none of which follows that revision.
+        if (out.empty()) return std::unexpected(scope_of_revision(*bases.front(), wanted).error());
+        return out;
     }
 
     HttpResponse route(const HttpRequest& request, std::string& route_name) {
@@ -398,20 +554,27 @@ struct RestApi::Impl {
                 (*db).reset();
                 return fail(detail::unavailable(begun.error()), route_name);
             }
-            // `?revision=` answers from that revision's registries: a scope and a request of
-            // their own (the handlers' parameter checks never see it).
-            std::optional<ApiScope> revised_scope;
-            std::optional<HttpRequest> revised_request;
-            if (found->by_revision && request.param("revision") != nullptr) {
-                auto scope = scope_of_revision(*request.param("revision"));
-                if (!scope) return fail(scope.error(), route_name);
-                revised_scope = std::move(*scope);
-                revised_request = request;
-                std::erase_if(revised_request->query,
-                              [](const auto& q) { return q.first == "revision"; });
+            // The chain and revision parameters choose the scopes (scopes_for); the handlers'
+            // parameter checks never see them.
+            auto scopes = scopes_for(*found, request, captures);
+            if (!scopes) return fail(scopes.error(), route_name);
+            std::optional<HttpRequest> stripped;
+            const auto consumed = [&](std::string_view name) {
+                return name == "revision" ? found->by_revision
+                       : name == "chain"  ? found->chains == Chains::filter
+                                          : name == "registry" && found->by_agent_registry;
+            };
+            if (std::ranges::any_of(request.query,
+                                    [&](const auto& q) { return consumed(q.first); })) {
+                stripped = request;
+                std::erase_if(stripped->query, [&](const auto& q) { return consumed(q.first); });
             }
-            Ctx ctx{revised_scope ? *revised_scope : options.scope, **db,
-                    revised_request ? *revised_request : request, std::move(captures)};
+            // The list routes span their scopes; the others see every followed chain.
+            const std::span<const ApiScope> spanned = found->chains == Chains::filter
+                                                          ? std::span<const ApiScope>(*scopes)
+                                                          : std::span<const ApiScope>(chains);
+            Ctx ctx{scopes->front(), **db, stripped ? *stripped : request, std::move(captures),
+                    spanned};
             result = found->handler != nullptr ? found->handler(ctx)
                                                : found->status_handler(ctx, node_status());
             // A lost connection is not returned to the pool; the next request opens a new one.
@@ -432,6 +595,8 @@ struct RestApi::Impl {
 
 RestApi::RestApi(RestApiOptions options) : impl_(std::make_unique<Impl>()) {
     impl_->options = std::move(options);
+    impl_->chains = impl_->options.chains;
+    if (impl_->chains.empty()) impl_->chains.push_back(impl_->options.scope);
 }
 
 RestApi::~RestApi() = default;

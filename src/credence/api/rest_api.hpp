@@ -1,5 +1,9 @@
-// The REST API (docs/api.md): JSON over the index, read-only, for one chain. Routes, parameters and
-// response shapes are documented in docs/api.md and served as OpenAPI 3.1 at /openapi.json.
+// The REST API (docs/api.md): JSON over the index, read-only, for the chains the node follows (one
+// ApiScope each, all in one database: every index row carries its chain_id). Lists span every
+// followed chain unless `?chain=` narrows them; an entity is addressed on one chain
+// (/api/v1/chains/{chain_id}/...), the old single-chain routes answering the first chain. Routes,
+// parameters and response shapes are documented in docs/api.md and served as OpenAPI 3.1 at
+// /openapi.json.
 //
 // Every answer is JSON. Bad input is a 4xx with {"error": <one line>, "code": <stable snake_case
 // code>}; a database failure is 503 {"code": "unavailable"} with a generic message (the
@@ -48,7 +52,7 @@ struct Erc8004Registries {
     core::Address validation{};
 };
 
-/// The registries the API answers for (one chain; addresses as the index stores them).
+/// The registries the API answers for on one chain (addresses as the index stores them).
 struct ApiScope {
     uint64_t chain_id = 0;
     /// Whose registries the three below are: the agent routes take `?revision=score|draft` and
@@ -67,7 +71,12 @@ struct ApiScope {
 };
 
 struct RestApiOptions {
+    /// The chain of a node that follows one: used when `chains` is empty.
     ApiScope scope;
+    /// One scope per followed chain (distinct chain ids), the first being the node's default
+    /// chain: the one the routes without a chain (/api/v1/agents/{agent_id}, ...) answer for.
+    /// Empty: {scope}.
+    std::vector<ApiScope> chains;
     DatabaseOpener open_database;
     /// Live node facts for /api/v1/status and /healthz (head block, lag, component states), and
     /// extra Prometheus text for /metrics (indexer, verifier, trust engine counters). Either may

@@ -665,10 +665,12 @@ TEST(rest_api, hostile_input_is_a_4xx_never_a_5xx) {
                                          "/api/v1/agents/{}/reputation",
                                          "/api/v1/tools",
                                          "/api/v1/runs/{}",
-                                         "/api/v1/resolve/domain/{}"};
-    const std::vector<std::string> names{"limit",   "cursor",    "q",    "client",
-                                         "sort",    "min_score", "tag1", "include_revoked",
-                                         "buckets", "status"};
+                                         "/api/v1/resolve/domain/{}",
+                                         "/api/v1/chains/{}/agents/1",
+                                         "/api/v1/chains/31337/agents/{}"};
+    const std::vector<std::string> names{"limit",   "cursor",    "q",     "client",
+                                         "sort",    "min_score", "tag1",  "include_revoked",
+                                         "buckets", "status",    "chain", "registry"};
     for (int i = 0; i < 1500; ++i) {
         std::string junk;
         const size_t length = rng() % 40;
@@ -757,9 +759,18 @@ TEST(rest_api, openapi_describes_every_route) {
                                           "/api/v1/runs",
                                           "/api/v1/runs/{run_id}",
                                           "/api/v1/resolve/address/{address}",
-                                          "/api/v1/resolve/domain/{domain}"};
+                                          "/api/v1/resolve/domain/{domain}",
+                                          "/api/v1/chains/{chain_id}/agents/{agent_id}",
+                                          "/api/v1/chains/{chain_id}/agents/{agent_id}/feedback",
+                                          "/api/v1/chains/{chain_id}/agents/{agent_id}/reputation",
+                                          "/api/v1/chains/{chain_id}/agents/{agent_id}/"
+                                          "reputation/history",
+                                          "/api/v1/chains/{chain_id}/agents/{agent_id}/validations",
+                                          "/api/v1/chains/{chain_id}/tools/{tool_id}",
+                                          "/api/v1/chains/{chain_id}/runs/{run_id}"};
     EXPECT_EQ(doc["paths"].size(), routes.size());
-    const std::map<std::string, std::string> samples{{"{agent_id}", "1"},
+    const std::map<std::string, std::string> samples{{"{chain_id}", "31337"},
+                                                     {"{agent_id}", "1"},
                                                      {"{tool_id}", "1"},
                                                      {"{run_id}", "0x" + std::string(64, '1')},
                                                      {"{address}", "0x" + std::string(40, '1')},

@@ -30,8 +30,8 @@ const std::string& tool_columns() {
     static const std::string kColumns =
         "SELECT t.registry, t.tool_id, t.creator, t.metadata_uri, t.manifest_hash, "
         "t.access_predicate, t.deregistered, t.registered_block_num, p.name, p.description, "
-        "p.version, p.tags, p.pricing_protocols, p.assets, p.access_kinds, v.status, v.reason "
-        "FROM tools t "
+        "p.version, p.tags, p.pricing_protocols, p.assets, p.access_kinds, v.status, v.reason, "
+        "t.chain_id FROM tools t "
         "LEFT JOIN tool_profiles p ON p.chain_id = t.chain_id AND p.registry = t.registry AND "
         "p.tool_id = t.tool_id " +
         index::latest_check_join({index::SubjectKind::tool, "v", "t", "registry", "tool_id", "$2"});
@@ -40,7 +40,8 @@ const std::string& tool_columns() {
 
 Json tool_json(const DbRow& r) {
     const auto list = [&](size_t i) { return comma_list(as_text(r[i]).value_or("")); };
-    return Json{{"registry", address_or_null(r[0])},
+    return Json{{"chain_id", int_or_null(r[17])},
+                {"registry", address_or_null(r[0])},
                 {"tool_id", uint256_or_null(r[1])},
                 {"creator", address_or_null(r[2])},
                 {"metadata_uri", text_or_null(r[3])},
@@ -68,7 +69,7 @@ const std::string& run_columns() {
         "(SELECT COUNT(*) FROM workflow_tasks t WHERE t.chain_id = r.chain_id AND "
         "t.workflow = r.workflow AND t.run_id = r.run_id), "
         "(SELECT COUNT(*) FROM workflow_replies y WHERE y.chain_id = r.chain_id AND "
-        "y.workflow = r.workflow AND y.run_id = r.run_id), v.status "
+        "y.workflow = r.workflow AND y.run_id = r.run_id), v.status, r.chain_id "
         "FROM workflow_runs r " +
         index::latest_check_join({index::SubjectKind::run, "v", "r", "workflow", "run_id", "$2"});
     return kColumns;
@@ -76,6 +77,7 @@ const std::string& run_columns() {
 
 Json run_json(const DbRow& r) {
     return Json{
+        {"chain_id", int_or_null(r[10])},
         {"workflow", address_or_null(r[0])},
         {"run_id", hex_or_null(r[1])},
         {"status", verify::run_status_name(static_cast<uint64_t>(as_int(r[2]).value_or(0)))},
@@ -99,8 +101,11 @@ ApiResult<Json> list_tools(Ctx& ctx) {
     }
     auto limit = limit_param(request);
     if (!limit) return std::unexpected(limit.error());
-    SqlWhere where("t.chain_id = $1", {chain(ctx), blob(core::Address{})});
-    where.add_in("t.registry", ctx.scope.tool_registries);
+    // $1 the first chain, $2 the zero address (tool_columns), then the chains' keys.
+    SqlWhere where("", {chain(ctx), blob(core::Address{})});
+    const ChainKeys chains(where, ctx.chains,
+                           [](const ApiScope& scope) { return scope.tool_registries; });
+    where.add(chains.clause("t", "registry"));
     // The tool profile: free text in search_text (migration 3), whole entries of its lists in
     // tool_profile_terms (migration 6; the list names are profile_store's).
     constexpr std::array<ListFilter, 5> kFilters{{
@@ -122,26 +127,36 @@ ApiResult<Json> list_tools(Ctx& ctx) {
     if (auto ok = add_verification_filter(request, "v.status", where); !ok) {
         return std::unexpected(ok.error());
     }
-    auto cursor = cursor_param(request, "tools", 2);
+    // Key order: chain, registry, tool_id (docs/api.md §Chains).
+    auto cursor = cursor_param(request, "tools", 3);
     if (!cursor) return std::unexpected(cursor.error());
     if (const std::optional<std::vector<std::string>> parts = std::move(*cursor);
         parts.has_value()) {
-        auto registry = cursor_bytes((*parts)[0], 20);
-        auto tool_id = cursor_bytes((*parts)[1], 32);
-        if (!registry || !tool_id) return std::unexpected(bad_cursor());
+        const auto chain_id = cursor_int((*parts)[0]);
+        auto registry = cursor_bytes((*parts)[1], 20);
+        auto tool_id = cursor_bytes((*parts)[2], 32);
+        if (!chain_id || !registry || !tool_id) return std::unexpected(bad_cursor());
         const size_t registry_n = where.bind(std::move(*registry));
         const size_t tool_n = where.bind(std::move(*tool_id));
-        where.add(fmt::format("(t.registry > ${0} OR (t.registry = ${0} AND t.tool_id > ${1}))",
-                              registry_n, tool_n));
+        std::string after = fmt::format(
+            "(t.registry > ${0} OR (t.registry = ${0} AND t.tool_id > ${1}))", registry_n, tool_n);
+        if (chains.several()) {
+            const size_t chain_n = where.bind(*chain_id);
+            after =
+                fmt::format("(t.chain_id > ${0} OR (t.chain_id = ${0} AND {1}))", chain_n, after);
+        }
+        where.add(after);
     }
     const size_t limit_n = where.bind(static_cast<int64_t>(*limit + 1));
-    auto rows = ctx.db.query(fmt::format("{} WHERE {} ORDER BY t.registry, t.tool_id LIMIT ${}",
-                                         tool_columns(), where.sql(), limit_n),
-                             where.params());
+    auto rows =
+        ctx.db.query(fmt::format("{} WHERE {} ORDER BY t.chain_id, t.registry, t.tool_id LIMIT ${}",
+                                 tool_columns(), where.sql(), limit_n),
+                     where.params());
     if (!rows) return std::unexpected(unavailable(rows.error()));
     const auto cursor_parts = [&](size_t last) {
         const DbRow& row = (*rows)[last];
-        return std::array<std::string, 2>{core::to_hex(as_bytes(row[0]), false),
+        return std::array<std::string, 3>{std::to_string(as_int(row[17]).value_or(0)),
+                                          core::to_hex(as_bytes(row[0]), false),
                                           core::to_hex(as_bytes(row[1]), false)};
     };
     Json out = Json::object();
@@ -211,14 +226,18 @@ ApiResult<Json> list_runs(Ctx& ctx) {
     }
     auto limit = limit_param(request);
     if (!limit) return std::unexpected(limit.error());
-    SqlWhere where("r.chain_id = $1", {chain(ctx), blob(core::Address{})});
-    if (const std::string* workflow = request.param("workflow")) {
-        auto address = parse_address(*workflow, "workflow");
+    // $1 the first chain, $2 the zero address (run_columns), then the chains' keys.
+    SqlWhere where("", {chain(ctx), blob(core::Address{})});
+    std::optional<core::Address> workflow;
+    if (const std::string* text = request.param("workflow")) {
+        auto address = parse_address(*text, "workflow");
         if (!address) return std::unexpected(address.error());
-        where.add("r.workflow = ${}", blob(*address));
-    } else {
-        where.add_in("r.workflow", ctx.scope.workflows);
+        workflow = *address;
     }
+    const ChainKeys chains(where, ctx.chains, [&](const ApiScope& scope) {
+        return workflow ? std::vector<core::Address>{*workflow} : scope.workflows;
+    });
+    where.add(chains.clause("r", "workflow"));
     // ERC-8301 RunStatus: 0 Pending, 1 Success, 2 Failed (the index of each name).
     constexpr std::array<std::string_view, 3> kStatuses{"pending", "success", "failed"};
     auto status = choice_param(request, "status", kStatuses, kStatuses.size(),
@@ -226,33 +245,36 @@ ApiResult<Json> list_runs(Ctx& ctx) {
     if (!status) return std::unexpected(status.error());
     if (*status < kStatuses.size()) where.add("r.status = ${}", static_cast<int64_t>(*status));
     const std::string started = "COALESCE(r.started_block_num, 0)";
-    auto cursor = cursor_param(request, "runs", 3);
+    // Newest first, then key order: chain, workflow, run_id (docs/api.md §Chains).
+    auto cursor = cursor_param(request, "runs", 4);
     if (!cursor) return std::unexpected(cursor.error());
     if (const std::optional<std::vector<std::string>> parts = std::move(*cursor);
         parts.has_value()) {
         const auto block = cursor_int((*parts)[0]);
-        auto workflow = cursor_bytes((*parts)[1], 20);
-        auto run_id = cursor_bytes((*parts)[2], 32);
-        if (!block || !workflow || !run_id) return std::unexpected(bad_cursor());
+        const auto chain_id = cursor_int((*parts)[1]);
+        auto last_workflow = cursor_bytes((*parts)[2], 20);
+        auto run_id = cursor_bytes((*parts)[3], 32);
+        if (!block || !chain_id || !last_workflow || !run_id) return std::unexpected(bad_cursor());
         const size_t block_n = where.bind(*block);
-        const size_t workflow_n = where.bind(std::move(*workflow));
+        const size_t chain_n = where.bind(*chain_id);
+        const size_t workflow_n = where.bind(std::move(*last_workflow));
         const size_t run_n = where.bind(std::move(*run_id));
         where.add(fmt::format(
-            "({0} < ${1} OR ({0} = ${1} AND (r.workflow > ${2} OR (r.workflow = ${2} AND "
-            "r.run_id > ${3}))))",
-            started, block_n, workflow_n, run_n));
+            "({0} < ${1} OR ({0} = ${1} AND (r.chain_id > ${2} OR (r.chain_id = ${2} AND "
+            "(r.workflow > ${3} OR (r.workflow = ${3} AND r.run_id > ${4}))))))",
+            started, block_n, chain_n, workflow_n, run_n));
     }
     const size_t limit_n = where.bind(static_cast<int64_t>(*limit + 1));
-    auto rows =
-        ctx.db.query(fmt::format("{} WHERE {} ORDER BY {} DESC, r.workflow, r.run_id LIMIT ${}",
-                                 run_columns(), where.sql(), started, limit_n),
-                     where.params());
+    auto rows = ctx.db.query(
+        fmt::format("{} WHERE {} ORDER BY {} DESC, r.chain_id, r.workflow, r.run_id LIMIT ${}",
+                    run_columns(), where.sql(), started, limit_n),
+        where.params());
     if (!rows) return std::unexpected(unavailable(rows.error()));
     const auto cursor_parts = [&](size_t last) {
         const DbRow& row = (*rows)[last];
-        return std::array<std::string, 3>{std::to_string(as_int(row[5]).value_or(0)),
-                                          core::to_hex(as_bytes(row[0]), false),
-                                          core::to_hex(as_bytes(row[1]), false)};
+        return std::array<std::string, 4>{
+            std::to_string(as_int(row[5]).value_or(0)), std::to_string(as_int(row[10]).value_or(0)),
+            core::to_hex(as_bytes(row[0]), false), core::to_hex(as_bytes(row[1]), false)};
     };
     Json out = Json::object();
     if (auto ok = put_page(out, *rows, *limit, "runs", run_json, cursor_parts); !ok) {
@@ -311,8 +333,26 @@ ApiResult<Json> get_run(Ctx& ctx) {
     return out;
 }
 
-ApiResult<Json> resolve_address(Ctx& ctx) {
-    if (auto ok = check_params(ctx.request, {}); !ok) return std::unexpected(ok.error());
+namespace {
+
+/// A resolver's items on each chain the route spans, in the chains' order, each with its
+/// chain_id (docs/api.md §Chains).
+ApiResult<Json> resolve_on_chains(Ctx& ctx, ApiResult<Json> (*resolve)(Ctx&)) {
+    Json items = Json::array();
+    for (const ApiScope& scope : ctx.chains) {
+        Ctx on_chain{scope, ctx.db, ctx.request, ctx.captures, ctx.chains};
+        auto answer = resolve(on_chain);
+        if (!answer) return std::unexpected(answer.error());
+        for (Json& item : (*answer)["items"]) {
+            Json with_chain{{"chain_id", scope.chain_id}};
+            with_chain.update(item);
+            items.push_back(std::move(with_chain));
+        }
+    }
+    return Json{{"items", std::move(items)}};
+}
+
+ApiResult<Json> resolve_address_on_chain(Ctx& ctx) {
     auto address = parse_address(ctx.captures.at(0), "address");
     if (!address) return std::unexpected(address.error());
     // Erc-8004 first draft §Public Resolvers, ResolveByAddress (verify/verifiers/resolver.hpp).
@@ -323,8 +363,6 @@ ApiResult<Json> resolve_address(Ctx& ctx) {
     for (const auto& agent : *found) items.push_back(agent.to_json());
     return Json{{"items", std::move(items)}};
 }
-
-namespace {
 
 /// ERC-8004 first draft §Identity Registry, ResolveByDomain: the registry's own AgentDomain (one
 /// per agent, unique; compared case-insensitively as DNS names are).
@@ -349,10 +387,7 @@ ApiResult<Json> resolve_draft_domain(Ctx& ctx, const std::string& domain) {
     return Json{{"items", std::move(items)}};
 }
 
-}  // namespace
-
-ApiResult<Json> resolve_domain(Ctx& ctx) {
-    if (auto ok = check_params(ctx.request, {}); !ok) return std::unexpected(ok.error());
+ApiResult<Json> resolve_domain_on_chain(Ctx& ctx) {
     // A URL's slashes arrive as "%2F": the request target keeps them encoded inside a segment
     // (http_target.cpp), and here they are the URL's own.
     std::string text = ctx.captures.at(0);
@@ -405,6 +440,18 @@ ApiResult<Json> resolve_domain(Ctx& ctx) {
     return Json{{"items", std::move(items)}};
 }
 
+}  // namespace
+
+ApiResult<Json> resolve_address(Ctx& ctx) {
+    if (auto ok = check_params(ctx.request, {}); !ok) return std::unexpected(ok.error());
+    return resolve_on_chains(ctx, &resolve_address_on_chain);
+}
+
+ApiResult<Json> resolve_domain(Ctx& ctx) {
+    if (auto ok = check_params(ctx.request, {}); !ok) return std::unexpected(ok.error());
+    return resolve_on_chains(ctx, &resolve_domain_on_chain);
+}
+
 ApiResult<Json> chain_status(Ctx& ctx, const Json& node_status) {
     if (auto ok = check_params(ctx.request, {}); !ok) return std::unexpected(ok.error());
     const std::array<DbValue, 1> chain_param{chain(ctx)};
@@ -417,6 +464,15 @@ ApiResult<Json> chain_status(Ctx& ctx, const Json& node_status) {
     for (const auto& a : ctx.scope.tool_registries) tools.push_back(a.to_checksum_hex());
     Json workflows = Json::array();
     for (const auto& a : ctx.scope.workflows) workflows.push_back(a.to_checksum_hex());
+    // Every chain the node follows (docs/api.md §Chains); the rest of the answer is the default
+    // chain's.
+    Json chains = Json::array();
+    for (const ApiScope& scope : ctx.chains) {
+        chains.push_back(
+            Json{{"chain_id", scope.chain_id},
+                 {"agent_registry", agent_registry_of(scope.chain_id, scope.identity_registry)}});
+    }
+    out["chains"] = std::move(chains);
     out["registries"] = Json{{"identity", ctx.scope.identity_registry.to_checksum_hex()},
                              {"reputation", ctx.scope.reputation_registry.to_checksum_hex()},
                              {"validation", ctx.scope.validation_registry.to_checksum_hex()},

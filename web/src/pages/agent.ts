@@ -3,8 +3,11 @@
 // over time, the feedback table with responses, and validations (docs/api.md shapes). A record of
 // an earlier ERC-8004 revision (`?revision=score|draft`, docs/api.md §Earlier ERC-8004 revisions)
 // is labelled as such, shows what that revision has in place of feedback, and links the same
-// agent's records in the other revisions.
-import { ApiError, arr, get, num, obj, tryGet, type J } from "../api";
+// agent's records in the other revisions. The page of a record on another chain than the node's
+// default one is /chains/{chainId}/agents/{agentId} (docs/api.md §Chains); it links the same
+// agent's records on the other chains.
+import { ApiError, arr, followedChains, get, num, obj, tryGet, type J } from "../api";
+import { chainLabel, linkChain } from "../chains";
 import { chart, type Point } from "../chart";
 import { dataUriJson } from "../datauri";
 import { extLink, h, link } from "../dom";
@@ -14,7 +17,7 @@ import { agentReasons, discountReasons, explain } from "../reasons";
 import { agentHref, matchedByWords, parseRevision, revisionLabel, revisionQuery, type Revision } from "../revisions";
 import type { Params } from "../router";
 import { badge, facts, hex, jsonBlock, section, table } from "../ui";
-import { revisionBadge, verificationBadge } from "./agents";
+import { chainBadge, revisionBadge, verificationBadge } from "./agents";
 
 const kFeedbackPages = 5; // at most 500 rows on the page; the count says how many exist
 
@@ -34,8 +37,10 @@ async function allFeedback(base: string, revision: Revision, signal: AbortSignal
 }
 
 export async function agentPage(p: Params, signal: AbortSignal): Promise<Node> {
-    const id = p.path[0] ?? "";
-    const base = `/agents/${encodeURIComponent(id)}`;
+    // /agents/{id} (the default chain) or /chains/{chainId}/agents/{id}.
+    const chain = p.path.length > 1 ? (p.path[0] ?? "") : "";
+    const id = p.path[p.path.length - 1] ?? "";
+    const base = chain ? `/chains/${encodeURIComponent(chain)}/agents/${encodeURIComponent(id)}` : `/agents/${encodeURIComponent(id)}`;
     const revision = parseRevision(p.query.get("revision"));
     if (revision === null) {
         return h("div", null, h("h1", null, `Agent ${id}`), h("p", { class: "error", role: "alert" }, `Unknown ERC-8004 revision "${p.query.get("revision") ?? ""}": choose current, score or draft.`));
@@ -51,12 +56,14 @@ export async function agentPage(p: Params, signal: AbortSignal): Promise<Node> {
     const draft = revision === "draft";
     // ERC-8004 first draft §Reputation Registry: no feedback on chain, so no reputation routes
     // (they answer 404) and nothing to chart; they are not asked.
-    const [feedback, validations, history, reputation] = await Promise.all([
+    const [feedback, validations, history, reputation, followed] = await Promise.all([
         allFeedback(base, revision, signal),
         tryGet(`${base}/validations`, rq, signal),
         draft ? Promise.resolve(null) : tryGet(`${base}/reputation/history`, rq, signal),
         revision === "score" ? tryGet(`${base}/reputation`, rq, signal) : Promise.resolve(null),
+        followedChains(),
     ]);
+    const here = linkChain(agent.chain_id, followed);
     const profile = obj(agent.profile);
     const file = dataUriJson(agent.agent_uri);
     const domain = str(agent.agent_domain);
@@ -65,9 +72,9 @@ export async function agentPage(p: Params, signal: AbortSignal): Promise<Node> {
     const counts = obj(agent.counts);
     return h(
         "article",
-        { "data-agent-id": id, "data-revision": revision },
+        { "data-agent-id": id, "data-revision": revision, "data-chain-id": str(agent.chain_id) },
         h("h1", null, name, " ", h("span", { class: "muted" }, `#${id}`)),
-        h("p", { class: "badges", "aria-label": "ERC-8004 revision" }, revisionBadge(agent.revision ?? revision), " ", h("span", { class: "muted" }, revisionNote(revision))),
+        h("p", { class: "badges", "aria-label": "Chain and ERC-8004 revision" }, chainBadge(agent.chain_id), " ", revisionBadge(agent.revision ?? revision), " ", h("span", { class: "muted" }, revisionNote(revision))),
         draft ? null : badges(agent),
         h("p", null, firstText(profile.description, file?.description)),
         facts([
@@ -77,6 +84,7 @@ export async function agentPage(p: Params, signal: AbortSignal): Promise<Node> {
             ["Owner", draft ? "" : hex(agent.owner, 20)],
             ["Agent wallet", draft ? "" : agent.wallet ? hex(agent.wallet, 20) : "none"],
             ["agentURI", agent.agent_uri && !file ? extLink(agent.agent_uri) : file ? "a data: URI (the file is stored on chain)" : ""],
+            ["Chain", chainLabel(agent.chain_id)],
             ["Registry", h("span", { class: "mono" }, str(agent.agent_registry))],
             ["Registered at block", count(num(agent.registered_block_num))],
             ["Active", profile.active === true ? "yes" : profile.active === false ? "no" : ""],
@@ -93,8 +101,9 @@ export async function agentPage(p: Params, signal: AbortSignal): Promise<Node> {
             : revision === "score"
               ? scoreFeedbackSection(feedback, num(counts.feedback), reputation)
               : feedbackSection(feedback, num(counts.feedback)),
-        validationsSection(validations, revision),
-        historySection(arr(agent.history).map(obj)),
+        validationsSection(validations, revision, here),
+        historySection(arr(agent.history).map(obj), here),
+        followed.length > 1 ? sameAgentSection(arr(agent.same_agent).map(obj), followed) : null,
         draft ? null : section("Registration file", jsonBlock(file ?? (Object.keys(profile).length ? profile : null), file ? "The registration file from its data: URI (JSON)" : "The registration file as last read (JSON)")),
     );
 }
@@ -315,7 +324,7 @@ function feedbackSection(rows: J[], total: number | undefined): HTMLElement {
     );
 }
 
-function validationsSection(page: J | null, revision: Revision): HTMLElement {
+function validationsSection(page: J | null, revision: Revision, here: string | undefined): HTMLElement {
     const rows = arr(page?.items).map(obj);
     const summary = obj(page?.summary);
     const draft = revision === "draft";
@@ -329,7 +338,7 @@ function validationsSection(page: J | null, revision: Revision): HTMLElement {
             `Validation requests for this agent (${revisionLabel(revision)} Validation Registry), oldest first`,
             [
                 { head: draft ? "DataHash" : "Request", cell: (v) => hex(v.request_hash) },
-                ...(draft ? [{ head: "Validator agent", cell: (v: J) => (str(v.validator_agent_id) ? link(agentHref(str(v.validator_agent_id), "draft"), h("span", { "data-validator-agent-id": str(v.validator_agent_id) }, `#${str(v.validator_agent_id)}`)) : "") }] : []),
+                ...(draft ? [{ head: "Validator agent", cell: (v: J) => (str(v.validator_agent_id) ? link(agentHref(str(v.validator_agent_id), "draft", here), h("span", { "data-validator-agent-id": str(v.validator_agent_id) }, `#${str(v.validator_agent_id)}`)) : "") }] : []),
                 { head: "Validator", cell: (v) => hex(v.validator) },
                 { head: "Response", cell: (v) => (num(v.response) === undefined ? badge("none", "pending") : `${str(v.response)} / 100`), num: true },
                 { head: "Tag", cell: (v) => str(v.response_tag) },
@@ -400,14 +409,14 @@ function authorizationsSection(rows: J[], total: number | undefined): HTMLElemen
 
 /** The same agent's records in the other revisions' identity registries, oldest first (docs/api.md
  * §One agent across revisions), each a link to that record's page in its revision. */
-function historySection(entries: J[]): HTMLElement {
+function historySection(entries: J[], here: string | undefined): HTMLElement {
     return section(
         "History across revisions",
         table(
             "This agent's records in the other ERC-8004 revisions, oldest first",
             [
                 { head: "Revision", cell: (e) => revisionBadge(e.revision) },
-                { head: "Agent", cell: (e) => h("a", { href: agentHref(str(e.agent_id), e.revision), "data-link": true, "data-history-link": str(e.revision) }, `Agent #${str(e.agent_id)}`) },
+                { head: "Agent", cell: (e) => h("a", { href: agentHref(str(e.agent_id), e.revision, here), "data-link": true, "data-history-link": str(e.revision) }, `Agent #${str(e.agent_id)}`) },
                 { head: "Matched by", cell: (e) => h("span", { "data-matched-by": str(e.matched_by) }, matchedByWords(e.matched_by)) },
                 { head: "Registered at block", cell: (e) => count(num(e.registered_block_num)), num: true },
                 { head: "agentURI / AgentDomain", cell: (e) => (str(e.agent_domain) ? h("span", { class: "mono" }, str(e.agent_domain)) : /^data:/.test(str(e.agent_uri)) ? "a data: URI" : extLink(e.agent_uri)) },
@@ -415,6 +424,25 @@ function historySection(entries: J[]): HTMLElement {
             ],
             entries,
             "No record of this agent in the other revisions (the same owner with the same agentURI, or with a verified domain).",
+        ),
+    );
+}
+
+/** The same agent's records on the other chains the node follows (docs/api.md §The same agent on
+ * several chains: the same owner, and registration files naming each other), each a link to that
+ * record's page on its chain. */
+function sameAgentSection(entries: J[], followed: readonly string[]): HTMLElement {
+    return section(
+        "The same agent on other chains",
+        table(
+            "This agent's records on the other chains this node follows",
+            [
+                { head: "Chain", cell: (e) => chainBadge(e.chain_id) },
+                { head: "Agent", cell: (e) => h("a", { href: agentHref(str(e.agent_id), "current", linkChain(e.chain_id, followed)), "data-link": true, "data-same-agent": str(e.chain_id) }, `Agent #${str(e.agent_id)}`) },
+                { head: "Registry", cell: (e) => h("span", { class: "mono" }, str(e.agent_registry)) },
+            ],
+            entries,
+            "No record of this agent on the other chains (the same owner, with registration files that list each other).",
         ),
     );
 }

@@ -1,5 +1,7 @@
-// Home: counts, recent activity, chain status (GET /api/v1/home).
+// Home: counts, recent activity, chain status (GET /api/v1/home): the node's default chain, and
+// the other chains it follows (docs/api.md §Chains).
 import { arr, get, num, obj, type J } from "../api";
+import { chainLabel } from "../chains";
 import { h, link } from "../dom";
 import { count, str } from "../format";
 import type { Params } from "../router";
@@ -22,7 +24,7 @@ export async function homePage(_p: Params, signal: AbortSignal): Promise<Node> {
         h(
             "p",
             { class: "muted" },
-            "Agents (ERC-8004), tools (ERC-8257) and workflow runs (ERC-8301) indexed from one chain, with trust scores that resist Sybil reviewers.",
+            "Agents (ERC-8004), tools (ERC-8257) and workflow runs (ERC-8301) indexed from the chains this node follows, with trust scores that resist Sybil reviewers.",
         ),
         section(
             "Counts",
@@ -41,6 +43,8 @@ export async function homePage(_p: Params, signal: AbortSignal): Promise<Node> {
             "Chain status",
             facts([
                 ["Chain id", str(status.chain_id)],
+                // Several chains: the counts and events above are the default chain's (the first).
+                ["Followed chains", arr(status.chains).length > 1 ? arr(status.chains).map((c) => h("div", { "data-followed-chain": str(obj(c).chain_id) }, link(`/agents?chain=${str(obj(c).chain_id)}`, chainLabel(obj(c).chain_id)))) : ""],
                 ["Indexed to block", status.indexed_block_num === null ? "nothing indexed yet" : count(num(status.indexed_block_num))],
                 ["Chain head", head === undefined ? "" : count(head)],
                 ["Lag", lag === undefined ? "" : [badge(lag <= 2 ? "ok" : "warn", lag <= 2 ? "in sync" : "catching up"), ` ${count(lag)} blocks`]],

@@ -1,13 +1,15 @@
 // Workflow runs: the list, and a run's evidence chain (ERC-8301) drawn as a graph
 // with the verdict of the evidence check (verify/verifiers/evidence.hpp, the same document as
 // `credence verify run --json`).
-import { arr, get, num, obj, pick, type J } from "../api";
+import { arr, followedChains, get, num, obj, pick, type J } from "../api";
+import { linkChain, onChain } from "../chains";
 import { h, link } from "../dom";
 import { count, shortHex, str, utc } from "../format";
 import { graph, type GraphEdge, type GraphNode } from "../graph";
 import { evidenceReasons, explain } from "../reasons";
 import type { Params } from "../router";
 import { badge, facts, hex, runLink, section, table } from "../ui";
+import { chainBadge } from "./agents";
 
 function statusBadge(status: string): HTMLElement {
     if (status === "Success") return badge("ok", "Success");
@@ -16,7 +18,10 @@ function statusBadge(status: string): HTMLElement {
 }
 
 export async function runsPage(p: Params, signal: AbortSignal): Promise<Node> {
-    const page = await get("/runs", { cursor: p.query.get("cursor") ?? "", limit: 50 }, signal);
+    const [page, followed] = await Promise.all([
+        get("/runs", { chain: p.query.get("chain") ?? "", cursor: p.query.get("cursor") ?? "", limit: 50 }, signal),
+        followedChains(),
+    ]);
     const rows = arr(page.items).map(obj);
     const next = typeof page.next_cursor === "string" ? page.next_cursor : "";
     return h(
@@ -26,7 +31,8 @@ export async function runsPage(p: Params, signal: AbortSignal): Promise<Node> {
         table(
             "ERC-8301 workflow runs, newest first",
             [
-                { head: "Run", cell: (r) => runLink(r.run_id) },
+                { head: "Run", cell: (r) => runLink(r.run_id, linkChain(r.chain_id, followed)) },
+                { head: "Chain", cell: (r) => chainBadge(r.chain_id) },
                 { head: "Workflow", cell: (r) => hex(r.workflow) },
                 { head: "Status", cell: (r) => statusBadge(str(r.status)) },
                 { head: "Tasks / replies", cell: (r) => `${count(num(r.tasks))} / ${count(num(r.replies))}`, num: true },
@@ -37,7 +43,7 @@ export async function runsPage(p: Params, signal: AbortSignal): Promise<Node> {
             rows,
             "No workflow runs yet.",
         ),
-        next ? h("nav", { class: "pager", "aria-label": "Pages" }, link(`/runs?cursor=${encodeURIComponent(next)}`, "Next page →")) : null,
+        next ? h("nav", { class: "pager", "aria-label": "Pages" }, link(`/runs?${new URLSearchParams({ ...(p.query.get("chain") ? { chain: p.query.get("chain") ?? "" } : {}), cursor: next })}`, "Next page →")) : null,
     );
 }
 
@@ -49,9 +55,11 @@ function evidenceBadge(v: unknown): HTMLElement {
 }
 
 export async function runPage(p: Params, signal: AbortSignal): Promise<Node> {
-    const runId = p.path[0] ?? "";
+    // /runs/{id} (the default chain) or /chains/{chainId}/runs/{id}.
+    const runId = p.path[p.path.length - 1] ?? "";
+    const chain = p.path.length > 1 ? (p.path[0] ?? "") : "";
     const workflow = p.query.get("workflow") ?? "";
-    const run = await get(`/runs/${encodeURIComponent(runId)}`, { workflow }, signal);
+    const run = await get(onChain("runs", runId, chain), { workflow }, signal);
     const report = obj(run.evidence);
     if (Object.keys(report).length === 0) {
         return h(

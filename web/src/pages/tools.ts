@@ -3,16 +3,18 @@
 // creator-controlled: text only, https links only, no remote image (ERC-8257 §Rendering
 // Manifest Content). The manifest is shown when its bytes are on chain (a data: URI); an
 // https manifest is described by the fields the node's last check extracted.
-import { arr, get, num, obj, type J } from "../api";
+import { arr, followedChains, get, num, obj, type J } from "../api";
+import { linkChain, onChain } from "../chains";
 import { dataUriJson } from "../datauri";
 import { extLink, h, link } from "../dom";
 import { count, firstText, str, utc } from "../format";
 import { explain, toolReasons } from "../reasons";
 import { navigate, type Params } from "../router";
 import { badge, facts, hex, jsonBlock, section, table } from "../ui";
+import { chainBadge, chainSelect } from "./agents";
 
 const kPageSize = 25;
-const kParams = ["q", "tag", "pricing", "asset", "access", "verification", "cursor"] as const;
+const kParams = ["chain", "q", "tag", "pricing", "asset", "access", "verification", "cursor"] as const;
 
 /** ERC-8257 §7: "verified" in the index means canonical (all four checks passed). */
 function verdictBadge(status: unknown, reason: unknown): HTMLElement {
@@ -26,7 +28,7 @@ function verdictBadge(status: unknown, reason: unknown): HTMLElement {
 export async function toolsPage(p: Params, signal: AbortSignal): Promise<Node> {
     const query: Record<string, string | number> = { limit: kPageSize };
     for (const k of kParams) query[k] = p.query.get(k) ?? "";
-    const page = await get("/tools", query, signal);
+    const [page, followed] = await Promise.all([get("/tools", query, signal), followedChains()]);
     const rows = arr(page.items).map(obj);
     const next = typeof page.next_cursor === "string" ? page.next_cursor : "";
     const v = (k: string) => String(query[k] ?? "");
@@ -34,6 +36,7 @@ export async function toolsPage(p: Params, signal: AbortSignal): Promise<Node> {
     const form = h(
         "form",
         { class: "filters", role: "search", "aria-label": "Search tools" },
+        chainSelect(v("chain"), followed),
         input("q", "Text"),
         input("tag", "Tag"),
         input("pricing", "Pricing protocol"),
@@ -59,7 +62,7 @@ export async function toolsPage(p: Params, signal: AbortSignal): Promise<Node> {
     });
     const nextParams = new URLSearchParams(p.query);
     nextParams.set("cursor", next);
-    const href = (t: J) => `/tools/${str(t.tool_id)}`;
+    const href = (t: J) => onChain("tools", str(t.tool_id), linkChain(t.chain_id, followed));
     return h(
         "div",
         null,
@@ -70,6 +73,7 @@ export async function toolsPage(p: Params, signal: AbortSignal): Promise<Node> {
             [
                 { head: "Id", cell: (t) => link(href(t), str(t.tool_id)), num: true },
                 { head: "Name", cell: (t) => link(href(t), firstText(t.name, dataUriJson(t.metadata_uri)?.name) || "(manifest not read yet)") },
+                { head: "Chain", cell: (t) => chainBadge(t.chain_id) },
                 { head: "Tags", cell: (t) => arr(t.tags).map((x) => badge("none", str(x))) },
                 { head: "Pricing", cell: (t) => arr(t.pricing_protocols).map(str).join(", ") || "free" },
                 { head: "Verification", cell: (t) => verdictBadge(t.verification, t.reason) },
@@ -83,9 +87,11 @@ export async function toolsPage(p: Params, signal: AbortSignal): Promise<Node> {
 }
 
 export async function toolPage(p: Params, signal: AbortSignal): Promise<Node> {
-    const id = p.path[0] ?? "";
+    // /tools/{id} (the default chain) or /chains/{chainId}/tools/{id}.
+    const id = p.path[p.path.length - 1] ?? "";
+    const chain = p.path.length > 1 ? (p.path[0] ?? "") : "";
     const registry = p.query.get("registry") ?? "";
-    const tool = await get(`/tools/${encodeURIComponent(id)}`, { registry }, signal);
+    const tool = await get(onChain("tools", id, chain), { registry }, signal);
     const manifest = dataUriJson(tool.metadata_uri);
     const record = obj(tool.verification_record);
     const name = firstText(tool.name, manifest?.name) || `Tool ${id}`;

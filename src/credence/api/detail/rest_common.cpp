@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -22,6 +23,29 @@ constexpr size_t kMaxAddresses = 1000;
 ApiError bad_parameter(std::string message) { return {400, "bad_parameter", std::move(message)}; }
 
 ApiError not_found(std::string message) { return {404, "not_found", std::move(message)}; }
+
+ApiError unknown_chain(uint64_t chain_id) {
+    return {404, "unknown_chain", fmt::format("this node follows no chain {}", chain_id)};
+}
+
+std::string agent_registry_of(uint64_t chain_id, const core::Address& identity) {
+    return fmt::format("eip155:{}:{}", chain_id, identity.to_checksum_hex());
+}
+
+ApiResult<uint64_t> parse_chain_id(std::string_view text) {
+    uint64_t value = 0;
+    const std::string digits(text);
+    const char* end = digits.data() + digits.size();
+    const auto [at, ec] = std::from_chars(digits.data(), end, value);
+    // Canonical decimal (CAIP-2 eip155 reference): no sign, no leading zero, no trailing text.
+    const bool canonical = !text.empty() && ec == std::errc{} && at == end &&
+                           (text.size() == 1 || text.front() != '0');
+    if (!canonical || value == 0 ||
+        value > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+        return std::unexpected(bad_parameter("chain must be a chain id: decimal, 1..2^63-1"));
+    }
+    return value;
+}
 
 ApiError unavailable(const index::DbError& error) {
     // docs/api.md §Errors: the client learns only that the database failed.

@@ -58,12 +58,25 @@ using ApiResult = std::expected<T, ApiError>;
 [[nodiscard]] ApiError unavailable(const index::DbError& error);
 
 /// What a route handler sees: the scope, one connection, the request and the path captures.
+/// `scope` is the chain the route answers for (the one named in the path, else the default
+/// chain); `chains` are the scopes a list route spans (`?chain=`, else every followed chain,
+/// with `?revision=` applied), and every followed chain on the other routes. Never empty; a list
+/// route's `scope` is its first.
 struct Ctx {
     const ApiScope& scope;
     index::Database& db;
     const HttpRequest& request;
     std::vector<std::string> captures;
+    std::span<const ApiScope> chains;
 };
+
+/// ERC-8004 §Identity Registry: agentRegistry, "eip155:<chainId>:<identityRegistry>".
+[[nodiscard]] std::string agent_registry_of(uint64_t chain_id, const core::Address& identity);
+/// A chain id in a path or `?chain=`: canonical decimal in 1..2^63-1 (the index's BIGINT), else
+/// 400 bad_parameter.
+[[nodiscard]] ApiResult<uint64_t> parse_chain_id(std::string_view text);
+/// 404 unknown_chain: the node follows no chain `chain_id` (docs/api.md §Chains).
+[[nodiscard]] ApiError unknown_chain(uint64_t chain_id);
 
 /// The scope's chain id as a bound value ($1 of every query).
 [[nodiscard]] index::DbValue chain(const Ctx& ctx);
@@ -161,6 +174,9 @@ struct Ctx {
                                                        core::Erc8004Revision revision);
 /// The records of the same agent in the other revisions' identity registries, oldest first.
 [[nodiscard]] ApiResult<Json> agent_history(Ctx& ctx, const core::Bytes& agent_id);
+/// The records of the same agent on the other followed chains (rest_same_agent.cpp, docs/api.md
+/// §The same agent on several chains).
+[[nodiscard]] ApiResult<Json> same_agent(Ctx& ctx, const core::Bytes& agent_id);
 /// The first draft's feedback: its AuthFeedback authorizations of this (server) agent.
 [[nodiscard]] ApiResult<Json> list_feedback_authorizations(Ctx& ctx, const core::Bytes& agent_id);
 /// The reputation route's `feedback` counts: all of an agent's feedback, the revoked, the

@@ -14,7 +14,7 @@ size_t SqlWhere::bind(index::DbValue value) {
 }
 
 void SqlWhere::add(std::string_view clause) {
-    sql_ += " AND ";
+    if (!sql_.empty()) sql_ += " AND ";
     sql_ += clause;
 }
 
@@ -27,6 +27,37 @@ void SqlWhere::add_in(std::string_view column, std::span<const core::Address> ad
     if (addresses.empty()) return;
     add(fmt::format("{} IN {}", column, placeholders(params_.size() + 1, addresses.size())));
     for (const auto& a : addresses) params_.push_back(blob(a));
+}
+
+ChainKeys::ChainKeys(SqlWhere& where, std::span<const ApiScope> chains,
+                     const ContractsOf& contracts) {
+    for (size_t i = 0; i < chains.size(); ++i) {
+        Key key;
+        key.chain_n = i == 0 ? 1 : where.bind(static_cast<int64_t>(chains[i].chain_id));
+        for (const core::Address& a : contracts(chains[i])) {
+            key.contract_ns.push_back(where.bind(blob(a)));
+        }
+        keys_.push_back(std::move(key));
+    }
+}
+
+std::string ChainKeys::clause(std::string_view alias, std::string_view column) const {
+    std::string out;
+    for (const Key& key : keys_) {
+        std::string term = fmt::format("{}.chain_id = ${}", alias, key.chain_n);
+        if (key.contract_ns.size() == 1) {
+            term += fmt::format(" AND {}.{} = ${}", alias, column, key.contract_ns.front());
+        } else if (!key.contract_ns.empty()) {
+            std::string list;
+            for (const size_t n : key.contract_ns) {
+                list += fmt::format("{}${}", list.empty() ? "" : ", ", n);
+            }
+            term += fmt::format(" AND {}.{} IN ({})", alias, column, list);
+        }
+        if (keys_.size() == 1) return term;
+        out += fmt::format("{}({})", out.empty() ? "(" : " OR ", term);
+    }
+    return out + ")";
 }
 
 ApiResult<void> add_list_filters(const HttpRequest& request, std::span<const ListFilter> filters,

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -24,6 +25,7 @@ namespace credence::api::detail {
 /// in any order and a copy can be extended differently (list_agents' two phases).
 class SqlWhere {
 public:
+    /// An empty `first_clause`: the first add() starts the clause.
     SqlWhere(std::string first_clause, std::vector<index::DbValue> params)
         : sql_(std::move(first_clause)), params_(std::move(params)) {}
 
@@ -42,6 +44,28 @@ public:
 private:
     std::string sql_;
     std::vector<index::DbValue> params_;
+};
+
+/// The rows of the chains a list spans (Ctx::chains, docs/api.md §Chains): each chain's id with
+/// one of its contracts (its identity registry, tool registries or workflows; any contract when
+/// the list is empty). The caller binds the first chain's id as $1; the rest is bound here.
+class ChainKeys {
+public:
+    using ContractsOf = std::function<std::vector<core::Address>(const ApiScope&)>;
+    ChainKeys(SqlWhere& where, std::span<const ApiScope> chains, const ContractsOf& contracts);
+
+    /// "(<alias>.chain_id = $c AND <alias>.<column> IN (...)) OR ...", one term per chain; for
+    /// one chain and one contract the plain equalities the key's index answers.
+    [[nodiscard]] std::string clause(std::string_view alias, std::string_view column) const;
+    /// More than one chain: paging needs the chain in its order and cursor.
+    [[nodiscard]] bool several() const noexcept { return keys_.size() > 1; }
+
+private:
+    struct Key {
+        size_t chain_n = 0;
+        std::vector<size_t> contract_ns;
+    };
+    std::vector<Key> keys_;
 };
 
 /// A text parameter matched against the subject's profile, ASCII case-insensitively: as one whole
