@@ -169,6 +169,21 @@ TEST(node_chains_cli, two_chains_into_one_index_and_a_lying_and_a_dead_rpc_refus
               metrics.rfind("# HELP credence_index_cursor_block"));
     EXPECT_NE(metrics.find("credence_trust_full_passes_total{chain_id=\"84532\"}"),
               std::string::npos);
+    // The API spans the chains it follows (docs/api.md §Chains).
+    const auto [all_code, all_body] = get_text(*url, "/api/v1/agents?limit=100");
+    ASSERT_EQ(all_code, 200) << all_body;
+    const json all = json::parse(all_body);
+    ASSERT_EQ(all["items"].size(), 5u) << all_body;
+    const auto [base_code, base_body] = get_text(*url, "/api/v1/agents?chain=84532");
+    ASSERT_EQ(base_code, 200) << base_body;
+    EXPECT_EQ(json::parse(base_body)["items"].size(), 3u) << base_body;
+    const auto [one_code, one_body] = get_text(*url, "/api/v1/chains/84532/agents/2");
+    ASSERT_EQ(one_code, 200) << one_body;
+    EXPECT_EQ(json::parse(one_body)["agent_registry"],
+              "eip155:84532:" + (*b)->address("IdentityRegistry").to_checksum_hex());
+    EXPECT_EQ(get_text(*url, "/api/v1/chains/31337/agents/2").first, 404);
+    // A chain listed but refused is followed by nobody: its agents are simply absent.
+    EXPECT_EQ(get_text(*url, "/api/v1/agents?chain=5").first, 404);
     EXPECT_EQ(node.stop(SIGTERM, std::chrono::seconds(15)), 0) << node.err();
 
     // Each chain's rows are what `credence index` writes for it alone.

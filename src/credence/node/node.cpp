@@ -219,7 +219,9 @@ struct Node::Impl {
 
 std::expected<void, std::string> Node::Impl::serve(Node* node) {
     api::RestApiOptions rest_options;
-    rest_options.scope = chains.front()->api_scope();
+    // Every followed chain, the default first (docs/api.md §Chains).
+    for (const auto& c : chains) rest_options.chains.push_back(c->api_scope());
+    rest_options.scope = rest_options.chains.front();
     const std::string location = database_location;
     rest_options.open_database = [location] { return index::open_database(location); };
     // The callbacks run on server threads while the node lives: the server stops before Impl
