@@ -37,6 +37,7 @@ using credence::testing::Devnet;
 using credence::testing::DevnetOptions;
 using credence::testing::run_command;
 using credence::testing::node_cli::deployment_of;
+using credence::testing::node_cli::head_of;
 using credence::testing::node_cli::NodeChild;
 using credence::testing::node_cli::wait_status;
 using nlohmann::json;
@@ -83,13 +84,6 @@ void register_with_feedback(Devnet& devnet, int agents) {
             devnet.env());
         EXPECT_EQ(fb.exit_code, 0) << fb.err;
     }
-}
-
-uint64_t head_of(Devnet& devnet) {
-    auto rpc = devnet.rpc();
-    auto head = rpc.block_number();
-    EXPECT_TRUE(head);
-    return head.value_or(0);
 }
 
 bool indexed_to(const json& status, uint64_t id, uint64_t block) {

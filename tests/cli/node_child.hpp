@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include <gtest/gtest.h>
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
@@ -78,6 +79,14 @@ nlohmann::json wait_status(const std::string& url, std::chrono::milliseconds lim
 /// The test devnet's deployment file (the node's own CREDENCE_HOME is a fresh directory).
 inline std::string deployment_of(const Devnet& devnet) {
     return (devnet.home() / "deployments" / (std::to_string(devnet.chain_id()) + ".json")).string();
+}
+
+/// The devnet's head block (0, with a test failure, when it does not answer).
+inline uint64_t head_of(Devnet& devnet) {
+    auto rpc = devnet.rpc();
+    auto head = rpc.block_number();
+    EXPECT_TRUE(head);
+    return head.value_or(0);
 }
 
 }  // namespace credence::testing::node_cli

@@ -537,6 +537,15 @@ struct RestApi::Impl {
             return {
                 200, "application/json", detail::dump_replacing(detail::openapi_document()), {}};
         }
+        if (options.operations_only && request.path != "/api/v1/status") {
+            route_name = "other";
+            return error_response(ApiError{404,
+                                           "not_served",
+                                           "this node is a writer: it serves /healthz, /metrics "
+                                           "and /api/v1/status; ask an API "
+                                           "node",
+                                           {}});
+        }
         std::vector<std::string> captures;
         const Route* found = match(request.path, captures);
         if (found == nullptr) {

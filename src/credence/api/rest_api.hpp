@@ -71,6 +71,9 @@ struct ApiScope {
 };
 
 struct RestApiOptions {
+    /// A writer node's API (docs/scale.md): /healthz, /metrics, /openapi.json and /api/v1/status
+    /// only; every other route is 404 `not_served`, pointing at the API nodes.
+    bool operations_only = false;
     /// The chain of a node that follows one: used when `chains` is empty.
     ApiScope scope;
     /// One scope per followed chain (distinct chain ids), the first being the node's default

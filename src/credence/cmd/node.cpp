@@ -1,7 +1,8 @@
 // `credence node`: the main job (docs/node.md; node/node.hpp). Indexes the chain, re-verifies,
 // keeps trust scores and serves the REST API, MCP and the explorer until SIGINT / SIGTERM.
 //
-//   credence node [--config FILE] [--rpc URL] [--chain-id N] [--deployment FILE]
+//   credence node [--config FILE] [--role all|writer|api] [--rpc URL] [--chain-id N]
+//                 [--deployment FILE]
 //                 [--database LOC] [--data-dir DIR] [--bind ADDR] [--port N] [--static-dir DIR]
 //                 [--devnet-port N] [--devnet-state DIR] [--trusted ADDR]... [--no-verify]
 //                 [--max-age S] [--allow-http] [--ca-file PEM] [--allow-host H]...
@@ -40,7 +41,7 @@ namespace {
 struct NodeArgs {
     std::string config_file;
     std::optional<std::string> rpc, deployment, database, data_dir, bind, static_dir, devnet_state,
-        ca_file, check_index;
+        ca_file, check_index, role;
     std::optional<uint64_t> chain_id, finality_depth;
     std::optional<uint16_t> port, devnet_port;
     std::optional<unsigned> poll_ms;
@@ -81,6 +82,11 @@ node::NodeConfig merged_config(const NodeArgs& a) {
     if (a.poll_ms) c.chain.poll_ms = *a.poll_ms;
     if (a.devnet_port) c.chain.devnet_port = *a.devnet_port;
     if (a.devnet_state) c.chain.devnet_state = *a.devnet_state;
+    if (a.role) {
+        const auto role = node::parse_node_role(*a.role);
+        if (!role) throw CliError("--role: " + role.error());
+        c.node.role = *role;
+    }
     if (a.database) c.database.location = *a.database;
     if (a.data_dir) c.database.data_dir = *a.data_dir;
     if (a.check_index) {
@@ -179,6 +185,9 @@ void add_node_commands(CLI::App& app) {
                     "JSON-RPC URL (default: the running devnet, else start the embedded one)");
     cmd->add_option("--chain-id", args.chain_id, "Expected chain id");
     cmd->add_option("--deployment", args.deployment, "Deployment file (contract addresses)");
+    cmd->add_option("--role", args.role,
+                    "all (default), writer (index, verify, score) or api (read and serve only); "
+                    "docs/scale.md");
     cmd->add_option("--database", args.database,
                     "SQLite file or postgresql:// URL (default <data dir>/index.sqlite)");
     cmd->add_option("--data-dir", args.data_dir, "Data directory (default $CREDENCE_HOME)");

@@ -1,6 +1,7 @@
 #include <credence/node/chain_runner.hpp>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <optional>
 #include <utility>
@@ -10,6 +11,8 @@
 #include <credence/chain/deployment.hpp>
 #include <credence/chain/log_wakeup.hpp>
 #include <credence/chain/rpc_client.hpp>
+#include <credence/index/replication_status.hpp>
+#include <credence/index/schema.hpp>
 #include <credence/index/store.hpp>
 #include <credence/trust/score_store.hpp>
 #include <credence/verify/net/fetch.hpp>
@@ -113,9 +116,11 @@ std::expected<void, ChainStartError> ChainRunner::prepare() {
                                 chain_id_),
                     true);
     }
-    auto db = index::open_database(env_.database_location);
-    if (!db) return fail("database: " + db.error().to_string());
-    indexer_db_ = std::move(*db);
+    if (!indexer_db_) {
+        auto db = index::open_database(env_.database_location);
+        if (!db) return fail("database: " + db.error().to_string());
+        indexer_db_ = std::move(*db);
+    }
 
     index::IndexerOptions options;
     options.chain_id = chain_id_;
@@ -146,59 +151,183 @@ std::expected<void, ChainStartError> ChainRunner::prepare() {
     return {};
 }
 
-void ChainRunner::launch(const std::stop_token& node_stop,
-                         std::function<void(std::string)> on_fatal) {
-    on_fatal_ = std::move(on_fatal);
-    if (!follow_node_stop_) {
-        follow_node_stop_ = std::make_unique<std::stop_callback<std::function<void()>>>(
-            node_stop, std::function<void()>([this] { stop_.request_stop(); }));
-    }
-    chain_state_.recover("following");
-    const std::stop_token stop = stop_.get_token();
-    threads_.emplace_back([this, stop] { run_indexer(stop); });
+void ChainRunner::start_helpers(const std::stop_token& stop) {
     threads_.emplace_back([this, stop] { run_trust(stop); });
     if (env_.config->verify.enabled) {
         threads_.emplace_back([this, stop] { run_verifier(stop); });
     } else {
         verifier_state_.set("disabled");
     }
-    launched_.store(true);
+}
+
+void ChainRunner::launch(const std::stop_token& node_stop,
+                         std::function<void(std::string)> on_fatal) {
+    on_fatal_ = std::move(on_fatal);
+    follow_node_stop_ = std::make_unique<std::stop_callback<std::function<void()>>>(
+        node_stop, std::function<void()>([this] { stop_.request_stop(); }));
+    chain_state_.recover("following");
+    metrics_.store(&indexer_->metrics());
+    threads_.emplace_back([this] { (void)run_indexer(stop_); });
+    start_helpers(stop_.get_token());
+}
+
+bool ChainRunner::become_writer(const std::stop_token& stop) {
+    if (!env_.elect) return true;
+    const auto retry = std::chrono::milliseconds(env_.config->node.election_retry_ms);
+    bool said_standby = false;
+    while (!stop.stop_requested()) {
+        if (!indexer_db_) {
+            auto db = index::open_database(env_.database_location);
+            if (!db) {
+                chain_state_.set("starting", "database: " + db.error().to_string());
+                sleep_unless_stopped(stop, retry);
+                continue;
+            }
+            indexer_db_ = std::move(*db);
+        }
+        // The lock is taken on the connection the indexer writes with: when the writer dies or
+        // its connection drops, the lock goes with every batch it had not committed.
+        if (!election_)
+            election_ = std::make_unique<index::WriterElection>(*indexer_db_, chain_id_, retry);
+        auto role = election_->poll();
+        if (!role) {
+            chain_state_.set("starting", "writer election: " + role.error().to_string());
+            election_.reset();
+            indexer_db_.reset();
+            sleep_unless_stopped(stop, retry);
+            continue;
+        }
+        if (*role == index::WriterRole::writer) {
+            ++takeovers_;
+            env_.say(fmt::format("credence node: chain {}: elected its writer", chain_id_));
+            return true;
+        }
+        if (!said_standby) {
+            env_.say(fmt::format("credence node: chain {}: standby (another node writes it)",
+                                 chain_id_));
+            said_standby = true;
+        }
+        chain_state_.recover("standby");
+        sleep_unless_stopped(stop, retry);
+    }
+    return false;
+}
+
+bool ChainRunner::supervised_term(const std::stop_token& stop,
+                                  const std::function<void(std::string)>& fatal) {
+    if (!become_writer(stop)) return false;
+    auto prepared = prepare();
+    if (!prepared) {
+        const std::string line =
+            fmt::format("credence node: chain {}: {}", chain_id_, prepared.error().message);
+        // The status is public and an RPC URL may carry a provider's key: the log has it.
+        std::string shown = prepared.error().message;
+        for (size_t at; (at = shown.find(chain_.rpc)) != std::string::npos;)
+            shown.replace(at, chain_.rpc.size(), "the RPC");
+        if (prepared.error().permanent) {
+            // docs/node.md §Many chains: refused alone; the other chains go on.
+            chain_state_.set("refused", shown);
+            env_.say(line + " (refused)");
+            if (fatal) fatal(fmt::format("chain {}: {}", chain_id_, prepared.error().message));
+            return false;
+        }
+        if (!start_failing_) env_.say(line + " (retrying)");
+        start_failing_ = true;
+        chain_state_.set("starting", shown);
+        rpc_failing_.store(true);
+        // Retried from the election: a standby may meanwhile have become the writer.
+        election_.reset();
+        indexer_db_.reset();
+        sleep_unless_stopped(stop, start_backoff_);
+        start_backoff_ = std::min(start_backoff_ * 2, std::chrono::milliseconds(30'000));
+        return true;
+    }
+    if (start_failing_) env_.say(fmt::format("credence node: chain {}: started", chain_id_));
+    start_failing_ = false;
+    start_backoff_ = std::chrono::milliseconds(500);
+    on_fatal_ = fatal;
+    chain_state_.recover("following");
+    std::stop_source term;
+    const std::stop_callback follow(stop, [&term] { term.request_stop(); });
+    start_helpers(term.get_token());
+    metrics_.store(&indexer_->metrics());
+    const IndexerEnd end = run_indexer(term);
+    term.request_stop();
+    for (auto& t : threads_) {
+        if (t.joinable()) t.join();
+    }
+    threads_.clear();
+    if (end != IndexerEnd::lost_writer) return false;
+    // docs/scale.md §Failover: another node writes this chain now; stand by for the lock again.
+    env_.say(fmt::format("credence node: chain {}: lost the writer lock; standing by", chain_id_));
+    chain_state_.recover("standby");
+    election_.reset();
+    retired_indexers_.push_back(std::move(indexer_));
+    retired_dbs_.push_back(std::move(indexer_db_));
+    return !stop.stop_requested();
 }
 
 void ChainRunner::supervise(const std::stop_token& node_stop,
                             std::function<void(std::string)> on_fatal) {
     follow_node_stop_ = std::make_unique<std::stop_callback<std::function<void()>>>(
         node_stop, std::function<void()>([this] { stop_.request_stop(); }));
-    supervisor_ = std::jthread([this, on_fatal = std::move(on_fatal)]() mutable {
+    supervisor_ = std::jthread([this, fatal = std::move(on_fatal)] {
         const std::stop_token stop = stop_.get_token();
-        std::chrono::milliseconds backoff{500};
-        constexpr std::chrono::milliseconds kMaxBackoff{30'000};
-        bool said = false;
+        while (!stop.stop_requested() && supervised_term(stop, fatal)) {
+        }
+    });
+}
+
+void ChainRunner::read(const std::stop_token& node_stop) {
+    follow_node_stop_ = std::make_unique<std::stop_callback<std::function<void()>>>(
+        node_stop, std::function<void()>([this] { stop_.request_stop(); }));
+    indexer_state_.set("disabled");
+    verifier_state_.set("disabled");
+    trust_state_.set("disabled");
+    supervisor_ = std::jthread([this] {
+        const std::stop_token stop = stop_.get_token();
+        std::unique_ptr<index::Database> db;
         while (!stop.stop_requested()) {
-            auto prepared = prepare();
-            if (prepared) {
-                if (said) env_.say(fmt::format("credence node: chain {}: started", chain_id_));
-                launch(stop, std::move(on_fatal));
-                return;
+            const auto failed = [&](const index::DbError& e) {
+                database_failing_.store(true);
+                chain_state_.set("starting", "database: " + e.to_string());
+                db.reset();
+            };
+            if (!db) {
+                // Read-only, and only once a writer has migrated the schema (docs/scale.md).
+                auto opened = index::open_index_read_only(env_.database_location);
+                if (opened) {
+                    db = std::move(*opened);
+                } else {
+                    failed(opened.error());
+                }
             }
-            const std::string line =
-                fmt::format("credence node: chain {}: {}", chain_id_, prepared.error().message);
-            // The status is public and an RPC URL may carry a provider's key: the log has it.
-            std::string shown = prepared.error().message;
-            for (size_t at; (at = shown.find(chain_.rpc)) != std::string::npos;)
-                shown.replace(at, chain_.rpc.size(), "the RPC");
-            if (prepared.error().permanent) {
-                // docs/node.md §Many chains: refused alone; the other chains go on.
-                chain_state_.set("refused", shown);
-                env_.say(line + " (refused; the other chains go on)");
-                return;
+            if (db) {
+                const std::array<index::DbValue, 1> params{static_cast<int64_t>(chain_id_)};
+                auto cursor =
+                    db->query("SELECT block_num FROM cursors WHERE chain_id = $1", params);
+                auto replication = index::replication_status(*db);
+                if (!cursor) {
+                    failed(cursor.error());
+                } else if (!replication) {
+                    failed(replication.error());
+                } else {
+                    if (!cursor->empty()) {
+                        if (const auto* block = std::get_if<int64_t>(&cursor->front().front())) {
+                            indexed_block_.store(static_cast<uint64_t>(*block));
+                            has_cursor_.store(true);
+                        }
+                    }
+                    standby_server_.store(replication->standby);
+                    replication_lag_ms_.store(
+                        replication->lag_seconds
+                            ? static_cast<int64_t>(*replication->lag_seconds * 1000)
+                            : -1);
+                    database_failing_.store(false);
+                    chain_state_.recover("reading");
+                }
             }
-            if (!said) env_.say(line + " (retrying)");
-            said = true;
-            chain_state_.set("starting", shown);
-            rpc_failing_.store(true);
-            sleep_unless_stopped(stop, backoff);
-            backoff = std::min(backoff * 2, kMaxBackoff);
+            sleep_unless_stopped(stop, std::chrono::milliseconds(chain_.poll_ms));
         }
     });
 }
@@ -280,6 +409,8 @@ api::NodeHealth ChainRunner::health() const {
     const std::string state = chain_state_.state();
     if (state == "refused" || state == "failed") {
         h.reasons.push_back(state + ": the index is not following the chain");
+    } else if (database_failing_.load()) {
+        h.reasons.emplace_back("database unreachable: the node cannot read the index");
     } else if (rpc_failing_.load()) {
         h.reasons.emplace_back("chain RPC unreachable: the index is not following the chain");
     } else if (indexer_failing_.load()) {
@@ -291,6 +422,13 @@ api::NodeHealth ChainRunner::health() const {
     if (head != 0 && has_cursor_.load() && head > indexed && head - indexed > max_lag) {
         h.reasons.push_back(fmt::format("the index is {} blocks behind the head (more than {})",
                                         head - indexed, max_lag));
+    }
+    const int64_t lag_ms = replication_lag_ms_.load();
+    const double max_replay_lag = env_.config->health.max_replication_lag_seconds;
+    if (lag_ms >= 0 && static_cast<double>(lag_ms) / 1000 > max_replay_lag) {
+        h.reasons.push_back(
+            fmt::format("the database replica replays {:.1f} s behind its primary (more than {} s)",
+                        static_cast<double>(lag_ms) / 1000, max_replay_lag));
     }
     h.degraded = !h.reasons.empty();
     return h;
@@ -306,6 +444,18 @@ nlohmann::json ChainRunner::status() const {
     j["lag"] =
         head != 0 && head >= indexed ? nlohmann::json(head - indexed) : nlohmann::json(nullptr);
     j["registries"] = sources_.size();
+    j["role"] = env_.config->node.role == NodeRole::api ? "reader"
+                : chain_state_.state() == "standby"     ? "standby"
+                                                        : "writer";
+    if (env_.elect) j["takeovers"] = takeovers_.load();
+    if (env_.config->node.role == NodeRole::api) {
+        // docs/scale.md §Replicas: what an API node on a standby serves is this far behind.
+        const int64_t lag_ms = replication_lag_ms_.load();
+        j["replication"] = {
+            {"standby", standby_server_.load()},
+            {"lag_seconds", lag_ms >= 0 ? nlohmann::json(static_cast<double>(lag_ms) / 1000)
+                                        : nlohmann::json(nullptr)}};
+    }
     nlohmann::json verifier = verifier_state_.to_json();
     verifier["passes"] = counters_.verify_passes.load();
     verifier["checked"] = counters_.verify_checked.load();
@@ -324,13 +474,11 @@ nlohmann::json ChainRunner::status() const {
     return j;
 }
 
-const index::IndexerMetrics* ChainRunner::indexer_metrics() const {
-    return launched_.load() && indexer_ ? &indexer_->metrics() : nullptr;
-}
-
 // ---- the threads --------------------------------------------------------------------------
 
-void ChainRunner::run_indexer(const std::stop_token& stop) {
+ChainRunner::IndexerEnd ChainRunner::run_indexer(std::stop_source& term) {
+    const std::stop_token stop = term.get_token();
+    bool lost_writer = false;
     indexer_state_.set("running");
     const auto poll = std::chrono::milliseconds(chain_.poll_ms);
     // newHeads from chain.ws end the wait for the next block early; eth_getLogs stays the
@@ -353,7 +501,16 @@ void ChainRunner::run_indexer(const std::stop_token& stop) {
     }
     auto result = indexer_->run(
         stop, true, poll,
-        [this](const index::StepReport& r) {
+        [this, &term, &lost_writer](const index::StepReport& r) {
+            // docs/scale.md §Failover: after every batch, is this connection still the writer?
+            if (election_) {
+                auto role = election_->poll();
+                if (!role || *role != index::WriterRole::writer) {
+                    lost_writer = true;
+                    term.request_stop();
+                    return;
+                }
+            }
             const std::string prefix = fmt::format("credence node: chain {}: indexer: ", chain_id_);
             if (r.error) {
                 // Retried with backoff (index/indexer.hpp); /healthz is degraded meanwhile.
@@ -377,12 +534,18 @@ void ChainRunner::run_indexer(const std::stop_token& stop) {
             }
         },
         sleep);
+    metrics_.store(nullptr);
+    if (lost_writer) {
+        indexer_state_.set("standby");
+        return IndexerEnd::lost_writer;
+    }
     if (!result) {
         indexer_state_.set("failed", result.error().message);
         end("indexer: " + result.error().message);
-        return;
+        return IndexerEnd::failed;
     }
     indexer_state_.set("stopped");
+    return IndexerEnd::stopped;
 }
 
 void ChainRunner::run_verifier(const std::stop_token& stop) {

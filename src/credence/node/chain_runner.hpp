@@ -3,12 +3,17 @@
 // writing the one database (every row carries its chain id); nothing is shared between chains
 // but the database and the node's stop request, so one chain's sick RPC never stalls another.
 //
-// Two ways to start:
+// Three ways to start:
 //   - prepare() then launch(): the node's start does the chain's set-up and stops on its error
-//     ([chain]: one chain, a wrong chain id or a dead RPC is the node's error);
-//   - supervise(): [[chains]]: the set-up runs on the chain's own thread and is retried while the
-//     RPC cannot be reached; a chain whose RPC names another chain id is refused alone
-//     (state "refused"), and the others go on.
+//     ([chain] on SQLite: a wrong chain id or a dead RPC is the node's error);
+//   - supervise(): [[chains]], or any writer-capable node on PostgreSQL: on the chain's own
+//     thread, first the writer election (index/writer_election.hpp; a standby waits, state
+//     "standby"), then the set-up, retried while the RPC cannot be reached; a chain whose RPC
+//     names another chain id is refused (state "refused"). The indexer runs on that thread and
+//     polls the election after every batch: a writer that lost its lock stops the chain's threads
+//     and stands by again with a new connection;
+//   - read(): an API node (docs/scale.md): no RPC and no writes; a thread reads the chain's
+//     cursor and, on a PostgreSQL standby, the replication lag, for the status.
 // A failure that ends the chain for good (a deep reorg, the RPC switching chains) goes to the
 // `on_fatal` callback, which the node turns into its own stop or into this chain's failure.
 //
@@ -18,6 +23,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <expected>
 #include <functional>
@@ -36,6 +42,7 @@
 #include <credence/index/database.hpp>
 #include <credence/index/indexer.hpp>
 #include <credence/index/sources.hpp>
+#include <credence/index/writer_election.hpp>
 #include <credence/node/config.hpp>
 
 namespace credence::node {
@@ -64,6 +71,8 @@ struct ChainEnvironment {
     /// Structure).
     std::map<uint64_t, std::string> followed_rpcs;
     bool embedded_devnet = false;
+    /// The PostgreSQL writer election runs (a writer-capable node on PostgreSQL).
+    bool elect = false;
     std::function<void(std::string_view line)> say;
 };
 
@@ -89,6 +98,8 @@ public:
     /// [[chains]]: prepare() on the chain's own thread, retried with backoff while it fails for a
     /// reason that may pass, then launch().
     void supervise(const std::stop_token& node_stop, std::function<void(std::string)> on_fatal);
+    /// An API node's chain: reads its cursor and replication lag every poll_ms.
+    void read(const std::stop_token& node_stop);
     /// Stops the chain's threads between transactions and joins them.
     void stop_and_join();
 
@@ -105,7 +116,7 @@ public:
     [[nodiscard]] nlohmann::json status() const;
     /// The chain's counters, as Prometheus samples labelled with its chain id (no HELP lines:
     /// the node writes each family once, node.cpp).
-    [[nodiscard]] const index::IndexerMetrics* indexer_metrics() const;
+    [[nodiscard]] const index::IndexerMetrics* indexer_metrics() const { return metrics_.load(); }
 
     struct Counters {
         std::atomic<uint64_t> verify_passes{0}, verify_checked{0}, verify_verified{0},
@@ -118,7 +129,16 @@ public:
     [[nodiscard]] const Counters& counters() const noexcept { return counters_; }
 
 private:
-    void run_indexer(const std::stop_token& stop);
+    /// Why run_indexer returned.
+    enum class IndexerEnd { stopped, failed, lost_writer };
+    IndexerEnd run_indexer(std::stop_source& term);
+    /// One term as the chain's writer on the supervisor thread: set-up, the verifier and trust
+    /// threads, the indexer inline. False when the chain is over (stopped, refused or failed).
+    bool supervised_term(const std::stop_token& stop,
+                         const std::function<void(std::string)>& fatal);
+    /// Waits until this node is the chain's writer (always at once without an election).
+    bool become_writer(const std::stop_token& stop);
+    void start_helpers(const std::stop_token& stop);
     void run_verifier(const std::stop_token& stop);
     void run_trust(const std::stop_token& stop);
     void end(std::string what);
@@ -129,13 +149,18 @@ private:
     std::vector<index::RegistrySource> sources_;
     std::unique_ptr<index::Database> indexer_db_;
     std::unique_ptr<index::Indexer> indexer_;
+    std::unique_ptr<index::WriterElection> election_;  ///< on indexer_db_, while elected
+    // A writer's earlier terms: kept, not destroyed, because /metrics may still read an old
+    // indexer's counters on another thread (indexers before their databases, in destruction).
+    std::vector<std::unique_ptr<index::Database>> retired_dbs_;
+    std::vector<std::unique_ptr<index::Indexer>> retired_indexers_;
+    std::atomic<const index::IndexerMetrics*> metrics_{nullptr};
     std::function<void(std::string)> on_fatal_;
 
     std::stop_source stop_;
     std::unique_ptr<std::stop_callback<std::function<void()>>> follow_node_stop_;
     std::vector<std::jthread> threads_;
     std::jthread supervisor_;
-    std::atomic<bool> launched_{false};
 
     std::atomic<uint64_t> head_block_{0};
     std::atomic<uint64_t> indexed_block_{0};
@@ -143,6 +168,13 @@ private:
     /// The indexer's last step failed (rpc: the chain RPC is unreachable).
     std::atomic<bool> indexer_failing_{false};
     std::atomic<bool> rpc_failing_{false};
+    std::atomic<bool> database_failing_{false};  ///< an API node's reads fail
+    /// An API node's replication lag in milliseconds (-1: not a standby or unknown).
+    std::atomic<int64_t> replication_lag_ms_{-1};
+    std::atomic<bool> standby_server_{false};
+    std::atomic<uint64_t> takeovers_{0};  ///< terms begun as the elected writer
+    bool start_failing_ = false;          ///< the supervisor said the set-up fails
+    std::chrono::milliseconds start_backoff_{500};
     ComponentState chain_state_, indexer_state_, verifier_state_, trust_state_;
     Counters counters_;
 };

@@ -139,6 +139,24 @@ Fields chain_fields(ChainConfig& c) {
     };
 }
 
+Fields node_fields(RoleConfig& c) {
+    return {
+        {"role",
+         [&c](const Reader& r, const toml::node& n) {
+             std::string text;
+             if (auto res = r.string(n, text); !res) return res;
+             const auto role = parse_node_role(text);
+             if (!role) return Result(std::unexpected(r.fail(role.error())));
+             c.role = *role;
+             return Result{};
+         }},
+        {"election_retry_ms",
+         [&c](const Reader& r, const toml::node& n) {
+             return r.integer(n, c.election_retry_ms, 50, 600'000);
+         }},
+    };
+}
+
 Fields database_fields(DatabaseConfig& d) {
     return {
         {"location",
@@ -162,6 +180,10 @@ Fields health_fields(HealthConfig& h) {
         {"max_lag_blocks",
          [&h](const Reader& r, const toml::node& n) {
              return r.integer(n, h.max_lag_blocks, 0, kMaxInt);
+         }},
+        {"max_replication_lag_seconds",
+         [&h](const Reader& r, const toml::node& n) {
+             return r.number(n, h.max_replication_lag_seconds, 0, 1e9);
          }},
         {"degraded_status",
          [&h](const Reader& r, const toml::node& n) {
@@ -430,6 +452,8 @@ std::expected<void, std::string> apply_node_config(std::string_view toml_text,
             r = apply_table(value, k, origin, chain_fields(config.chain));
         } else if (k == "chains") {
             r = apply_chains(value, origin, config.chains);
+        } else if (k == "node") {
+            r = apply_table(value, k, origin, node_fields(config.node));
         } else if (k == "database") {
             r = apply_table(value, k, origin, database_fields(config.database));
         } else if (k == "http") {
@@ -464,6 +488,25 @@ std::expected<NodeConfig, std::string> load_node_config(const std::filesystem::p
         return std::unexpected(r.error());
     }
     return config;
+}
+
+std::string_view to_string(NodeRole role) noexcept {
+    switch (role) {
+        case NodeRole::all:
+            return "all";
+        case NodeRole::writer:
+            return "writer";
+        case NodeRole::api:
+            return "api";
+    }
+    return "all";
+}
+
+std::expected<NodeRole, std::string> parse_node_role(std::string_view text) {
+    if (text == "all") return NodeRole::all;
+    if (text == "writer") return NodeRole::writer;
+    if (text == "api") return NodeRole::api;
+    return std::unexpected("must be \"all\", \"writer\" or \"api\"");
 }
 
 std::vector<ChainConfig> followed_chains(const NodeConfig& config) {
@@ -539,7 +582,17 @@ std::expected<void, std::string> validate(const NodeConfig& config) {
         !config.chain.ws.starts_with("wss://")) {
         return std::unexpected("chain.ws: must be a ws:// or wss:// URL");
     }
-    return validate_chains(config);
+    if (auto r = validate_chains(config); !r) return r;
+    if (config.node.role == NodeRole::api) {
+        // An API node never asks a chain: its ids must be given (docs/scale.md).
+        for (const auto& c : followed_chains(config)) {
+            if (!c.chain_id) {
+                return std::unexpected(
+                    "chain.chain_id: an API node (node.role = \"api\") needs each chain's id");
+            }
+        }
+    }
+    return {};
 }
 
 }  // namespace credence::node

@@ -6,6 +6,7 @@
 //   [[chains]]  many chains in one node (docs/node.md §Many chains): each with rpc, chain_id
 //               (both required), ws and [chain]'s keys but the devnet's, and its own
 //               [[chains.registries]]; instead of [chain] and [[registries]]
+//   [node]      role, election_retry_ms (docs/scale.md)
 //   [database]  location (SQLite path or postgresql:// URL), data_dir, check
 //   [health]    max_lag_blocks, degraded_status
 //   [[registries]] kind, address, start_block, name
@@ -67,6 +68,22 @@ struct DatabaseConfig {
     index::IntegrityCheck check = index::IntegrityCheck::quick;
 };
 
+/// What a node does (docs/scale.md): `all` indexes, verifies, scores and serves; `writer` does the
+/// first three and serves only /healthz, /metrics and /api/v1/status; `api` only reads the
+/// database and serves, so any number can run on one PostgreSQL and on its read replicas.
+enum class NodeRole { all, writer, api };
+
+[[nodiscard]] std::string_view to_string(NodeRole role) noexcept;
+/// "all", "writer" or "api"; the error says so.
+[[nodiscard]] std::expected<NodeRole, std::string> parse_node_role(std::string_view text);
+
+struct RoleConfig {
+    NodeRole role = NodeRole::all;
+    /// On PostgreSQL, writer-capable nodes elect one writer per chain (index/writer_election.hpp):
+    /// a standby asks for the lock this often, which bounds the takeover after a writer dies.
+    unsigned election_retry_ms = 1000;
+};
+
 /// /healthz (docs/node.md §Health).
 struct HealthConfig {
     /// Degraded when the index is more than this many blocks behind the chain's head.
@@ -74,6 +91,8 @@ struct HealthConfig {
     /// The status /healthz answers while degraded: 503 (a load balancer stops sending) or 200
     /// (keep serving stale answers, e.g. a single node with no replica to fail over to).
     int degraded_status = 503;
+    /// An API node on a PostgreSQL standby is degraded while its replay lags more than this.
+    double max_replication_lag_seconds = 30;
 };
 
 struct HttpConfig {
@@ -132,6 +151,7 @@ struct NodeConfig {
     /// [[chains]]: every chain the node follows, the first being its default chain.
     std::vector<ChainConfig> chains;
     bool chain_table_given = false;  ///< the file has a [chain] table
+    RoleConfig node;
     DatabaseConfig database;
     std::vector<PaymentChain> payment_chains;
     /// Registries to index; empty: the deployment's contracts plus the chain's deployed ERC-8004

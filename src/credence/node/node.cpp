@@ -39,8 +39,11 @@ struct Node::Impl {
     NodeConfig config;
     LogSink log;
     /// [[chains]]: each chain starts on its own thread and fails alone (docs/node.md §Many
-    /// chains); [chain]: the chain's set-up and failures are the node's.
+    /// chains); [chain]: the chain's failures are the node's.
     bool many = false;
+    /// Writer-capable on PostgreSQL: each chain's writer is elected (docs/scale.md), so its
+    /// set-up waits on its own thread.
+    bool elect = false;
     std::unique_ptr<chain::AnvilProcess> anvil;
     std::optional<fs::path> devnet_file;  // removed at exit while it still names our devnet
     std::string database_location;
@@ -222,8 +225,12 @@ std::expected<void, std::string> Node::Impl::serve(Node* node) {
     // Every followed chain, the default first (docs/api.md §Chains).
     for (const auto& c : chains) rest_options.chains.push_back(c->api_scope());
     rest_options.scope = rest_options.chains.front();
+    const bool writer_only = config.node.role == NodeRole::writer;
+    rest_options.operations_only = writer_only;
     const std::string location = database_location;
-    rest_options.open_database = [location] { return index::open_database(location); };
+    const auto mode = config.node.role == NodeRole::api ? index::OpenMode::read_only
+                                                        : index::OpenMode::read_write;
+    rest_options.open_database = [location, mode] { return index::open_database(location, mode); };
     // The callbacks run on server threads while the node lives: the server stops before Impl
     // goes away (stop_and_join).
     rest_options.node_status = [node] { return node->status(); };
@@ -243,15 +250,16 @@ std::expected<void, std::string> Node::Impl::serve(Node* node) {
         graph_options.sources.reputation_registry = first.reputation_registry;
     if (first.validation_registry != core::Address{})
         graph_options.sources.validation_registry = first.validation_registry;
-    graph_options.open_database = [location] { return index::open_database(location); };
+    graph_options.open_database = [location, mode] { return index::open_database(location, mode); };
     graph_options.log = [this](std::string_view line) { say(line); };
     graphql = std::make_unique<api::GraphqlEndpoint>(std::move(graph_options));
     api::HttpServerOptions http_options;
-    http_options.graphql = graphql.get();
+    // A writer serves its operators only: the API nodes answer the rest (docs/scale.md).
+    http_options.graphql = writer_only ? nullptr : graphql.get();
     http_options.bind_address = config.http.bind;
     http_options.port = config.http.port;
     auto explorer = find_explorer_files(config.http.static_dir);
-    if (explorer) http_options.static_dir = *explorer;
+    if (explorer && !writer_only) http_options.static_dir = *explorer;
     http_options.max_body_bytes = config.http.max_body_bytes;
     http_options.rate_limit_per_second = config.http.rate_limit_per_second;
     http_options.rate_limit_burst = config.http.rate_limit_burst;
@@ -271,7 +279,7 @@ std::expected<void, std::string> Node::Impl::serve(Node* node) {
                                            config.http.port, bound.error()));
     }
     // Said once serving, so that a start that fails stays one line.
-    if (!explorer) say("credence node: " + explorer.error());
+    if (!explorer && !writer_only) say("credence node: " + explorer.error());
     return {};
 }
 
@@ -288,8 +296,9 @@ std::expected<std::unique_ptr<Node>, std::string> Node::start(NodeConfig config,
     impl->log = std::move(log);
     impl->many = !impl->config.chains.empty();
     Impl& s = *impl;
+    const NodeRole role = s.config.node.role;
     std::vector<ChainConfig> chains = followed_chains(s.config);
-    if (!s.many && chains.front().rpc.empty()) {
+    if (!s.many && chains.front().rpc.empty() && role != NodeRole::api) {
         auto devnet = s.start_devnet(chains.front());
         if (!devnet) return std::unexpected(devnet.error());
         chains.front() = std::move(*devnet);
@@ -307,22 +316,42 @@ std::expected<std::unique_ptr<Node>, std::string> Node::start(NodeConfig config,
         s.database_location = s.config.database.location;
     }
 
+    const bool postgres = s.database_location.starts_with("postgres://") ||
+                          s.database_location.starts_with("postgresql://");
+    s.elect = postgres && role != NodeRole::api;
+
+    if (s.elect && !s.many && !chains.front().chain_id) {
+        // The API's scope needs the chain id before the election lets the chain start.
+        auto rpc = chain::RpcClient::make_http(chains.front().rpc);
+        auto id = rpc.chain_id();
+        if (!id) {
+            return std::unexpected(
+                fmt::format("chain.rpc: {} does not answer eth_chainId", chains.front().rpc));
+        }
+        chains.front().chain_id = *id;
+    }
+
     ChainEnvironment env;
     env.config = &s.config;
     env.database_location = s.database_location;
     env.embedded_devnet = s.anvil != nullptr;
+    env.elect = s.elect;
     env.say = [&s](std::string_view line) { s.say(line); };
     for (const auto& c : chains) {
         if (c.chain_id) env.followed_rpcs[*c.chain_id] = c.rpc;
     }
     for (auto& c : chains) s.chains.push_back(std::make_unique<ChainRunner>(std::move(c), env));
-    auto db = index::open_database(s.database_location);
+    const auto mode =
+        role == NodeRole::api ? index::OpenMode::read_only : index::OpenMode::read_write;
+    auto db = index::open_database(s.database_location, mode);
     if (!db) return std::unexpected(s.database_refusal(db.error()));
     if (auto checked = index::check_integrity(**db, s.config.database.check); !checked) {
         return std::unexpected(s.database_refusal(checked.error()));
     }
     s.check_db = std::move(*db);
-    if (!s.many) {
+    if (role == NodeRole::api) {
+        // Reads only: the writer migrates, and the chains' readers wait for it (docs/scale.md).
+    } else if (!s.many && !s.elect) {
         // [chain]: the chain answers, names the chain id given and has registries, or the node
         // does not start.
         if (auto prepared = s.chains.front()->prepare(); !prepared)
@@ -339,7 +368,9 @@ std::expected<std::unique_ptr<Node>, std::string> Node::start(NodeConfig config,
     const std::stop_token stop = self->stop_all.get_token();
     for (auto& c : self->chains) {
         auto ended = [self](std::string what) { self->chain_ended(std::move(what)); };
-        if (self->many) {
+        if (role == NodeRole::api) {
+            c->read(stop);
+        } else if (self->many || self->elect) {
             c->supervise(stop, std::move(ended));
         } else {
             c->launch(stop, std::move(ended));
@@ -394,6 +425,7 @@ nlohmann::json Node::status() const {
     j.erase("last_error");
     j.erase("registries");
     j["embedded_devnet"] = s.anvil != nullptr;
+    j["role"] = to_string(s.config.node.role);
     j["chains"] = nlohmann::json::array();
     for (const auto& c : s.chains) j["chains"].push_back(c->status());
     return j;
