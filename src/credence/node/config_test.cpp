@@ -341,6 +341,26 @@ address = "0x8004a169fb4a3325136eb29fa0ceb6d2e539a432"
               "node.toml: chains: must be an array of tables ([[chains]])");
 }
 
+TEST(node_config, node_role_and_election) {
+    NodeConfig c;
+    ASSERT_TRUE(
+        apply_node_config("[node]\nrole = \"writer\"\nelection_retry_ms = 250\n"
+                          "[health]\nmax_replication_lag_seconds = 5\n",
+                          "node.toml", c));
+    EXPECT_EQ(c.node.role, NodeRole::writer);
+    EXPECT_EQ(c.node.election_retry_ms, 250u);
+    EXPECT_EQ(c.health.max_replication_lag_seconds, 5.0);
+    EXPECT_EQ(NodeConfig{}.node.role, NodeRole::all);
+    EXPECT_EQ(validation_error_of("[node]\nrole = \"reader\"\n"),
+              "node.toml: node.role: must be \"all\", \"writer\" or \"api\"");
+    EXPECT_EQ(validation_error_of("[node]\nelection_retry_ms = 1\n"),
+              "node.toml: node.election_retry_ms: must be an integer in 50..600000");
+    // An API node asks no chain for its id.
+    EXPECT_EQ(validation_error_of("[node]\nrole = \"api\"\n"),
+              "chain.chain_id: an API node (node.role = \"api\") needs each chain's id");
+    EXPECT_EQ(validation_error_of("[node]\nrole = \"api\"\n[chain]\nchain_id = 1\n"), "");
+}
+
 TEST(node_config, load_reads_a_file_and_names_it) {
     const auto path = testing::write_scratch_file("bad_node.toml", "[http]\nport = -1\n");
     auto r = load_node_config(path);
