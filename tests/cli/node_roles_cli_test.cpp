@@ -208,7 +208,7 @@ TEST(node_roles_cli, sigkill_of_the_writer_mid_sync_hands_the_chain_to_the_stand
         << "the sync ended before the kill";
     const auto killed_at = Clock::now();
     ::kill(first->pid(), SIGKILL);
-    (void)first->wait_exit(std::chrono::seconds(5));
+    EXPECT_EQ(first->wait_exit(std::chrono::seconds(5)), -1);
     const json after = wait_status(*url_second, std::chrono::seconds(20), [](const json& s) {
         return only_chain(s).is_object() && only_chain(s)["role"] == "writer" &&
                only_chain(s)["state"] == "following";
