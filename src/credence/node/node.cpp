@@ -81,7 +81,7 @@ struct Node::Impl {
     }
 
     /// A chain that ends: the node's end with [chain], that chain's alone with [[chains]].
-    void chain_ended(std::string what) {
+    void chain_ended(const std::string& what) {
         if (many) {
             say("credence node: " + what + " (the other chains go on)");
         } else {
@@ -367,7 +367,7 @@ std::expected<std::unique_ptr<Node>, std::string> Node::start(NodeConfig config,
 
     const std::stop_token stop = self->stop_all.get_token();
     for (auto& c : self->chains) {
-        auto ended = [self](std::string what) { self->chain_ended(std::move(what)); };
+        auto ended = [self](const std::string& what) { self->chain_ended(what); };
         if (role == NodeRole::api) {
             c->read(stop);
         } else if (self->many || self->elect) {
