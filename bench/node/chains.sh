@@ -32,8 +32,7 @@ cleanup() {
     [[ -n $node_pid ]] && kill -9 "$node_pid" 2>/dev/null || true
     for p in "${chain_pids[@]}"; do kill "$p" 2>/dev/null || true; done
     wait 2>/dev/null || true
-    # shellcheck source=scripts/postgres-server.sh
-    [[ -n $pg_dir ]] && { . "$repo/scripts/postgres-server.sh"; pg_server_stop "$pg_dir"; }
+    if [[ -n $pg_dir ]]; then pg_server_stop "$pg_dir"; fi
     rm -rf "$work"
 }
 trap cleanup EXIT
@@ -63,17 +62,17 @@ done
 logs=$((84 * blocks))
 echo "== 3 chains of $blocks blocks ($logs logs each), $(nproc) cores, backend $backend"
 
+if [[ $backend = postgres ]]; then
+    # shellcheck source=scripts/postgres-server.sh
+    . "$repo/scripts/postgres-server.sh"
+    pg_dir=$work/pg
+    pg_server_start "$pg_dir" >/dev/null
+    pg_bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n1)
+fi
+
 database_of() {  # label
     if [[ $backend = postgres ]]; then
-        if [[ -z $pg_dir ]]; then
-            # shellcheck source=scripts/postgres-server.sh
-            . "$repo/scripts/postgres-server.sh"
-            pg_dir=$work/pg
-            pg_server_start "$pg_dir" >/dev/null
-        fi
-        local bin
-        bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -n1)
-        "$bin/createdb" -h 127.0.0.1 -p "$PG_PORT" -U postgres "$1"
+        "$pg_bin/createdb" -h 127.0.0.1 -p "$PG_PORT" -U postgres "$1"
         echo "postgresql://postgres@127.0.0.1:$PG_PORT/$1"
     else
         echo "$work/$1.sqlite"
