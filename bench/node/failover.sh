@@ -29,8 +29,7 @@ pg_dir=
 cleanup() {
     for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null || true; done
     wait 2>/dev/null || true
-    # shellcheck source=scripts/postgres-server.sh
-    [[ -n $pg_dir ]] && { . "$repo/scripts/postgres-server.sh"; pg_server_stop "$pg_dir"; }
+    if [[ -n $pg_dir ]]; then pg_server_stop "$pg_dir"; fi
     rm -rf "$work"
 }
 trap cleanup EXIT
