@@ -12,7 +12,7 @@
 #   bench/node/chains.sh [BLOCKS (2000)] [build-dir (build/release)]
 #
 # BACKEND=postgres runs both on a throwaway PostgreSQL server (scripts/postgres-server.sh) instead
-# of SQLite. Needs npm ci, forge build (DenseEmitter) and the build dir's `credence`.
+# of SQLite; IN_FLIGHT=N sets each chain's getlogs_in_flight (default: the node's, 4). Needs npm ci, forge build (DenseEmitter) and the build dir's `credence`.
 set -euo pipefail
 
 blocks=${1:-2000}
@@ -92,6 +92,7 @@ run_node() {  # label i...
 rpc = "${rpc[$i]}"
 chain_id = ${ids[$i]}
 poll_ms = 100
+${IN_FLIGHT:+getlogs_in_flight = $IN_FLIGHT}
 [[chains.registries]]
 kind = "identity"
 address = "${emitter[$i]}"
