@@ -13,10 +13,13 @@
 // (and chain.rpc) the node follows the running devnet, as every command finds it (devnet.json,
 // when its RPC answers), else starts the embedded devnet. Prints "credence node: serving <url>" on
 // stdout once the server listens. Errors (bad config naming the key, port taken) are one line.
+#include <malloc.h>
 #include <signal.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <stop_token>
 #include <string>
@@ -133,10 +136,21 @@ std::optional<std::string> running_devnet_rpc() {
     return url;
 }
 
+/// glibc gives each thread that allocates at once an arena of its own, up to 8 per core, and keeps
+/// what each arena held: with a pipeline per chain, that memory grows with the chains followed
+/// (docs/benchmarks.md §Many chains: 190 MB more per chain by default, 79 MB with 4 arenas on 2
+/// cores). Two per core keeps allocation uncontended. MALLOC_ARENA_MAX, when set, wins.
+void cap_malloc_arenas() {
+    if (std::getenv("MALLOC_ARENA_MAX") != nullptr) return;
+    const unsigned cores = std::max(1U, std::thread::hardware_concurrency());
+    mallopt(M_ARENA_MAX, static_cast<int>(std::min(2 * cores, 64U)));
+}
+
 void run_node(const NodeArgs& a) {
     // Block the stop signals before any thread or child starts: they stay pending until the
     // watcher below collects them, so a Ctrl-C during start-up still ends in a clean shutdown.
     const sigset_t stop_signals = block_stop_signals();
+    cap_malloc_arenas();
 
     node::NodeConfig config = merged_config(a);
     if (config.chains.empty() && config.chain.rpc.empty()) {

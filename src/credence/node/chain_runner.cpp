@@ -28,6 +28,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr int64_t kReaderCacheKib = 8 * 1024;
+/// The smallest merged batch of a chain's indexer when several share the budget.
+constexpr uint64_t kMinBatchLogs = 5'000;
 
 int64_t unix_now() {
     return std::chrono::duration_cast<std::chrono::seconds>(
@@ -138,6 +140,10 @@ std::expected<void, ChainStartError> ChainRunner::prepare() {
     options.finality_depth =
         chain_.finality_depth.value_or(index::default_finality_depth(chain_id_));
     if (chain_.getlogs_in_flight) options.range.in_flight = *chain_.getlogs_in_flight;
+    // docs/node.md §Many chains: a batch holds about 2 KB per log, twice over while it commits, so
+    // the chains' indexers share the one-chain budget rather than each taking all of it.
+    options.batch_logs = std::max<uint64_t>(
+        kMinBatchLogs, options.batch_logs / std::max<size_t>(1, env_.chain_count));
     indexer_ = std::make_unique<index::Indexer>(std::move(options), std::move(rpc), *indexer_db_);
     auto started = indexer_->start();  // migrations, chain id, code hashes, the writer lock
     if (!started) {

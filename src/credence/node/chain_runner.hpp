@@ -73,6 +73,8 @@ struct ChainEnvironment {
     bool embedded_devnet = false;
     /// The PostgreSQL writer election runs (a writer-capable node on PostgreSQL).
     bool elect = false;
+    /// How many chains the node follows: their indexers share one batch budget.
+    size_t chain_count = 1;
     std::function<void(std::string_view line)> say;
 };
 

@@ -336,6 +336,7 @@ std::expected<std::unique_ptr<Node>, std::string> Node::start(NodeConfig config,
     env.database_location = s.database_location;
     env.embedded_devnet = s.anvil != nullptr;
     env.elect = s.elect;
+    env.chain_count = chains.size();
     env.say = [&s](std::string_view line) { s.say(line); };
     for (const auto& c : chains) {
         if (c.chain_id) env.followed_rpcs[*c.chain_id] = c.rpc;
