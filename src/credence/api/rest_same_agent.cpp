@@ -17,6 +17,7 @@
 
 #include <credence/api/detail/rest_common.hpp>
 #include <credence/core/caip.hpp>
+#include <credence/core/json_lenient.hpp>
 #include <credence/core/uint256.hpp>
 #include <credence/index/verification_table.hpp>
 
@@ -66,27 +67,16 @@ ApiResult<std::vector<ChainRecord>> own_registrations(Ctx& ctx, const ChainRecor
     const std::optional<index::VerificationRecord> stored = std::move(*loaded);
     std::vector<ChainRecord> out;
     if (!stored.has_value()) return out;
+    using core::lenient::member;
     const Json report = Json::parse(stored->report_json, nullptr, false);
-    if (!report.is_object()) return out;
-    const auto matches = report.find("registration");
-    if (matches == report.end() || !matches->is_object() ||
-        matches->value("matches", false) != true) {
-        return out;
-    }
-    const auto file = report.find("registrationFile");
-    if (file == report.end() || !file->is_object()) return out;
-    const auto document = file->find("document");
-    if (document == file->end() || !document->is_object()) return out;
-    const auto entries = document->find("registrations");
-    if (entries == document->end() || !entries->is_array()) return out;
-    for (const Json& entry : *entries) {
-        if (!entry.is_object() || !entry.contains("agentRegistry") || !entry.contains("agentId")) {
-            continue;
-        }
-        const Json& registry_text = entry["agentRegistry"];
-        if (!registry_text.is_string()) continue;
-        const auto registry = core::parse_agent_registry(registry_text.get<std::string>());
-        auto agent_id = entry_agent_id(entry["agentId"]);
+    if (core::lenient::bool_at(member(report, "registration"), "matches") != true) return out;
+    const Json& entries =
+        member(member(member(report, "registrationFile"), "document"), "registrations");
+    if (!entries.is_array()) return out;
+    for (const Json& entry : entries) {
+        const auto registry =
+            core::parse_agent_registry(core::lenient::string_at(entry, "agentRegistry"));
+        auto agent_id = entry_agent_id(member(entry, "agentId"));
         if (!registry || !agent_id) continue;
         out.push_back(
             {registry->chain_id, core::Address{registry->identity_registry}, std::move(*agent_id)});
@@ -132,6 +122,7 @@ ApiResult<Json> same_agent(Ctx& ctx, const core::Bytes& agent_id) {
     constexpr size_t kMaxRecords = 20;
     for (size_t next = 0; next < found.size() && found.size() < kMaxRecords; ++next) {
         const ChainRecord from = found[next].first;
+        // A copy: `found` grows below.
         const std::vector<ChainRecord> named = found[next].second.registrations;
         for (const ChainRecord& candidate : named) {
             if (found.size() >= kMaxRecords) break;
@@ -148,23 +139,21 @@ ApiResult<Json> same_agent(Ctx& ctx, const core::Bytes& agent_id) {
             if (std::ranges::find(facts->registrations, from) == facts->registrations.end()) {
                 continue;
             }
-            out.push_back(
-                Json{{"chain_id", candidate.chain_id},
-                     {"agent_registry", agent_registry_of(candidate.chain_id, candidate.registry)},
-                     {"agent_id", uint256_or_null(DbValue(candidate.agent_id))}});
             found.emplace_back(candidate, std::move(*facts));
         }
     }
-    // Stable for clients: by chain, then agentId.
-    std::vector<Json> items(out.begin(), out.end());
-    std::ranges::sort(items, [](const Json& a, const Json& b) {
-        const auto key = [](const Json& j) {
-            const std::string id = j["agent_id"].get<std::string>();
-            return std::tuple{j["chain_id"].get<uint64_t>(), id.size(), id};
-        };
-        return key(a) < key(b);
+    // Stable for clients: by chain, then agentId (32 big-endian bytes order as the numbers do).
+    std::vector<ChainRecord> others;
+    for (size_t i = 1; i < found.size(); ++i) others.push_back(std::move(found[i].first));
+    std::ranges::sort(others, [](const ChainRecord& a, const ChainRecord& b) {
+        return std::tie(a.chain_id, a.agent_id) < std::tie(b.chain_id, b.agent_id);
     });
-    return Json(std::move(items));
+    for (const ChainRecord& r : others) {
+        out.push_back(Json{{"chain_id", r.chain_id},
+                           {"agent_registry", agent_registry_of(r.chain_id, r.registry)},
+                           {"agent_id", uint256_or_null(DbValue(r.agent_id))}});
+    }
+    return out;
 }
 
 }  // namespace credence::api::detail

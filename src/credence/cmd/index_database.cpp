@@ -20,8 +20,7 @@ std::string default_index_database() {
 
 std::unique_ptr<index::Database> open_index_database(const std::string& location, IndexOpen mode) {
     const std::string where = location.empty() ? default_index_database() : location;
-    const bool is_postgres = where.starts_with("postgres://") || where.starts_with("postgresql://");
-    if (!is_postgres) {
+    if (!index::is_postgres_location(where)) {
         const std::filesystem::path path = where.starts_with("sqlite:") ? where.substr(7) : where;
         if (mode == IndexOpen::existing && !std::filesystem::exists(path)) {
             throw CliError(fmt::format(

@@ -76,7 +76,7 @@ std::string apply_dialect(std::string_view sql, Dialect dialect) {
 DbResult<std::unique_ptr<Database>> open_database(std::string_view location, OpenMode mode) {
     const bool read_only = mode == OpenMode::read_only;
     DbResult<std::unique_ptr<Database>> db;
-    if (location.starts_with("postgres://") || location.starts_with("postgresql://")) {
+    if (is_postgres_location(location)) {
         db = open_postgres(location);
         // Session-wide, autocommit statements included (PostgreSQL 15 docs §20.11.1).
         if (db && read_only) {

@@ -124,6 +124,11 @@ enum class OpenMode {
     read_only,
 };
 
+/// Whether `location` names a PostgreSQL database ("postgres://..." or "postgresql://...");
+/// anything else is a SQLite file.
+[[nodiscard]] constexpr bool is_postgres_location(std::string_view location) noexcept {
+    return location.starts_with("postgres://") || location.starts_with("postgresql://");
+}
 /// "postgres://..." or "postgresql://..." opens PostgreSQL; anything else (optionally prefixed
 /// "sqlite:") is a SQLite file path. Opening never migrates or writes (IndexStore::open migrates).
 [[nodiscard]] DbResult<std::unique_ptr<Database>> open_database(

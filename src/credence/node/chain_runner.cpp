@@ -94,11 +94,25 @@ ChainRunner::ChainRunner(ChainConfig chain, ChainEnvironment env)
     if (sources_.empty() && chain_id_ != 0) {
         // Known without the RPC, so the API's scope exists before the chain answers. A broken
         // deployment file is prepare()'s error.
-        if (auto d = chain::find_deployment(chain_id_, chain_.deployment); d) {
-            const std::optional<chain::Deployment>& found = *d;
-            sources_ = index::default_sources(found ? &*found : nullptr, chain_id_);
-        }
+        if (auto defaults = default_sources(); defaults) sources_ = std::move(*defaults);
     }
+}
+
+std::expected<std::vector<index::RegistrySource>, std::string> ChainRunner::default_sources()
+    const {
+    auto deployment = chain::find_deployment(chain_id_, chain_.deployment);
+    if (!deployment) return std::unexpected(deployment.error());
+    const std::optional<chain::Deployment>& d = *deployment;
+    return index::default_sources(d ? &*d : nullptr, chain_id_);
+}
+
+void ChainRunner::follow(const std::stop_token& node_stop) {
+    follow_node_stop_ = std::make_unique<std::stop_callback<std::function<void()>>>(
+        node_stop, std::function<void()>([this] { stop_.request_stop(); }));
+}
+
+void ChainRunner::say(std::string_view line) const {
+    env_.say(fmt::format("credence node: chain {}: {}", chain_id_, line));
 }
 
 ChainRunner::~ChainRunner() { stop_and_join(); }
@@ -117,10 +131,9 @@ std::expected<void, ChainStartError> ChainRunner::prepare() {
     }
     chain_id_ = *id;
     if (chain_.registries.empty()) {
-        auto deployment = chain::find_deployment(chain_id_, chain_.deployment);
-        if (!deployment) return fail("chain.deployment: " + deployment.error(), true);
-        const std::optional<chain::Deployment>& d = *deployment;
-        sources_ = index::default_sources(d ? &*d : nullptr, chain_id_);
+        auto defaults = default_sources();
+        if (!defaults) return fail("chain.deployment: " + defaults.error(), true);
+        sources_ = std::move(*defaults);
     }
     if (sources_.empty()) {
         return fail(fmt::format("registries: nothing to index on chain {} (no deployment file and "
@@ -153,15 +166,13 @@ std::expected<void, ChainStartError> ChainRunner::prepare() {
         indexer_db_.reset();
         return fail("indexer: " + started.error().message, permanent);
     }
-    for (const auto& w : *started)
-        env_.say(fmt::format("credence node: chain {}: indexer: {}", chain_id_, w));
-    if (auto store = index::IndexStore::open(*indexer_db_)) {
-        if (auto cursor = store->cursor(chain_id_); cursor.has_value()) {
-            const std::optional<uint64_t> block = *cursor;
-            if (block.has_value()) {
-                indexed_block_.store(block.value_or(0));
-                has_cursor_.store(true);
-            }
+    for (const auto& w : *started) say("indexer: " + w);
+    // The store start() opened: no second migration check.
+    if (auto cursor = indexer_->store().cursor(chain_id_); cursor.has_value()) {
+        const std::optional<uint64_t> block = *cursor;
+        if (block.has_value()) {
+            indexed_block_.store(block.value_or(0));
+            has_cursor_.store(true);
         }
     }
     return {};
@@ -179,8 +190,7 @@ void ChainRunner::start_helpers(const std::stop_token& stop) {
 void ChainRunner::launch(const std::stop_token& node_stop,
                          std::function<void(std::string)> on_fatal) {
     on_fatal_ = std::move(on_fatal);
-    follow_node_stop_ = std::make_unique<std::stop_callback<std::function<void()>>>(
-        node_stop, std::function<void()>([this] { stop_.request_stop(); }));
+    follow(node_stop);
     chain_state_.recover("following");
     metrics_.store(&indexer_->metrics());
     threads_.emplace_back([this] { run_indexer(stop_); });
@@ -215,12 +225,11 @@ bool ChainRunner::become_writer(const std::stop_token& stop) {
         }
         if (*role == index::WriterRole::writer) {
             ++takeovers_;
-            env_.say(fmt::format("credence node: chain {}: elected its writer", chain_id_));
+            say("elected its writer");
             return true;
         }
         if (!said_standby) {
-            env_.say(fmt::format("credence node: chain {}: standby (another node writes it)",
-                                 chain_id_));
+            say("standby (another node writes it)");
             said_standby = true;
         }
         chain_state_.recover("standby");
@@ -234,8 +243,6 @@ bool ChainRunner::supervised_term(const std::stop_token& stop,
     if (!become_writer(stop)) return false;
     auto prepared = prepare();
     if (!prepared) {
-        const std::string line =
-            fmt::format("credence node: chain {}: {}", chain_id_, prepared.error().message);
         // The status is public and an RPC URL may carry a provider's key: the log has it.
         std::string shown = prepared.error().message;
         for (size_t at; (at = shown.find(chain_.rpc)) != std::string::npos;)
@@ -243,11 +250,14 @@ bool ChainRunner::supervised_term(const std::stop_token& stop,
         if (prepared.error().permanent) {
             // docs/node.md §Many chains: refused alone; the other chains go on.
             chain_state_.set("refused", shown);
-            env_.say(line + " (refused)");
+            say(prepared.error().message + " (refused)");
             if (fatal) fatal(fmt::format("chain {}: {}", chain_id_, prepared.error().message));
+            // Refused here, another node may follow it: the writer lock goes.
+            election_.reset();
+            indexer_db_.reset();
             return false;
         }
-        if (!start_failing_) env_.say(line + " (retrying)");
+        if (!start_failing_) say(prepared.error().message + " (retrying)");
         start_failing_ = true;
         chain_state_.set("starting", shown);
         rpc_failing_.store(true);
@@ -258,7 +268,7 @@ bool ChainRunner::supervised_term(const std::stop_token& stop,
         start_backoff_ = std::min(start_backoff_ * 2, std::chrono::milliseconds(30'000));
         return true;
     }
-    if (start_failing_) env_.say(fmt::format("credence node: chain {}: started", chain_id_));
+    if (start_failing_) say("started");
     start_failing_ = false;
     start_backoff_ = std::chrono::milliseconds(500);
     on_fatal_ = fatal;
@@ -275,7 +285,7 @@ bool ChainRunner::supervised_term(const std::stop_token& stop,
     threads_.clear();
     if (end != IndexerEnd::lost_writer) return false;
     // docs/scale.md §Failover: another node writes this chain now; stand by for the lock again.
-    env_.say(fmt::format("credence node: chain {}: lost the writer lock; standing by", chain_id_));
+    say("lost the writer lock; standing by");
     chain_state_.recover("standby");
     election_.reset();
     retired_indexers_.push_back(std::move(indexer_));
@@ -285,8 +295,7 @@ bool ChainRunner::supervised_term(const std::stop_token& stop,
 
 void ChainRunner::supervise(const std::stop_token& node_stop,
                             std::function<void(std::string)> on_fatal) {
-    follow_node_stop_ = std::make_unique<std::stop_callback<std::function<void()>>>(
-        node_stop, std::function<void()>([this] { stop_.request_stop(); }));
+    follow(node_stop);
     supervisor_ = std::jthread([this, fatal = std::move(on_fatal)] {
         const std::stop_token stop = stop_.get_token();
         while (!stop.stop_requested() && supervised_term(stop, fatal)) {
@@ -295,8 +304,7 @@ void ChainRunner::supervise(const std::stop_token& node_stop,
 }
 
 void ChainRunner::read(const std::stop_token& node_stop) {
-    follow_node_stop_ = std::make_unique<std::stop_callback<std::function<void()>>>(
-        node_stop, std::function<void()>([this] { stop_.request_stop(); }));
+    follow(node_stop);
     indexer_state_.set("disabled");
     verifier_state_.set("disabled");
     trust_state_.set("disabled");
@@ -503,9 +511,7 @@ ChainRunner::IndexerEnd ChainRunner::run_indexer(std::stop_source& term) {
     if (!chain_.ws.empty()) {
         chain::SubscribeConfig subscribe;
         subscribe.ws_url = chain_.ws;
-        subscribe.on_info = [this](std::string_view line) {
-            env_.say(fmt::format("credence node: chain {}: {}", chain_id_, line));
-        };
+        subscribe.on_info = [this](std::string_view line) { say(line); };
         wakeup = std::make_unique<chain::LogWakeup>(
             std::move(subscribe), chain::SubscriptionFilter::new_heads(), "new heads");
     }
@@ -527,16 +533,15 @@ ChainRunner::IndexerEnd ChainRunner::run_indexer(std::stop_source& term) {
                     return;
                 }
             }
-            const std::string prefix = fmt::format("credence node: chain {}: indexer: ", chain_id_);
             if (r.error) {
                 // Retried with backoff (index/indexer.hpp); /healthz is degraded meanwhile.
                 const bool rpc = r.error->kind == index::IndexErrorKind::rpc;
-                if (!indexer_failing_.exchange(true)) env_.say(prefix + r.error->message);
+                if (!indexer_failing_.exchange(true)) say("indexer: " + r.error->message);
                 rpc_failing_.store(rpc);
                 indexer_state_.set("retrying", r.error->message);
                 return;
             }
-            if (indexer_failing_.exchange(false)) env_.say(prefix + "recovered");
+            if (indexer_failing_.exchange(false)) say("indexer: recovered");
             rpc_failing_.store(false);
             if (r.head != 0) {
                 head_block_.store(r.head);
@@ -545,7 +550,7 @@ ChainRunner::IndexerEnd ChainRunner::run_indexer(std::stop_source& term) {
             }
             if (r.warnings.empty()) indexer_state_.recover("running");
             for (const auto& w : r.warnings) {
-                env_.say(prefix + w);
+                say("indexer: " + w);
                 indexer_state_.set("running", w);
             }
         },
@@ -574,7 +579,7 @@ void ChainRunner::run_verifier(const std::stop_token& stop) {
     }
     if (auto cached = use_small_cache(**db); !cached) {
         // Only memory: the connection keeps the default cache.
-        env_.say(fmt::format("credence node: chain {}: {}", chain_id_, cached.error().to_string()));
+        say(cached.error().to_string());
     }
     verify::FetcherConfig fetch;
     fetch.allow_http = config.fetch.allow_http;
@@ -679,7 +684,7 @@ void ChainRunner::run_trust(const std::stop_token& stop) {
     }
     if (auto cached = use_small_cache(**db); !cached) {
         // Only memory: the connection keeps the default cache.
-        env_.say(fmt::format("credence node: chain {}: {}", chain_id_, cached.error().to_string()));
+        say(cached.error().to_string());
     }
     trust::TrustConfig tc;
     tc.half_life_seconds = static_cast<int64_t>(config.trust.half_life_days * 86'400);

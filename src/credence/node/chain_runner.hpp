@@ -141,6 +141,13 @@ private:
     /// Waits until this node is the chain's writer (always at once without an election).
     bool become_writer(const std::stop_token& stop);
     void start_helpers(const std::stop_token& stop);
+    /// The chain's deployed ERC-8004 registries plus its deployment file's contracts.
+    [[nodiscard]] std::expected<std::vector<index::RegistrySource>, std::string> default_sources()
+        const;
+    /// Stops the chain when the node stops.
+    void follow(const std::stop_token& node_stop);
+    /// One log line, prefixed "credence node: chain <id>: ".
+    void say(std::string_view line) const;
     void run_verifier(const std::stop_token& stop);
     void run_trust(const std::stop_token& stop);
     void end(std::string what);

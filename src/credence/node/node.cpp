@@ -316,9 +316,7 @@ std::expected<std::unique_ptr<Node>, std::string> Node::start(NodeConfig config,
         s.database_location = s.config.database.location;
     }
 
-    const bool postgres = s.database_location.starts_with("postgres://") ||
-                          s.database_location.starts_with("postgresql://");
-    s.elect = postgres && role != NodeRole::api;
+    s.elect = index::is_postgres_location(s.database_location) && role != NodeRole::api;
 
     if (s.elect && !s.many && !chains.front().chain_id) {
         // The API's scope needs the chain id before the election lets the chain start.
