@@ -8,6 +8,8 @@
 # For each run and chain it prints the ingest rate (the chain's logs / the seconds from "serving"
 # until /api/v1/status shows the chain indexed to its head), the multi-chain rate as % of the
 # chain's single-chain rate, and the node's peak RSS (VmHWM) with the growth per extra chain.
+# It also prints the CPU each run used, the node's and the three anvils' (utime + stime over the
+# run), as cores busy on average: what is left of the machine for more chains.
 #
 #   bench/node/chains.sh [BLOCKS (2000)] [build-dir (build/release)]
 #
@@ -52,6 +54,15 @@ for i in 0 1 2; do
     done
     [[ -s $work/chain$i.env ]] || { echo "chains.sh: chain $i was not made" >&2; exit 1; }
 done
+# The anvils (the dense_chain.sh processes' children), for their CPU time.
+anvil_pids=()
+for i in 0 1 2; do anvil_pids+=("$(pgrep -P "${chain_pids[$i]}" -x anvil)"); done
+ticks=$(getconf CLK_TCK)
+cpu_ticks() {  # pid...: utime + stime (fields 14, 15 of /proc/PID/stat; the name has no spaces)
+    local p sum=0
+    for p in "$@"; do sum=$((sum + $(awk '{ print $14 + $15 }' "/proc/$p/stat"))); done
+    echo "$sum"
+}
 rpc=() emitter=() deploy=() head=()
 for i in 0 1 2; do
     # shellcheck disable=SC1090
@@ -115,6 +126,8 @@ EOF
     done
     [[ -n $url ]] || { echo "chains.sh: $label did not serve" >&2; exit 1; }
     t0=$(date +%s.%N)
+    local anvil0 node0
+    anvil0=$(cpu_ticks "${anvil_pids[@]}") node0=$(cpu_ticks "$node_pid")
     declare -A done_at=()
     while ((${#done_at[@]} < $#)); do
         local status now
@@ -132,8 +145,11 @@ EOF
             { echo "chains.sh: $label did not reach the heads in 900 s" >&2; exit 1; }
         sleep 0.1
     done
-    local rss
+    local rss wall anvil_s node_s
     rss=$(awk '/^VmHWM:/ { printf "%d", $2 / 1024 }' "/proc/$node_pid/status")
+    wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
+    anvil_s=$(awk -v a="$anvil0" -v b="$(cpu_ticks "${anvil_pids[@]}")" -v t="$ticks" 'BEGIN { printf "%.2f", (b - a) / t }')
+    node_s=$(awk -v a="$node0" -v b="$(cpu_ticks "$node_pid")" -v t="$ticks" 'BEGIN { printf "%.2f", (b - a) / t }')
     kill -TERM "$node_pid"
     wait "$node_pid" || { echo "chains.sh: $label did not stop cleanly" >&2; cat "$work/$label.err" >&2; exit 1; }
     node_pid=
@@ -142,6 +158,7 @@ EOF
             'BEGIN { printf "%s %s %.2f %.0f\n", l, id, b - a, n / (b - a) }'
     done
     echo "$label rss $rss"
+    echo "$label cpu $wall $node_s $anvil_s"
 }
 
 results=$work/results.txt
@@ -153,11 +170,14 @@ cat "$results"
 echo
 printf '%-8s %10s %12s %12s %10s\n' chain alone "three at once" "% of alone" ""
 for i in 0 1 2; do
-    alone=$(awk -v l="alone$i" '$1 == l && $2 != "rss" { print $4 }' "$results")
+    alone=$(awk -v l="alone$i" '$1 == l && $2 ~ /^[0-9]+$/ { print $4 }' "$results")
     three=$(awk -v id="${ids[$i]}" '$1 == "three" && $2 == id { print $4 }' "$results")
     printf '%-8s %10s %12s %11.0f%%\n' "${ids[$i]}" "$alone/s" "$three/s" \
         "$(awk -v a="$three" -v b="$alone" 'BEGIN { print 100 * a / b }')"
 done
+echo
+printf '%-8s %8s %12s %12s %14s\n' run seconds "node CPU" "anvils CPU" "cores busy"
+awk '$2 == "cpu" { printf "%-8s %8s %11ss %11ss %14.2f\n", $1, $3, $4, $5, ($4 + $5) / $3 }' "$results"
 one_rss=$(awk '$1 ~ /^alone/ && $2 == "rss" { if ($3 > m) m = $3 } END { print m }' "$results")
 three_rss=$(awk '$1 == "three" && $2 == "rss" { print $3 }' "$results")
 echo "peak RSS: one chain $one_rss MB (the largest of the three), three chains $three_rss MB:" \

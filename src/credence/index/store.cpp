@@ -569,11 +569,19 @@ DbResult<void> IndexStore::build_secondary_indexes() {
     // 300 MB) and costs no speed (measured: 3.4 s at 16 MiB against 4.4 s at 64 MiB for 1M events'
     // indexes).
     const bool sqlite = db_->dialect() == Dialect::sqlite;
-    const auto set_cache = [&](int64_t kib) {
-        return sqlite ? db_->exec_script(fmt::format("PRAGMA cache_size=-{}", kib))
+    const auto set_cache = [&](int64_t size) {
+        return sqlite ? db_->exec_script(fmt::format("PRAGMA cache_size={}", size))
                       : DbResult<void>{};
     };
-    if (auto r = set_cache(kSqliteSortCacheKib); !r) return r;
+    // The connection's own size comes back afterwards: a node following several chains gives
+    // each indexer a share of the one-chain cache (docs/node.md §Many chains).
+    int64_t own_cache = -kSqliteCacheKib;
+    if (sqlite) {
+        auto rows = db_->query("PRAGMA cache_size");
+        if (!rows) return std::unexpected(rows.error());
+        if (const int64_t* n = rows->empty() ? nullptr : int_at(rows->front(), 0)) own_cache = *n;
+    }
+    if (auto r = set_cache(-kSqliteSortCacheKib); !r) return r;
     auto built = [&]() -> DbResult<void> {
         if (auto r = db_->begin(); !r) return r;
         for (const auto& index : index_deferrable_indexes()) {
@@ -582,7 +590,7 @@ DbResult<void> IndexStore::build_secondary_indexes() {
         }
         return db_->commit();
     }();
-    auto restored = set_cache(kSqliteCacheKib);
+    auto restored = set_cache(own_cache);
     if (!built) return built;
     return restored;
 }

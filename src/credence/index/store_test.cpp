@@ -1230,6 +1230,16 @@ TEST_P(index_store, dropped_secondary_indexes_come_back_as_the_migrations_define
     }
 }
 
+// A node following several chains gives each indexer's connection a share of the cache
+// (docs/node.md §Many chains): building the indexes gives back that share, not the default.
+TEST_P(index_store, building_the_indexes_gives_back_the_connections_own_cache) {
+    if (db().dialect() != Dialect::sqlite) GTEST_SKIP() << "a SQLite page cache";
+    ASSERT_TRUE(db().exec_script("PRAGMA cache_size=-21845").has_value());
+    ASSERT_TRUE(store().drop_secondary_indexes().has_value());
+    ASSERT_TRUE(store().build_secondary_indexes().has_value());
+    EXPECT_EQ(one("PRAGMA cache_size", {}), DbValue{int64_t{-21845}});
+}
+
 // A reorg during a bulk load (after a restart) rolls back correctly and ends the bulk load.
 TEST_P(index_store, rollback_during_a_bulk_load_builds_the_indexes_and_rolls_back) {
     REQUIRE_SCENARIO();

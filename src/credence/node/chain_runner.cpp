@@ -30,6 +30,8 @@ using Clock = std::chrono::steady_clock;
 constexpr int64_t kReaderCacheKib = 8 * 1024;
 /// The smallest merged batch of a chain's indexer when several share the budget.
 constexpr uint64_t kMinBatchLogs = 5'000;
+/// The smallest page cache of a chain's indexer when several share the one-chain cache.
+constexpr int64_t kMinIndexerCacheKib = 16 * 1024;
 
 int64_t unix_now() {
     return std::chrono::duration_cast<std::chrono::seconds>(
@@ -145,6 +147,15 @@ std::expected<void, ChainStartError> ChainRunner::prepare() {
         auto db = index::open_database(env_.database_location);
         if (!db) return fail("database: " + db.error().to_string());
         indexer_db_ = std::move(*db);
+        // docs/node.md §Many chains: each connection's page cache counts in the resident set, so
+        // the chains' indexers share the one-chain cache as they share the batch budget.
+        if (indexer_db_->dialect() == index::Dialect::sqlite && env_.chain_count > 1) {
+            const int64_t kib =
+                std::max(kMinIndexerCacheKib,
+                         index::kSqliteCacheKib / static_cast<int64_t>(env_.chain_count));
+            if (auto r = indexer_db_->exec_script(fmt::format("PRAGMA cache_size=-{}", kib)); !r)
+                return fail("database: " + r.error().to_string());
+        }
     }
 
     index::IndexerOptions options;
