@@ -27,6 +27,7 @@ void WorkerThread::run(const std::stop_token& stop) {
         jobs_.pop_front();
         lock.unlock();
         job();
+        job = nullptr;  // what it holds is freed unlocked: post() never waits for that
         lock.lock();
     }
 }
