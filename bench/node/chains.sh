@@ -8,8 +8,8 @@
 # For each run and chain it prints the ingest rate (the chain's logs / the seconds from "serving"
 # until /api/v1/status shows the chain indexed to its head), the multi-chain rate as % of the
 # chain's single-chain rate, and the node's peak RSS (VmHWM) with the growth per extra chain.
-# It also prints the CPU each run used, the node's and the three anvils' (utime + stime over the
-# run), as cores busy on average: what is left of the machine for more chains.
+# It also prints the CPU each run used, the node's, the three anvils' and the PostgreSQL server's
+# (utime + stime over the run), as cores busy on average: what is left of the machine.
 #
 #   bench/node/chains.sh [BLOCKS (2000)] [build-dir (build/release)]
 #
@@ -60,8 +60,16 @@ for i in 0 1 2; do anvil_pids+=("$(pgrep -P "${chain_pids[$i]}" -x anvil)"); don
 ticks=$(getconf CLK_TCK)
 cpu_ticks() {  # pid...: utime + stime (fields 14, 15 of /proc/PID/stat; the name has no spaces)
     local p sum=0
-    for p in "$@"; do sum=$((sum + $(awk '{ print $14 + $15 }' "/proc/$p/stat"))); done
+    for p in "$@"; do sum=$((sum + $(awk '{ print $14 + $15 }' "/proc/$p/stat" 2>/dev/null || echo 0))); done
     echo "$sum"
+}
+# The PostgreSQL server's processes (the postmaster and its children), "pid ticks" per line: a
+# run's server CPU is what those alive at its end used since its start (backends start with it).
+pg_ticks() {
+    [[ -n $pg_dir ]] || return 0
+    local main p
+    main=$(head -n1 "$pg_dir/data/postmaster.pid")
+    for p in "$main" $(pgrep -P "$main"); do echo "$p $(cpu_ticks "$p")"; done
 }
 rpc=() emitter=() deploy=() head=()
 for i in 0 1 2; do
@@ -128,6 +136,7 @@ EOF
     t0=$(date +%s.%N)
     local anvil0 node0
     anvil0=$(cpu_ticks "${anvil_pids[@]}") node0=$(cpu_ticks "$node_pid")
+    pg_ticks >"$work/$label.pg0"
     declare -A done_at=()
     while ((${#done_at[@]} < $#)); do
         local status now
@@ -145,7 +154,10 @@ EOF
             { echo "chains.sh: $label did not reach the heads in 900 s" >&2; exit 1; }
         sleep 0.1
     done
-    local rss wall anvil_s node_s
+    local rss wall anvil_s node_s pg_s
+    pg_ticks >"$work/$label.pg1"
+    pg_s=$(awk -v t="$ticks" 'NR == FNR { start[$1] = $2; next } { sum += $2 - start[$1] }
+        END { printf "%.2f", sum / t }' "$work/$label.pg0" "$work/$label.pg1")
     rss=$(awk '/^VmHWM:/ { printf "%d", $2 / 1024 }' "/proc/$node_pid/status")
     wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
     anvil_s=$(awk -v a="$anvil0" -v b="$(cpu_ticks "${anvil_pids[@]}")" -v t="$ticks" 'BEGIN { printf "%.2f", (b - a) / t }')
@@ -158,7 +170,7 @@ EOF
             'BEGIN { printf "%s %s %.2f %.0f\n", l, id, b - a, n / (b - a) }'
     done
     echo "$label rss $rss"
-    echo "$label cpu $wall $node_s $anvil_s"
+    echo "$label cpu $wall $node_s $anvil_s $pg_s"
 }
 
 results=$work/results.txt
@@ -176,8 +188,8 @@ for i in 0 1 2; do
         "$(awk -v a="$three" -v b="$alone" 'BEGIN { print 100 * a / b }')"
 done
 echo
-printf '%-8s %8s %12s %12s %14s\n' run seconds "node CPU" "anvils CPU" "cores busy"
-awk '$2 == "cpu" { printf "%-8s %8s %11ss %11ss %14.2f\n", $1, $3, $4, $5, ($4 + $5) / $3 }' "$results"
+printf '%-8s %8s %12s %12s %14s %12s\n' run seconds "node CPU" "anvils CPU" "server CPU" "cores busy"
+awk '$2 == "cpu" { printf "%-8s %8s %11ss %11ss %13ss %12.2f\n", $1, $3, $4, $5, $6, ($4 + $5 + $6) / $3 }' "$results"
 one_rss=$(awk '$1 ~ /^alone/ && $2 == "rss" { if ($3 > m) m = $3 } END { print m }' "$results")
 three_rss=$(awk '$1 == "three" && $2 == "rss" { print $3 }' "$results")
 echo "peak RSS: one chain $one_rss MB (the largest of the three), three chains $three_rss MB:" \

@@ -373,12 +373,17 @@ std::expected<void, IndexError> Indexer::plan_indexes(IndexStore& store, bool fi
         if (!*indexes_built_) {
             want_built = false;  // a bulk load under way (maybe before a restart) goes on
         } else if (logs >= options_.bulk_min_logs) {
-            if (!stored_logs_) {
-                auto n = store.log_count(options_.chain_id);
+            // Every chain's logs: on a database other chains already fill, the indexes stay
+            // (their API queries need them, and building them again would sort every row).
+            const uint64_t most = kBulkLoadRatio * logs;
+            if (!stored_logs_ || (stored_logs_capped_ && *stored_logs_ <= most)) {
+                const uint64_t cap = 2 * most + 1;
+                auto n = store.log_count_up_to(cap);
                 if (!n) return db_fail(n.error(), "count raw logs");
                 stored_logs_ = *n;
+                stored_logs_capped_ = *n >= cap;
             }
-            want_built = *stored_logs_ > kBulkLoadRatio * logs;
+            want_built = *stored_logs_ > most;
         }
     }
     if (want_built == *indexes_built_) return {};

@@ -216,7 +216,10 @@ private:
     IndexerMetrics metrics_;
     // Read from the store on first use, then kept in step with what this indexer does.
     std::optional<bool> indexes_built_;
+    /// Every chain's stored logs, counted up to a cap (IndexStore::log_count_up_to): at the cap
+    /// only a lower bound, counted again when a larger batch needs more.
     std::optional<uint64_t> stored_logs_;
+    bool stored_logs_capped_ = false;
     /// Sources being backfilled (source_cursors.hpp), and a count of the followed set's changes
     /// (a chunk fetched ahead for another set is dropped).
     std::vector<SourceCursor> backfilling_;

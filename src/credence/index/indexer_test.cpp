@@ -7,12 +7,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include <fmt/format.h>
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
@@ -451,6 +453,55 @@ TEST_F(IndexerDevnet, a_bulk_load_drops_and_rebuilds_the_indexes_and_changes_no_
     auto built = loader.store().secondary_indexes_built();
     ASSERT_TRUE(built);
     EXPECT_TRUE(*built);
+}
+
+// A chain added to a database that other chains already fill is no bulk load: dropping the
+// secondary indexes would slow every chain's API, and building them again sorts every row.
+TEST_F(IndexerDevnet, a_chain_added_to_a_full_database_keeps_the_indexes) {
+    traffic(4, 2);
+    auto db = fresh_sqlite("shared");
+    ASSERT_TRUE(db);
+    IndexerOptions o = options();
+    o.finality_depth = 0;
+    o.range.initial_blocks = 1;
+    o.range.max_blocks = 1;
+    o.batch_logs = 3;
+    o.bulk_min_logs = 1;
+    {
+        Indexer first(o, client_for(devnet().rpc_url()), *db);
+        ASSERT_TRUE(first.start());
+        std::stop_source stop;
+        ASSERT_TRUE(first.run(stop.get_token(), false, std::chrono::milliseconds(10), {}));
+        // Its raw logs copied as twenty other chains' (as if they were followed too), then this
+        // chain rolled back to its start.
+        for (int other = 80; other < 100; ++other) {
+            ASSERT_TRUE(db->exec_script(fmt::format(
+                "INSERT INTO raw_logs SELECT {}, block_num, log_index, block_hash, txn_hash, "
+                "txn_index, address, kind, topic0, topic1, topic2, topic3, data, detail, entity "
+                "FROM raw_logs WHERE chain_id = {}",
+                other, o.chain_id)));
+        }
+        ASSERT_TRUE(first.store().rollback_to(o.chain_id, 0));
+    }
+    const std::array<DbValue, 1> own{static_cast<int64_t>(o.chain_id)};
+    const auto others = db->query("SELECT COUNT(*) FROM raw_logs WHERE chain_id <> $1", own);
+    ASSERT_TRUE(others && !others->empty());
+    // More than a bulk load allows even if every log of this chain came in one batch.
+    ASSERT_GT(std::get<int64_t>(others->front()[0]),
+              std::get<int64_t>(others->front()[0]) / 20 * int64_t{kBulkLoadRatio});
+
+    Indexer added(o, client_for(devnet().rpc_url()), *db);
+    ASSERT_TRUE(added.start());
+    std::stop_source stop;
+    bool dropped = false;
+    uint64_t stored = 0;
+    ASSERT_TRUE(added.run(stop.get_token(), false, std::chrono::milliseconds(10),
+                          [&](const StepReport& r) {
+                              dropped = dropped || r.indexes_dropped;
+                              stored += r.stored;
+                          }));
+    EXPECT_GT(stored, 0U);
+    EXPECT_FALSE(dropped) << "a chain added to a full database dropped the indexes";
 }
 
 // The built-in addresses are the deployed ones listed in the external vectors (erc8004.json).

@@ -79,7 +79,8 @@ constexpr std::string_view kAffectedEntities =
     "ORDER BY address, kind, entity";
 constexpr std::string_view kCountLogsAbove =
     "SELECT COUNT(*) FROM raw_logs WHERE chain_id = $1 AND block_num > $2";
-constexpr std::string_view kCountLogs = "SELECT COUNT(*) FROM raw_logs WHERE chain_id = $1";
+constexpr std::string_view kCountLogsUpTo =
+    "SELECT COUNT(*) FROM (SELECT 1 FROM raw_logs LIMIT $1) AS counted";
 // Whether an index exists, from each backend's catalog (the store's own schema only).
 constexpr std::string_view kSqliteIndexCount =
     "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name = $1";
@@ -534,9 +535,9 @@ DbResult<ChainStatus> IndexStore::status(uint64_t chain_id) {
     return s;
 }
 
-DbResult<uint64_t> IndexStore::log_count(uint64_t chain_id) {
-    const std::array<DbValue, 1> p{int_value(chain_id)};
-    return count_rows(*db_, kCountLogs, p);
+DbResult<uint64_t> IndexStore::log_count_up_to(uint64_t limit) {
+    const std::array<DbValue, 1> p{int_value(limit)};
+    return count_rows(*db_, kCountLogsUpTo, p);
 }
 
 DbResult<bool> IndexStore::secondary_indexes_built() {

@@ -158,8 +158,9 @@ public:
 
     [[nodiscard]] DbResult<ChainStatus> status(uint64_t chain_id);
 
-    /// How many raw logs of `chain_id` are stored.
-    [[nodiscard]] DbResult<uint64_t> log_count(uint64_t chain_id);
+    /// How many raw logs are stored, of every chain (the secondary indexes cover them all),
+    /// counting no further than `limit`: the cost stays bounded on a large database.
+    [[nodiscard]] DbResult<uint64_t> log_count_up_to(uint64_t limit);
 
     /// Bulk load (docs/benchmarks.md). The secondary indexes that ingestion never reads
     /// (schema.hpp: index_deferrable_indexes) cost a random-order B-tree insert per event. Far

@@ -1230,6 +1230,28 @@ TEST_P(index_store, dropped_secondary_indexes_come_back_as_the_migrations_define
     }
 }
 
+// The bulk-load decision (indexer.hpp kBulkLoadRatio) weighs every chain's rows, since the
+// secondary indexes cover them all; the count stops at its limit.
+TEST_P(index_store, log_count_counts_every_chain_up_to_the_limit) {
+    REQUIRE_SCENARIO();
+    commit_all(sc);
+    Batch other;
+    other.chain_id = sc.chain_id + 1;
+    other.to_block = sc.head;
+    other.logs = sc.logs_in(0, sc.head);
+    auto stored = store().commit_batch(other);
+    ASSERT_TRUE(stored.has_value()) << stored.error().to_string();
+    const auto all = static_cast<uint64_t>(count("SELECT COUNT(*) FROM raw_logs", {}));
+    ASSERT_GT(stored->stored, 2U);
+    EXPECT_EQ(all, 2 * stored->stored);
+    auto n = store().log_count_up_to(all + 10);
+    ASSERT_TRUE(n.has_value()) << n.error().to_string();
+    EXPECT_EQ(*n, all);
+    n = store().log_count_up_to(3);
+    ASSERT_TRUE(n.has_value());
+    EXPECT_EQ(*n, 3U);
+}
+
 // A node following several chains gives each indexer's connection a share of the cache
 // (docs/node.md §Many chains): building the indexes gives back that share, not the default.
 TEST_P(index_store, building_the_indexes_gives_back_the_connections_own_cache) {
