@@ -120,3 +120,39 @@ TEST(cli_verify_fetch, malformed_allow_host_is_refused) {
         EXPECT_NE(first_line.find("allowed host \"" + entry + "\""), std::string::npos) << r.out;
     }
 }
+
+// docs/cli.md §fetch flags: `ipfs://` goes to the public trustless gateways the node asks by
+// default (trustless-gateway.link first), `--ipfs-gateway` replaces them and `--no-ipfs-gateway`
+// asks none. The gateway here is a loopback server answering for that name (--connect-to); the
+// CID and its bytes are the published CIDv1 of "hello world\n" (the IPFS docs').
+TEST(cli_verify_fetch, ipfs_goes_to_the_default_public_gateways_unless_told_otherwise) {
+    const std::string cid = "bafkreifjjcie6lypi6ny7amxnfftagclbuxndqonfipmb64f2km2devei4";
+    const std::string path = "/ipfs/" + cid;
+    credence::testing::HttpsServer server({"trustless-gateway.link", "gateway.test"});
+    server.serve("trustless-gateway.link", path, "hello world\n", "application/vnd.ipld.raw");
+    server.serve("gateway.test", path, "hello world\n", "application/vnd.ipld.raw");
+
+    const FetchRun by_default = run_fetch({"ipfs://" + cid, "--json"}, false, flags(server));
+    ASSERT_EQ(by_default.status, 0) << by_default.out;
+    EXPECT_EQ(nlohmann::json::parse(by_default.out)["body"], "hello world\n");
+    EXPECT_EQ(server.hits("trustless-gateway.link", path), 1U);
+
+    auto replaced = flags(server);
+    replaced.insert(replaced.end(), {"--ipfs-gateway", "https://gateway.test"});
+    const FetchRun own = run_fetch({"ipfs://" + cid, "--json"}, false, replaced);
+    ASSERT_EQ(own.status, 0) << own.out;
+    EXPECT_EQ(server.hits("gateway.test", path), 1U);
+    EXPECT_EQ(server.hits("trustless-gateway.link", path), 1U) << "the default was asked too";
+
+    auto none = flags(server);
+    none.emplace_back("--no-ipfs-gateway");
+    const FetchRun refused = run_fetch({"ipfs://" + cid}, true, none);
+    EXPECT_EQ(refused.status, 1);
+    EXPECT_NE(refused.out.find("no_gateway"), std::string::npos) << refused.out;
+    EXPECT_EQ(server.hits("", path), 2U);
+
+    // Both at once is a usage error, before anything is fetched.
+    none.insert(none.end(), {"--ipfs-gateway", "https://gateway.test"});
+    EXPECT_NE(run_fetch({"ipfs://" + cid}, true, none).status, 0);
+    EXPECT_EQ(server.hits("", path), 2U);
+}

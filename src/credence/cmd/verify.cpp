@@ -14,6 +14,7 @@
 #include <credence/cmd/commands.hpp>
 #include <credence/core/bytes.hpp>
 #include <credence/core/keccak.hpp>
+#include <credence/verify/net/ipfs_gateways.hpp>
 #include <credence/verify/net/ssrf_guard.hpp>
 
 namespace credence::cmd {
@@ -83,18 +84,29 @@ void add_fetch_flags(CLI::App& cmd, FetchArgs& args) {
     cmd.add_option("--ca-file", args.ca_file, "PEM CA bundle to trust instead of the system CAs")
         ->check(CLI::ExistingFile);
     cmd.add_flag("--allow-http", args.allow_http, "Allow plain http:// URLs");
-    cmd.add_option("--ipfs-gateway", args.ipfs_gateways,
-                   "IPFS gateway base URL, e.g. https://ipfs.io (repeatable; tried in order)");
+    auto* gateway = cmd.add_option("--ipfs-gateway", args.ipfs_gateways,
+                                   "Trustless IPFS gateway base URL, tried in order (repeatable; "
+                                   "replaces the default public gateways)");
+    cmd.add_flag("--no-ipfs-gateway", args.no_ipfs_gateway,
+                 "Ask no IPFS gateway: ipfs:// URLs fail with no_gateway")
+        ->excludes(gateway);
 }
 
-std::unique_ptr<verify::Fetcher> make_fetcher(const FetchArgs& args) {
+verify::FetcherConfig fetcher_config(const FetchArgs& args) {
     verify::FetcherConfig config;
     config.allow_hosts = args.allow_hosts;
     config.connect_to = args.connect_to;
     config.ca_file = args.ca_file;
     config.allow_http = args.allow_http;
-    config.ipfs_gateways = args.ipfs_gateways;
-    return verify::make_curl_fetcher(std::move(config));
+    if (!args.no_ipfs_gateway) {
+        config.ipfs_gateways =
+            args.ipfs_gateways.empty() ? verify::default_ipfs_gateways() : args.ipfs_gateways;
+    }
+    return config;
+}
+
+std::unique_ptr<verify::Fetcher> make_fetcher(const FetchArgs& args) {
+    return verify::make_curl_fetcher(fetcher_config(args));
 }
 
 std::string describe(const core::Error<verify::FetchError>& error) {

@@ -25,16 +25,22 @@ struct FetchArgs {
     std::vector<std::string> connect_to;   ///< --connect-to (repeatable, curl syntax)
     std::string ca_file;      ///< --ca-file: PEM CA bundle used instead of the system's
     bool allow_http = false;  ///< --allow-http
-    std::vector<std::string> ipfs_gateways;  ///< --ipfs-gateway (repeatable; default none)
+    /// --ipfs-gateway (repeatable): replaces the public ones the node asks by default
+    /// (verify/net/ipfs_gateways.hpp), so a CLI check and the node read `ipfs://` alike.
+    std::vector<std::string> ipfs_gateways;
+    bool no_ipfs_gateway = false;  ///< --no-ipfs-gateway: none, `ipfs://` fails `no_gateway`
 };
 
 /// CLI11 check of one --allow-host entry: a malformed one is refused with the line
 /// verify::HostAllowList::parse gives, never silently dropped.
 [[nodiscard]] CLI::Validator allow_host_check();
 
-/// Adds --allow-host, --connect-to, --ca-file, --allow-http and --ipfs-gateway to `cmd`.
+/// Adds --allow-host, --connect-to, --ca-file, --allow-http, --ipfs-gateway and
+/// --no-ipfs-gateway to `cmd`.
 void add_fetch_flags(CLI::App& cmd, FetchArgs& args);
 
+/// The fetcher's configuration from the flags (the default gateways filled in).
+[[nodiscard]] verify::FetcherConfig fetcher_config(const FetchArgs& args);
 /// The production fetcher configured from the flags.
 [[nodiscard]] std::unique_ptr<verify::Fetcher> make_fetcher(const FetchArgs& args);
 
