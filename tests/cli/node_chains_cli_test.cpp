@@ -178,6 +178,36 @@ TEST(node_chains_cli, two_chains_into_one_index_and_a_lying_and_a_dead_rpc_refus
     EXPECT_EQ(get_text(*url, "/api/v1/chains/31337/agents/2").first, 404);
     // A chain listed but refused is followed by nobody: its agents are simply absent.
     EXPECT_EQ(get_text(*url, "/api/v1/agents?chain=5").first, 404);
+    // One agent0 subgraph per chain (docs/graphql.md §Chains): the default chain's at the
+    // subgraph path, each chain's under its id.
+    const auto graph_ids = [&](const std::string& path) {
+        httplib::Client client(*url);
+        client.set_read_timeout(std::chrono::seconds(10));
+        auto res = client.Post(path, R"({"query":"{ agents(first: 10) { id chainId } }"})",
+                               "application/json");
+        std::vector<std::string> ids;
+        if (!res || res->status != 200) return ids;
+        const json doc = json::parse(res->body, nullptr, false);
+        if (!doc.is_object() || !doc.contains("data")) return ids;
+        for (const auto& agent : doc["data"]["agents"]) {
+            ids.push_back(agent["id"].get<std::string>() + "@" +
+                          agent["chainId"].get<std::string>());
+        }
+        return ids;
+    };
+    EXPECT_EQ(graph_ids("/subgraphs/agent0"),
+              (std::vector<std::string>{"31337:0@31337", "31337:1@31337"}));
+    EXPECT_EQ(graph_ids("/subgraphs/agent0/31337"), graph_ids("/subgraphs/agent0"));
+    EXPECT_EQ(graph_ids("/subgraphs/agent0/84532"),
+              (std::vector<std::string>{"84532:0@84532", "84532:1@84532", "84532:2@84532"}));
+    {
+        httplib::Client client(*url);
+        auto res = client.Post("/subgraphs/agent0/5", R"({"query":"{ agents { id } }"})",
+                               "application/json");
+        ASSERT_TRUE(res);
+        EXPECT_EQ(res->status, 404) << res->body;
+        EXPECT_NE(res->body.find("does not follow that chain"), std::string::npos) << res->body;
+    }
     EXPECT_EQ(node.stop(SIGTERM, std::chrono::seconds(15)), 0) << node.err();
 
     // Each chain's rows are what `credence index` writes for it alone.

@@ -1,7 +1,11 @@
 #include <credence/api/graphql_endpoint.hpp>
 
+#include <charconv>
 #include <string>
+#include <system_error>
 #include <utility>
+
+#include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
 
@@ -30,6 +34,22 @@ std::string_view response_type(const HttpRequest& request) {
 }
 
 }  // namespace
+
+std::optional<uint64_t> agent0_subgraph_chain(std::string_view path) {
+    if (!path.starts_with(kAgent0SubgraphPath)) return std::nullopt;
+    path.remove_prefix(kAgent0SubgraphPath.size());
+    if (!path.starts_with('/')) return std::nullopt;
+    path.remove_prefix(1);
+    uint64_t chain_id = 0;
+    const auto [end, ec] = std::from_chars(path.data(), path.data() + path.size(), chain_id);
+    if (ec != std::errc{} || end != path.data() + path.size() || path.empty()) return std::nullopt;
+    return chain_id;
+}
+
+HttpResponse unknown_subgraph_chain(std::string_view path) {
+    return refuse(404, fmt::format("no subgraph at {}: this node does not follow that chain", path),
+                  "application/json");
+}
 
 GraphqlEndpoint::GraphqlEndpoint(subgraph::Agent0GraphOptions options)
     : graph_(std::move(options)) {}

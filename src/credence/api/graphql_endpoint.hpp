@@ -13,15 +13,23 @@
 // Thread-safety: handle() from any number of server threads. Ownership: owns the Agent0Graph.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <optional>
+#include <string_view>
 
 #include <credence/api/http_types.hpp>
 #include <credence/subgraph/agent0_graph.hpp>
 
 namespace credence::api {
 
-/// The endpoint's path.
+/// The endpoint's path: the node's default chain. `<path>/<chainId>` names a chain.
 inline constexpr std::string_view kAgent0SubgraphPath = "/subgraphs/agent0";
+
+/// The chain id of `/subgraphs/agent0/<chainId>` (decimal), or nullopt for any other path.
+[[nodiscard]] std::optional<uint64_t> agent0_subgraph_chain(std::string_view path);
+/// The 404 for a chain no subgraph is served for, as a GraphQL error.
+[[nodiscard]] HttpResponse unknown_subgraph_chain(std::string_view path);
 
 class GraphqlEndpoint {
 public:

@@ -52,6 +52,14 @@ struct HttpServer::Impl {
         if (graphql != nullptr && request.path == kAgent0SubgraphPath) {
             return graphql->handle(request);
         }
+        if (graphql != nullptr) {
+            if (const auto chain = agent0_subgraph_chain(request.path)) {
+                const auto it = shared.options.graphql_chains.find(*chain);
+                return it == shared.options.graphql_chains.end()
+                           ? unknown_subgraph_chain(request.path)
+                           : it->second->handle(request);
+            }
+        }
         if (is_api_path(request.path)) return rest.handle(request);
         return static_files.serve(request);
     }

@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <expected>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -43,6 +44,9 @@ struct HttpServerOptions {
     /// Serves /subgraphs/agent0 (api/graphql_endpoint.hpp) when set; borrowed, must outlive
     /// the server.
     GraphqlEndpoint* graphql = nullptr;
+    /// Serves /subgraphs/agent0/<chainId>, one subgraph per chain followed (docs/graphql.md
+    /// §Chains); borrowed, must outlive the server. Any other chain id there is a 404.
+    std::map<uint64_t, GraphqlEndpoint*> graphql_chains;
     uint16_t port = 8004;              ///< 0 picks a free port (see HttpServer::port())
     std::filesystem::path static_dir;  ///< the built explorer (web/dist); empty: no static files
     size_t max_body_bytes = 64 * 1024;

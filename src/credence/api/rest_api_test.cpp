@@ -433,6 +433,24 @@ void check_routes(testing::Devnet& devnet, RestApi& api, const Sent& sent) {
     EXPECT_TRUE(ok(api, "/api/v1/runs")["items"].empty());
 }
 
+// docs/graphql.md §Chains: /subgraphs/agent0/<chainId> names a chain in decimal, nothing else.
+TEST(graphql_endpoint, the_subgraph_path_names_a_decimal_chain_id) {
+    EXPECT_EQ(agent0_subgraph_chain("/subgraphs/agent0/84532"), 84532U);
+    EXPECT_EQ(agent0_subgraph_chain("/subgraphs/agent0/18446744073709551615"),
+              18446744073709551615U);
+    for (const std::string_view path :
+         {"/subgraphs/agent0", "/subgraphs/agent0/", "/subgraphs/agent0x/1", "/subgraphs/agent01",
+          "/subgraphs/agent0/12x", "/subgraphs/agent0/+1", "/subgraphs/agent0/-1",
+          "/subgraphs/agent0/1/2", "/subgraphs/agent0/18446744073709551616", "/api/v1/agents"}) {
+        EXPECT_EQ(agent0_subgraph_chain(path), std::nullopt) << path;
+    }
+    const HttpResponse unknown = unknown_subgraph_chain("/subgraphs/agent0/5");
+    EXPECT_EQ(unknown.status, 404);
+    const auto body = nlohmann::json::parse(unknown.body);
+    EXPECT_EQ(body["errors"][0]["message"],
+              "no subgraph at /subgraphs/agent0/5: this node does not follow that chain");
+}
+
 // The agent0 subgraph's GraphQL over the same index (docs/graphql.md): what it says agrees with
 // the chain the test wrote and with the REST answers.
 void check_subgraph(testing::Devnet& devnet, GraphqlEndpoint& graphql, RestApi& api,

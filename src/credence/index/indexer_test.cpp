@@ -495,11 +495,11 @@ TEST_F(IndexerDevnet, a_chain_added_to_a_full_database_keeps_the_indexes) {
     std::stop_source stop;
     bool dropped = false;
     uint64_t stored = 0;
-    ASSERT_TRUE(added.run(stop.get_token(), false, std::chrono::milliseconds(10),
-                          [&](const StepReport& r) {
-                              dropped = dropped || r.indexes_dropped;
-                              stored += r.stored;
-                          }));
+    ASSERT_TRUE(
+        added.run(stop.get_token(), false, std::chrono::milliseconds(10), [&](const StepReport& r) {
+            dropped = dropped || r.indexes_dropped;
+            stored += r.stored;
+        }));
     EXPECT_GT(stored, 0U);
     EXPECT_FALSE(dropped) << "a chain added to a full database dropped the indexes";
 }

@@ -52,7 +52,9 @@ struct Node::Impl {
 
     std::unique_ptr<api::RestApi> rest;
     std::unique_ptr<api::McpEndpoint> mcp;
-    std::unique_ptr<api::GraphqlEndpoint> graphql;
+    std::unique_ptr<api::GraphqlEndpoint> graphql;  ///< the default chain's
+    /// The other chains' graphs, in the order of `chains` (nullptr for the default chain's).
+    std::vector<std::unique_ptr<api::GraphqlEndpoint>> graphs;
     std::unique_ptr<api::HttpServer> http;
 
     std::stop_source stop_all;
@@ -239,23 +241,37 @@ std::expected<void, std::string> Node::Impl::serve(Node* node) {
     rest_options.degraded_status = config.health.degraded_status;
     rest_options.log = [this](std::string_view line) { say(line); };
     const api::ApiScope first = rest_options.scope;
+    const std::vector<api::ApiScope> chain_scopes = rest_options.chains;
     rest = std::make_unique<api::RestApi>(std::move(rest_options));
     mcp = std::make_unique<api::McpEndpoint>(*rest, api::McpOptions{"credence", "0.1.0"});
-    // The agent0 subgraph's GraphQL (docs/graphql.md) is one chain's, as each subgraph is: the
-    // node's default chain.
-    subgraph::Agent0GraphOptions graph_options;
-    graph_options.sources.chain_id = first.chain_id;
-    graph_options.sources.identity_registry = first.identity_registry;
-    if (first.reputation_registry != core::Address{})
-        graph_options.sources.reputation_registry = first.reputation_registry;
-    if (first.validation_registry != core::Address{})
-        graph_options.sources.validation_registry = first.validation_registry;
-    graph_options.open_database = [location, mode] { return index::open_database(location, mode); };
-    graph_options.log = [this](std::string_view line) { say(line); };
-    graphql = std::make_unique<api::GraphqlEndpoint>(std::move(graph_options));
+    // The agent0 subgraph's GraphQL (docs/graphql.md) is one chain's, as each subgraph is:
+    // /subgraphs/agent0 is the default chain's, /subgraphs/agent0/<chainId> each chain's. A graph
+    // opens its connection and loads its snapshot on its first request only.
+    const auto graph_of = [&](const api::ApiScope& scope) {
+        subgraph::Agent0GraphOptions graph_options;
+        graph_options.sources.chain_id = scope.chain_id;
+        graph_options.sources.identity_registry = scope.identity_registry;
+        if (scope.reputation_registry != core::Address{})
+            graph_options.sources.reputation_registry = scope.reputation_registry;
+        if (scope.validation_registry != core::Address{})
+            graph_options.sources.validation_registry = scope.validation_registry;
+        graph_options.open_database = [location, mode] {
+            return index::open_database(location, mode);
+        };
+        graph_options.log = [this](std::string_view line) { say(line); };
+        return std::make_unique<api::GraphqlEndpoint>(std::move(graph_options));
+    };
+    for (const api::ApiScope& scope : chain_scopes) {
+        graphs.push_back(scope.chain_id == first.chain_id ? nullptr : graph_of(scope));
+    }
+    graphql = graph_of(first);
     api::HttpServerOptions http_options;
     // A writer serves its operators only: the API nodes answer the rest (docs/scale.md).
     http_options.graphql = writer_only ? nullptr : graphql.get();
+    for (size_t i = 0; i < chain_scopes.size() && !writer_only; ++i) {
+        http_options.graphql_chains[chain_scopes[i].chain_id] =
+            graphs[i] ? graphs[i].get() : graphql.get();
+    }
     http_options.bind_address = config.http.bind;
     http_options.port = config.http.port;
     auto explorer = find_explorer_files(config.http.static_dir);
