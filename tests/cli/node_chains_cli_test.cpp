@@ -178,6 +178,25 @@ TEST(node_chains_cli, two_chains_into_one_index_and_a_lying_and_a_dead_rpc_refus
     EXPECT_EQ(get_text(*url, "/api/v1/chains/31337/agents/2").first, 404);
     // A chain listed but refused is followed by nobody: its agents are simply absent.
     EXPECT_EQ(get_text(*url, "/api/v1/agents?chain=5").first, 404);
+    // Each chain's status and home (docs/api.md §Chains); the unprefixed ones are the default's.
+    const auto home_of = [&](const std::string& path) {
+        const auto [code, body] = get_text(*url, path);
+        EXPECT_EQ(code, 200) << path << ": " << body;
+        return json::parse(body, nullptr, false);
+    };
+    const json home_b = home_of("/api/v1/chains/84532/home");
+    EXPECT_EQ(home_b["status"]["chain_id"], 84532) << home_b.dump();
+    EXPECT_EQ(home_b["status"]["counts"]["agents"], 3) << home_b.dump();
+    EXPECT_EQ(home_b["status"]["counts"]["feedback"], 3) << home_b.dump();
+    EXPECT_EQ(home_b["status"]["indexed_block_num"], head_b);
+    ASSERT_FALSE(home_b["recent"].empty());
+    EXPECT_EQ(home_b["recent"][0]["block_num"], head_b) << home_b.dump();
+    EXPECT_EQ(home_of("/api/v1/home")["status"]["counts"]["agents"], 2);
+    EXPECT_EQ(home_of("/api/v1/chains/31337/home")["status"]["counts"]["agents"], 2);
+    EXPECT_EQ(home_of("/api/v1/chains/84532/status")["registries"]["identity"],
+              (*b)->address("IdentityRegistry").to_checksum_hex());
+    EXPECT_EQ(get_text(*url, "/api/v1/chains/5/home").first, 404);
+    EXPECT_EQ(get_text(*url, "/api/v1/chains/x/status").first, 400);
     // One agent0 subgraph per chain (docs/graphql.md §Chains): the default chain's at the
     // subgraph path, each chain's under its id.
     const auto graph_ids = [&](const std::string& path) {

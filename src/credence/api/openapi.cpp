@@ -40,8 +40,10 @@ const Param kAgentRegistry{"registry", "query", "string",
                            "ERC-8004 agentRegistry eip155:<chainId>:<identityRegistry>: the agent "
                            "of that chain and registry (default: the node's default chain)"};
 
-/// The entity routes that also exist under /api/v1/chains/{chain_id}/ (docs/api.md §Chains).
+/// The routes that also exist under /api/v1/chains/{chain_id}/ (docs/api.md §Chains): the
+/// entity routes, and the status and home of one chain.
 bool has_chain_route(std::string_view path) {
+    if (path == "/api/v1/status" || path == "/api/v1/home") return true;
     for (const std::string_view prefix :
          {"/api/v1/agents/{agent_id}", "/api/v1/tools/{tool_id}", "/api/v1/runs/{run_id}"}) {
         if (path.starts_with(prefix)) return true;

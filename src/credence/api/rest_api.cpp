@@ -66,6 +66,10 @@ constexpr Route chain_agent_route(std::string_view pattern, std::string_view nam
 constexpr std::array kRoutes{
     Route{"/api/v1/status", "/api/v1/status", nullptr, &detail::chain_status},
     Route{"/api/v1/home", "/api/v1/home", nullptr, &detail::home},
+    Route{"/api/v1/chains/{}/status", "/api/v1/chains/{chain_id}/status", nullptr,
+          &detail::chain_status, false, Chains::in_path},
+    Route{"/api/v1/chains/{}/home", "/api/v1/chains/{chain_id}/home", nullptr, &detail::home,
+          false, Chains::in_path},
     Route{"/api/v1/agents", "/api/v1/agents", &detail::list_agents, nullptr, true, Chains::filter},
     agent_route("/api/v1/agents/{}", "/api/v1/agents/{agent_id}", &detail::get_agent),
     agent_route("/api/v1/agents/{}/feedback", "/api/v1/agents/{agent_id}/feedback",

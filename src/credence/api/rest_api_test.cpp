@@ -778,6 +778,8 @@ TEST(rest_api, openapi_describes_every_route) {
                                           "/api/v1/runs/{run_id}",
                                           "/api/v1/resolve/address/{address}",
                                           "/api/v1/resolve/domain/{domain}",
+                                          "/api/v1/chains/{chain_id}/status",
+                                          "/api/v1/chains/{chain_id}/home",
                                           "/api/v1/chains/{chain_id}/agents/{agent_id}",
                                           "/api/v1/chains/{chain_id}/agents/{agent_id}/feedback",
                                           "/api/v1/chains/{chain_id}/agents/{agent_id}/reputation",
