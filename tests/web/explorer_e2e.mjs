@@ -370,7 +370,7 @@ async function main() {
         return r.abort();
     });
     // The unknown-agent checks below: the browser itself logs the 404 of their API request.
-    const expected404 = [`${origin}/api/v1/agents/999999999`, `${origin}/api/v1/agents/999999999?revision=draft`, `${origin}/api/v1/agents?limit=25&chain=5`];
+    const expected404 = [`${origin}/api/v1/agents/999999999`, `${origin}/api/v1/agents/999999999?revision=draft`, `${origin}/api/v1/agents?limit=25&chain=5`, `${origin}/api/v1/chains/5/home`];
     page.on("console", (m) => {
         if (m.type() !== "error") return;
         if (m.text().includes("404") && expected404.includes(m.location().url)) return;
@@ -393,6 +393,14 @@ async function main() {
         const events = await page.locator("section[aria-label='Recent activity'] tbody tr").count();
         expect(events >= 5, `recent activity rows ${events}, want >= 5`);
         expect((await page.title()).includes("Credence"), "document title");
+        // docs/api.md §Chains: /?chain=<id> is that chain's home, its counts linked to its lists;
+        // a chain the node does not follow is said, not a broken page.
+        await page.goto(`${base}/?chain=31337`);
+        await page.locator('[data-count="Agents"]').waitFor();
+        expect(Number((await page.locator('[data-count="Agents"]').textContent()).replace(/,/g, "")) === agents, "the chain's agents count");
+        expect((await page.getByRole("link", { name: "Agents", exact: true }).last().getAttribute("href")) === "/agents?chain=31337", "the count links to the chain's agents");
+        await page.goto(`${base}/?chain=5`);
+        await page.locator('[data-unknown-chain="5"]').waitFor();
     });
 
     await check("agents list searches by text and filters by service", async () => {
@@ -527,6 +535,11 @@ async function main() {
     });
 
     await check("runs list and run page: the evidence graph and its verdict", async () => {
+        // The chain filter (docs/api.md §Chains) keeps the chain in the URL.
+        await page.goto(`${base}/runs`);
+        await page.getByLabel("Chain").selectOption("31337");
+        await page.waitForURL(/\/runs\?chain=31337$/);
+        await page.locator(`a[href="/runs/${runId}"]`).waitFor();
         await page.goto(`${base}/runs`);
         await page.locator(`a[href="/runs/${runId}"]`).click();
         await page.locator(`article[data-run-id="${runId}"]`).waitFor();

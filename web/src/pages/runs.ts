@@ -7,9 +7,9 @@ import { h, link } from "../dom";
 import { count, shortHex, str, utc } from "../format";
 import { graph, type GraphEdge, type GraphNode } from "../graph";
 import { evidenceReasons, explain } from "../reasons";
-import type { Params } from "../router";
+import { navigate, type Params } from "../router";
 import { badge, facts, hex, runLink, section, table } from "../ui";
-import { chainBadge } from "./agents";
+import { chainBadge, chainSelect } from "./agents";
 
 function statusBadge(status: string): HTMLElement {
     if (status === "Success") return badge("ok", "Success");
@@ -24,10 +24,17 @@ export async function runsPage(p: Params, signal: AbortSignal): Promise<Node> {
     ]);
     const rows = arr(page.items).map(obj);
     const next = typeof page.next_cursor === "string" ? page.next_cursor : "";
+    // The chain filter (docs/api.md §Chains): choosing a chain shows its runs at once.
+    const form = h("form", { class: "filters", role: "search", "aria-label": "Filter runs" }, chainSelect(p.query.get("chain") ?? "", followed));
+    form.addEventListener("change", () => {
+        const chain = new FormData(form).get("chain");
+        navigate(typeof chain === "string" && chain !== "" ? `/runs?chain=${encodeURIComponent(chain)}` : "/runs");
+    });
     return h(
         "div",
         null,
         h("h1", null, "Workflow runs"),
+        form,
         table(
             "ERC-8301 workflow runs, newest first",
             [
