@@ -164,6 +164,65 @@ TEST(node_roles_cli, two_writers_of_one_chain_elect_exactly_one) {
     EXPECT_EQ(dump_of(pg), fresh_index_dump(devnet, home));
 }
 
+// docs/scale.md §Failover: a writer whose connection (and so its lock) is cut stands by and,
+// with no other node, is elected again and goes on, each time with a new connection; its old
+// indexer and connection are freed, and /metrics follows the current one. Nothing is lost.
+TEST(node_roles_cli, a_writer_that_loses_its_lock_again_and_again_goes_on) {
+    auto dev = Devnet::start();
+    ASSERT_TRUE(dev) << dev.error();
+    Devnet& devnet = **dev;
+    make_history(devnet, 2, 5);
+    CREDENCE_POSTGRES_URL(pg);
+    const fs::path home = roles_dir("roles_flap");
+    NodeChild node(node_home(home, "a"), args_for(devnet, pg, "writer"));
+    const auto url = start(node);
+    ASSERT_TRUE(url) << node.err();
+    auto admin = credence::index::open_database(pg);
+    ASSERT_TRUE(admin) << admin.error().to_string();
+    for (int term = 1; term <= 3; ++term) {
+        SCOPED_TRACE(term);
+        const uint64_t head = head_of(devnet);
+        const json writing = wait_status(*url, std::chrono::seconds(30), [&](const json& s) {
+            return only_chain(s).is_object() && only_chain(s)["role"] == "writer" &&
+                   only_chain(s)["takeovers"] == term && only_chain(s)["indexed_block_num"] == head;
+        });
+        ASSERT_EQ(only_chain(writing)["takeovers"], term) << writing.dump() << node.err();
+        ASSERT_EQ(only_chain(writing)["indexed_block_num"], head) << writing.dump();
+        const auto [metrics_code, metrics] = [&] {
+            httplib::Client client(*url);
+            auto res = client.Get("/metrics");
+            return res ? std::pair{res->status, res->body} : std::pair{0, std::string()};
+        }();
+        EXPECT_EQ(metrics_code, 200);
+        EXPECT_NE(metrics.find(fmt::format("credence_index_cursor_block{{chain_id=\"{}\"}} {}\n",
+                                           devnet.chain_id(), head)),
+                  std::string::npos)
+            << metrics;
+        // Cut the connection that holds the writer lock, then give the chain something new.
+        auto cut = (*admin)->query(
+            "SELECT pg_terminate_backend(l.pid) FROM pg_locks l WHERE l.locktype = 'advisory' "
+            "AND l.granted AND l.database = (SELECT oid FROM pg_database WHERE datname = "
+            "current_database())");
+        ASSERT_TRUE(cut) << cut.error().to_string();
+        ASSERT_EQ(cut->size(), 1U);
+        make_history(devnet, 1, 2);
+    }
+    const uint64_t head = head_of(devnet);
+    const json last = wait_status(*url, std::chrono::seconds(30), [&](const json& s) {
+        return only_chain(s).is_object() && only_chain(s)["takeovers"] == 4 &&
+               only_chain(s)["indexed_block_num"] == head;
+    });
+    EXPECT_EQ(only_chain(last)["takeovers"], 4) << last.dump() << node.err();
+    EXPECT_EQ(node.stop(SIGTERM, std::chrono::seconds(15)), 0) << node.err();
+    size_t lost = 0;
+    for (size_t at = 0; (at = node.err().find("lost the writer lock", at)) != std::string::npos;
+         ++at) {
+        ++lost;
+    }
+    EXPECT_EQ(lost, 3U) << node.err();
+    EXPECT_EQ(dump_of(pg), fresh_index_dump(devnet, home));
+}
+
 TEST(node_roles_cli, sigkill_of_the_writer_mid_sync_hands_the_chain_to_the_standby) {
     auto dev = Devnet::start();
     ASSERT_TRUE(dev) << dev.error();

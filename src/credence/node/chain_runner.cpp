@@ -203,7 +203,7 @@ void ChainRunner::launch(const std::stop_token& node_stop,
     on_fatal_ = std::move(on_fatal);
     follow(node_stop);
     chain_state_.recover("following");
-    metrics_.store(&indexer_->metrics());
+    publish_metrics(&indexer_->metrics());
     threads_.emplace_back([this] { run_indexer(stop_); });
     start_helpers(stop_.get_token());
 }
@@ -287,7 +287,7 @@ bool ChainRunner::supervised_term(const std::stop_token& stop,
     std::stop_source term;
     const std::stop_callback follow(stop, [&term] { term.request_stop(); });
     start_helpers(term.get_token());
-    metrics_.store(&indexer_->metrics());
+    publish_metrics(&indexer_->metrics());
     const IndexerEnd end = run_indexer(term);
     term.request_stop();
     for (auto& t : threads_) {
@@ -299,8 +299,10 @@ bool ChainRunner::supervised_term(const std::stop_token& stop,
     say("lost the writer lock; standing by");
     chain_state_.recover("standby");
     election_.reset();
-    retired_indexers_.push_back(std::move(indexer_));
-    retired_dbs_.push_back(std::move(indexer_db_));
+    // run_indexer() withdrew the counters from /metrics: the term's indexer and its connection
+    // go now, so a node that loses the lock again and again holds no more than one of each.
+    indexer_.reset();
+    indexer_db_.reset();
     return !stop.stop_requested();
 }
 
@@ -566,7 +568,7 @@ ChainRunner::IndexerEnd ChainRunner::run_indexer(std::stop_source& term) {
             }
         },
         sleep);
-    metrics_.store(nullptr);
+    publish_metrics(nullptr);
     if (lost_writer) {
         indexer_state_.set("standby");
         return IndexerEnd::lost_writer;

@@ -116,9 +116,13 @@ public:
     [[nodiscard]] api::NodeHealth health() const;
     /// The chain's entry of /api/v1/status.
     [[nodiscard]] nlohmann::json status() const;
-    /// The chain's counters, as Prometheus samples labelled with its chain id (no HELP lines:
-    /// the node writes each family once, node.cpp).
-    [[nodiscard]] const index::IndexerMetrics* indexer_metrics() const { return metrics_.load(); }
+    /// The indexer's counters, while one runs (nullptr else), for the node's /metrics, which
+    /// writes each family once with a sample per chain (node.cpp). Read them only while holding
+    /// lock_indexer_metrics(): a writer that loses its lock frees its indexer under it.
+    [[nodiscard]] std::unique_lock<std::mutex> lock_indexer_metrics() const {
+        return std::unique_lock(metrics_mutex_);
+    }
+    [[nodiscard]] const index::IndexerMetrics* indexer_metrics() const { return metrics_; }
 
     struct Counters {
         std::atomic<uint64_t> verify_passes{0}, verify_checked{0}, verify_verified{0},
@@ -141,6 +145,11 @@ private:
     /// Waits until this node is the chain's writer (always at once without an election).
     bool become_writer(const std::stop_token& stop);
     void start_helpers(const std::stop_token& stop);
+    /// Shows `metrics` on /metrics (nullptr: none), waiting for a reader of the old ones.
+    void publish_metrics(const index::IndexerMetrics* metrics) {
+        const std::lock_guard lock(metrics_mutex_);
+        metrics_ = metrics;
+    }
     /// The chain's deployed ERC-8004 registries plus its deployment file's contracts.
     [[nodiscard]] std::expected<std::vector<index::RegistrySource>, std::string> default_sources()
         const;
@@ -159,11 +168,8 @@ private:
     std::unique_ptr<index::Database> indexer_db_;
     std::unique_ptr<index::Indexer> indexer_;
     std::unique_ptr<index::WriterElection> election_;  ///< on indexer_db_, while elected
-    // A writer's earlier terms: kept, not destroyed, because /metrics may still read an old
-    // indexer's counters on another thread (indexers before their databases, in destruction).
-    std::vector<std::unique_ptr<index::Database>> retired_dbs_;
-    std::vector<std::unique_ptr<index::Indexer>> retired_indexers_;
-    std::atomic<const index::IndexerMetrics*> metrics_{nullptr};
+    mutable std::mutex metrics_mutex_;
+    const index::IndexerMetrics* metrics_ = nullptr;  ///< indexer_'s, under metrics_mutex_
     std::function<void(std::string)> on_fatal_;
 
     std::stop_source stop_;

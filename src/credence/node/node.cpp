@@ -172,7 +172,10 @@ struct Node::Impl {
     /// its table. Damage it finds makes the API answer 503 index_corrupt from then on: a damaged
     /// index key answers lookups with nothing rather than an error.
     void run_integrity_check(const std::stop_token& stop) {
-        auto db = index::open_database(database_location);
+        // An API node reads only, this check too (docs/scale.md).
+        auto db = index::open_database(database_location, config.node.role == NodeRole::api
+                                                              ? index::OpenMode::read_only
+                                                              : index::OpenMode::read_write);
         if (!db || (*db)->dialect() != index::Dialect::sqlite) return;
         {
             const std::lock_guard lock(integrity_mutex);
@@ -449,10 +452,13 @@ nlohmann::json Node::status() const {
 std::string Node::metrics() const {
     const Impl& s = *impl_;
     std::vector<std::pair<uint64_t, const index::IndexerMetrics*>> indexers;
+    std::vector<std::unique_lock<std::mutex>> held;  // no indexer is freed while it is read
     for (const auto& c : s.chains) {
+        held.push_back(c->lock_indexer_metrics());
         if (const auto* m = c->indexer_metrics()) indexers.emplace_back(c->chain_id(), m);
     }
     std::string out = indexers.empty() ? std::string() : index::to_prometheus(indexers);
+    held.clear();
     // One family at a time, a sample per chain.
     const auto counter = [&](std::string_view name, std::string_view help, auto value_of) {
         out += fmt::format("# HELP {0} {1}\n# TYPE {0} counter\n", name, help);
