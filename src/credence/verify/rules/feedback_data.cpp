@@ -4,6 +4,8 @@
 #include <array>
 #include <charconv>
 
+#include <fmt/format.h>
+
 #include <credence/core/json.hpp>
 
 namespace credence::verify {
@@ -48,7 +50,7 @@ public:
         if (arr.empty()) {
             warning(FeedbackDataReason::empty_list, "", "the list holds no feedback");
         }
-        for (size_t i = 0; i < arr.size(); ++i) entry(arr[i], "/" + std::to_string(i));
+        for (size_t i = 0; i < arr.size(); ++i) entry(arr[i], i);
     }
 
 private:
@@ -124,12 +126,14 @@ private:
         return true;
     }
 
-    void entry(const JsonValue& e, const std::string& base) {
+    void entry(const JsonValue& e, size_t position) {
+        const std::string base = "/" + std::to_string(position);
         if (!e.is_object()) {
             error(FeedbackDataReason::not_an_object, base, "an entry must be an object");
             return;
         }
         DraftFeedbackEntry out;
+        out.position = position;
         bool ok = auth_id(e, base, out);
         ok = text(e, "AgentSkillId", base, out.agent_skill_id) && ok;
         ok = text(e, "TaskId", base, out.task_id) && ok;
@@ -188,8 +192,37 @@ std::string_view to_string(FeedbackDataReason r) noexcept {
             return "empty_list";
         case FeedbackDataReason::unknown_field:
             return "unknown_field";
+        case FeedbackDataReason::not_authorized:
+            return "not_authorized";
+        case FeedbackDataReason::other_chain:
+            return "other_chain";
     }
     return "unknown";
+}
+
+size_t match_authorizations(DraftFeedbackData& data, uint64_t chain_id,
+                            std::span<const core::Hash32> authorized) {
+    size_t matched = 0;
+    for (const DraftFeedbackEntry& e : data.entries) {
+        if (!e.auth_id) continue;  // unmatchable_auth_id says why already
+        const std::string path = "/" + std::to_string(e.position) + "/FeedbackAuthID";
+        const core::ChainId& on = e.feedback_auth_id.chain;
+        if (const auto cid = core::eip155_chain_id(on); !cid || *cid != chain_id) {
+            data.issues.push_back({FeedbackDataReason::other_chain, IssueSeverity::warning, path,
+                                   fmt::format("a FeedbackAuthID of {}:{}, not of this chain "
+                                               "(eip155:{}): not matched here",
+                                               on.chain_namespace, on.reference, chain_id)});
+            continue;
+        }
+        if (std::ranges::find(authorized, *e.auth_id) != authorized.end()) {
+            ++matched;
+            continue;
+        }
+        data.issues.push_back({FeedbackDataReason::not_authorized, IssueSeverity::error, path,
+                               "no AuthFeedback on this chain gave this client that "
+                               "FeedbackAuthID: the feedback was not pre-authorized"});
+    }
+    return matched;
 }
 
 bool DraftFeedbackData::ok() const noexcept { return error_count() == 0; }

@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,6 +52,9 @@ enum class FeedbackDataReason {
     unmatchable_auth_id,   ///< the account part is not a 32-byte hex FeedbackAuthID (warning)
     empty_list,            ///< the list holds no entry (warning)
     unknown_field,         ///< a member the draft does not show (warning)
+    // Set by the verifier, which knows the chain's AuthFeedback events (match_authorizations):
+    not_authorized,  ///< no AuthFeedback on this chain gave the client this FeedbackAuthID (error)
+    other_chain,     ///< the FeedbackAuthID is another chain's: not matched here (warning)
 };
 [[nodiscard]] std::string_view to_string(FeedbackDataReason r) noexcept;
 
@@ -58,6 +62,7 @@ using FeedbackDataIssue = core::Issue<FeedbackDataReason>;
 
 /// One entry of the list, as the draft names its members.
 struct DraftFeedbackEntry {
+    size_t position = 0;               ///< its index in the file's list
     core::AccountId feedback_auth_id;  ///< "eip155:1:{FeedbackAuthID}"
     /// The FeedbackAuthID of the AuthFeedback event, when the account part is 0x + 64 hex.
     std::optional<core::Hash32> auth_id;
@@ -75,6 +80,14 @@ struct DraftFeedbackData {
     [[nodiscard]] bool ok() const noexcept;
     [[nodiscard]] size_t error_count() const noexcept;
 };
+
+/// ERC-8004 first draft §Feedback Registry: a server agent pre-authorizes its client with
+/// AcceptFeedback, whose AuthFeedback event carries the FeedbackAuthID. Adds to `data` an error
+/// for each entry naming a FeedbackAuthID of `chain_id` that is not in `authorized` (the client's
+/// AuthFeedback ids on that chain) and a warning for each naming another chain; returns how many
+/// entries name an authorized one.
+size_t match_authorizations(DraftFeedbackData& data, uint64_t chain_id,
+                            std::span<const core::Hash32> authorized);
 
 /// Parses a FeedbackDataURI file. Fails only when the bytes are not JSON.
 [[nodiscard]] core::Result<DraftFeedbackData, FeedbackDataError> parse_draft_feedback_data(

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 namespace credence::verify {
 namespace {
@@ -128,6 +129,43 @@ TEST(verify_draft_feedback_data, unknown_member_is_a_warning) {
         has_issue(d, FeedbackDataReason::unknown_field, "/0/rating", core::IssueSeverity::warning));
     EXPECT_TRUE(
         has_issue(d, FeedbackDataReason::unknown_field, "/0/a~1b", core::IssueSeverity::warning));
+}
+
+// ERC-8004 first draft §Feedback Registry: feedback is pre-authorized by the server's
+// AcceptFeedback, whose AuthFeedback event carries the FeedbackAuthID. An entry of this chain
+// naming no authorization of the client is an error; one of another chain is only a warning.
+TEST(verify_draft_feedback_data, entries_are_matched_to_the_clients_authorizations) {
+    const std::string other = "0x" + std::string(62, '0') + "2b";
+    DraftFeedbackData d = data_of(R"([
+      {"FeedbackAuthID": "eip155:31337:)" +
+                                  kAuth + R"(", "Rating": 90},
+      {"FeedbackAuthID": "eip155:31337:)" +
+                                  kAuth + R"(", "Rating": 80},
+      {"FeedbackAuthID": "eip155:31337:)" +
+                                  other + R"("},
+      {"FeedbackAuthID": "eip155:1:)" +
+                                  kAuth + R"("},
+      {"FeedbackAuthID": "eip155:31337:not-a-hash"}
+    ])");
+    ASSERT_TRUE(d.ok());
+    core::Hash32 auth{};
+    auth[31] = 0x2a;
+    const std::vector<core::Hash32> authorized{auth};
+    EXPECT_EQ(match_authorizations(d, 31337, authorized), 2U);
+    EXPECT_FALSE(d.ok());
+    EXPECT_EQ(d.error_count(), 1U);
+    EXPECT_TRUE(has_issue(d, FeedbackDataReason::not_authorized, "/2/FeedbackAuthID",
+                          core::IssueSeverity::error));
+    EXPECT_TRUE(has_issue(d, FeedbackDataReason::other_chain, "/3/FeedbackAuthID",
+                          core::IssueSeverity::warning));
+    EXPECT_TRUE(has_issue(d, FeedbackDataReason::unmatchable_auth_id, "/4/FeedbackAuthID",
+                          core::IssueSeverity::warning));
+
+    // A client with no authorization at all: every entry of this chain is unauthorized.
+    DraftFeedbackData none = data_of(R"([{"FeedbackAuthID": "eip155:31337:)" + kAuth + R"("}])");
+    EXPECT_EQ(match_authorizations(none, 31337, {}), 0U);
+    EXPECT_TRUE(has_issue(none, FeedbackDataReason::not_authorized, "/0/FeedbackAuthID",
+                          core::IssueSeverity::error));
 }
 
 }  // namespace

@@ -1,9 +1,14 @@
 // The reverifier's check of first-draft agents (index_checks.hpp check_draft_agents): the agent
 // check hands them over by DueSubject::revision.
 #include <array>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include <credence/core/bytes.hpp>
+#include <credence/core/json_lenient.hpp>
 #include <credence/verify/store/index_checks.hpp>
 
 namespace credence::verify {
@@ -34,18 +39,29 @@ VerificationRecord to_verification_record(const Subject& s, const DraftAgentVeri
 
 namespace {
 
-/// Whether an indexed AuthFeedback names `agent_id` as its client (index/projector_erc8004_legacy:
-/// a contract_events row whose args hold "agentClientId":"<decimal>").
-index::DbResult<bool> gave_feedback(index::Database& db, uint64_t chain_id,
-                                    const core::Uint256& agent_id) {
+/// The FeedbackAuthIDs of the indexed AuthFeedback events naming `agent_id` as their client
+/// (index/projector_erc8004_legacy: contract_events rows whose args hold
+/// "agentClientId":"<decimal>" and "feedbackAuthId":"0x<64 hex>").
+index::DbResult<std::vector<core::Hash32>> feedback_authorizations(index::Database& db,
+                                                                   uint64_t chain_id,
+                                                                   const core::Uint256& agent_id) {
     const std::array<index::DbValue, 2> p{static_cast<int64_t>(chain_id),
                                           "%\"agentClientId\":\"" + agent_id.to_dec() + "\"%"};
     auto rows = db.query(
-        "SELECT 1 FROM contract_events WHERE chain_id = $1 AND name = 'AuthFeedback' AND args "
-        "LIKE $2 LIMIT 1",
+        "SELECT args FROM contract_events WHERE chain_id = $1 AND name = 'AuthFeedback' AND args "
+        "LIKE $2",
         p);
     if (!rows) return std::unexpected(rows.error());
-    return !rows->empty();
+    std::vector<core::Hash32> ids;
+    for (const index::DbRow& row : *rows) {
+        const std::string* args = row.empty() ? nullptr : std::get_if<std::string>(&row[0]);
+        if (args == nullptr) continue;
+        const auto doc = nlohmann::json::parse(*args, nullptr, false);
+        if (auto h = core::from_hex_fixed<32>(core::lenient::string_at(doc, "feedbackAuthId"))) {
+            ids.push_back(*h);
+        }
+    }
+    return ids;
 }
 
 }  // namespace
@@ -80,13 +96,14 @@ std::vector<VerificationRecord> check_draft_agents(std::span<const DueSubject> d
             continue;
         }
         if (db != nullptr) {
-            auto client = gave_feedback(*db, chain_id, *id);
-            if (!client) {
+            auto ids = feedback_authorizations(*db, chain_id, *id);
+            if (!ids) {
                 out[i].reason = "index_failure";
-                out[i].detail = client.error().to_string();
+                out[i].detail = ids.error().to_string();
                 continue;
             }
-            agent->feedback_client = *client;
+            agent->feedback_client = !ids->empty();
+            agent->feedback_auth_ids = std::move(*ids);
         }
         agents.push_back(std::move(*agent));
         at.push_back(i);

@@ -203,5 +203,42 @@ TEST_P(verify_draft_agent_check, a_feedback_client_without_a_feedback_data_uri_i
     EXPECT_FALSE(has_issue(record(3)));  // nor did the idle agent (and 3 is no prefix of 2's id)
 }
 
+// ERC-8004 first draft §Feedback Registry: each entry of a client's feedback file names the
+// FeedbackAuthID of an AuthFeedback that authorized it; the verifier matches them against the
+// chain's events (here, the id the registry emitted, read from the node's logs).
+TEST_P(verify_draft_agent_check, feedback_entries_are_matched_to_the_chains_authorizations) {
+    auto& d = *devnet_;
+    d.send(1, registry_, did::new_agent("good-agent.test", d.dev_address(1)).value());   // server
+    d.send(2, registry_, did::new_agent("other-agent.test", d.dev_address(2)).value());  // client
+    const core::Address reputation = devnet_->address("DraftReputationRegistry");
+    d.send(1, reputation, drep::accept_feedback(core::Uint256{2}, core::Uint256{1}).value());
+    chain::LogFilter filter;
+    filter.from_block = chain::BlockId::earliest();
+    filter.addresses = {reputation};
+    auto rpc = d.rpc();
+    auto logs = rpc.get_logs(filter);
+    ASSERT_TRUE(logs && logs->size() == 1 && logs->front().topics.size() == 4);
+    const std::string authorized = core::to_hex(core::ByteView(logs->front().topics[3]));
+    const std::string forged = "0x" + std::string(64, 'e');
+    const std::string chain = "eip155:" + std::to_string(d.chain_id()) + ":";
+    auto client_card = nlohmann::ordered_json::parse(card(2, 2));
+    client_card["FeedbackDataURI"] = "https://other-agent.test/feedback.json";
+    server_->serve("good-agent.test", std::string(kAgentCardPath), card(1, 1));
+    server_->serve("other-agent.test", std::string(kAgentCardPath), client_card.dump());
+    server_->serve("other-agent.test", "/feedback.json",
+                   nlohmann::json::array({{{"FeedbackAuthID", chain + authorized}, {"Rating", 90}},
+                                          {{"FeedbackAuthID", chain + forged}, {"Rating", 10}}})
+                       .dump());
+    ASSERT_NO_FATAL_FAILURE(index_all());
+    EXPECT_EQ(pass(100).verified, 2U);
+    const auto report = nlohmann::json::parse(record(2).report_json);
+    const auto& data = report["feedbackData"];
+    EXPECT_EQ(data["authorized"], 1) << data.dump();
+    EXPECT_EQ(data["valid"], false);
+    ASSERT_EQ(data["issues"].size(), 1U) << data.dump();
+    EXPECT_EQ(data["issues"][0]["reason"], "not_authorized");
+    EXPECT_EQ(data["issues"][0]["path"], "/1/FeedbackAuthID");
+}
+
 }  // namespace
 }  // namespace credence::verify

@@ -63,7 +63,7 @@ void check_feedback_data(std::vector<DraftAgentVerification>& out, Fetcher& fetc
     for (auto& v : out) {
         if (!v.card || !v.card->feedback_data_uri) continue;
         const std::string& uri = *v.card->feedback_data_uri;
-        v.feedback_data = DraftFeedbackDataCheck{uri, false, std::nullopt, {}, std::nullopt};
+        v.feedback_data = DraftFeedbackDataCheck{uri, false, std::nullopt, {}, std::nullopt, {}};
         if (uri_index.emplace(uri, uris.size()).second) uris.push_back(uri);
     }
     if (uris.empty()) return;
@@ -88,6 +88,10 @@ void check_feedback_data(std::vector<DraftAgentVerification>& out, Fetcher& fetc
             continue;
         }
         f.data = std::move(*data);
+        if (v.agent.feedback_auth_ids) {
+            f.authorized =
+                match_authorizations(*f.data, v.agent.chain_id, *v.agent.feedback_auth_ids);
+        }
     }
 }
 
@@ -99,7 +103,8 @@ Json draft_feedback_data_json(const std::optional<DraftFeedbackDataCheck>& check
            {"fetchError", draft_fetch_error_json(f.fetch_error)},
            {"detail", f.detail},
            {"parsed", f.data.has_value()},
-           {"valid", f.data && f.data->ok()}};
+           {"valid", f.data && f.data->ok()},
+           {"authorized", f.authorized ? Json(*f.authorized) : Json(nullptr)}};
     Json entries = Json::array();
     Json issues = Json::array();
     if (f.data) {

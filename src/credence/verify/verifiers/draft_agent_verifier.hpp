@@ -10,7 +10,8 @@
 //   4. looks for an entry naming this AgentID and AgentAddress on this chain (match_draft_card);
 //   5. when the card carries a FeedbackDataURI (§Feedback Data Structure), fetches that file with
 //      feedback_policy() (all agents' files in one more fetch_all) and checks it
-//      (rules/feedback_data.hpp). The file is the agent's feedback as a client: its findings are
+//      (rules/feedback_data.hpp), each entry's FeedbackAuthID against the agent's AuthFeedback
+//      events when they are known. The file is the agent's feedback as a client: its findings are
 //      reported and never change the verdict, which is about the agent's identity.
 //
 // Verdict: verified when step 4 finds the entry (the card at the on-chain domain names the agent:
@@ -56,6 +57,10 @@ struct DraftOnChainAgent {
     /// lookup); its card must then carry a FeedbackDataURI (ERC-8004 first draft §Feedback Data
     /// Structure).
     bool feedback_client = false;
+    /// The FeedbackAuthIDs of those AuthFeedback events, when the index was read (nullopt: not
+    /// known). Each entry of the card's feedback file must name one (rules/feedback_data.hpp
+    /// match_authorizations).
+    std::optional<std::vector<core::Hash32>> feedback_auth_ids;
     /// agentId, identityRegistry ("eip155:<chainId>:<registry>"), revision "draft", agentDomain,
     /// agentAddress: the fields every draft report starts with.
     [[nodiscard]] nlohmann::ordered_json to_json() const;
@@ -83,6 +88,9 @@ struct DraftFeedbackDataCheck {
     std::optional<FetchError> fetch_error;
     std::string detail;                     ///< why it was not read ("" when it was)
     std::optional<DraftFeedbackData> data;  ///< present when the file is JSON
+    /// How many entries name one of the agent's AuthFeedback ids (nullopt: not matched, the
+    /// ids being unknown).
+    std::optional<size_t> authorized;
 };
 
 struct DraftAgentVerification {
