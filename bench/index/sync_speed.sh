@@ -7,6 +7,8 @@
 #      indexer's parser, no database (the best of a few window sizes and requests in flight);
 #   2. `credence index --once` into a fresh SQLite file, and into a throwaway PostgreSQL server;
 #   3. Ponder (bench/index/ponder, pinned), with the same two tables stored.
+# With PostgreSQL it also measures PostgreSQL's own write ceiling for the rows credence stored:
+# pg_dump of that database, then pg_restore into a new one (COPY, then the indexes), timed.
 # It prints logs/s for each (every log of the range: credence follows the contract as both an
 # identity and a reputation registry, so like Ponder it stores all 84 logs of a block), % of the
 # ceiling, x Ponder, the time to the first committed batch, and peak RSS.
@@ -104,6 +106,17 @@ for backend in $backends; do
         done
         "$pg_bin/createdb" -h 127.0.0.1 -p "$pg_port" -U postgres credence_sync
         run_credence credence-postgres "postgresql://postgres@127.0.0.1:$pg_port/credence_sync"
+        # PostgreSQL's own write ceiling for these rows: the same database dumped, then restored
+        # the fastest way PostgreSQL loads (pg_restore: COPY into bare tables, then the indexes
+        # built), on the same server. No indexer could store the same rows faster through SQL.
+        "$pg_bin/pg_dump" -h 127.0.0.1 -p "$pg_port" -U postgres -Fc -f "$work/pg.dump" credence_sync
+        "$pg_bin/createdb" -h 127.0.0.1 -p "$pg_port" -U postgres credence_restore
+        t0=$(date +%s.%N)
+        "$pg_bin/pg_restore" -h 127.0.0.1 -p "$pg_port" -U postgres -d credence_restore "$work/pg.dump"
+        restore_s=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.2f", b - a }')
+        pg_write_ceiling=$(rate "$logs" "$restore_s")
+        echo "postgres write ceiling: pg_restore of the same rows in $restore_s s ($pg_write_ceiling logs/s)"
+        results+=("pg_restore $pg_write_ceiling $restore_s 0")
         ;;
     esac
 done
@@ -121,6 +134,10 @@ fi
 
 echo
 echo "== $blocks blocks, $logs logs: the node's ceiling $best logs/s"
+if [[ -n ${pg_write_ceiling:-} ]]; then
+    credence_pg=$(printf '%s\n' "${results[@]}" | awk '$1 == "credence-postgres" { print $2 }')
+    echo "credence on PostgreSQL: $(awk -v a="$credence_pg" -v b="$pg_write_ceiling" 'BEGIN { printf "%.0f%%", 100 * a / b }') of PostgreSQL's own write ceiling (pg_restore of the same rows)"
+fi
 printf '%-18s %10s %8s %10s %10s %9s\n' run logs/s seconds "% ceiling" "x Ponder" "peak RSS"
 for r in "${results[@]}"; do
     read -r label per_s seconds rss <<<"$r"
