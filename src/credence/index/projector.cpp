@@ -167,6 +167,11 @@ constexpr std::array<std::string_view, 2> kVerifierDeletes{
 
 }  // namespace
 
+std::span<const MultiRowInsert* const> multi_row_inserts() {
+    static const std::array<const MultiRowInsert*, 1> kInserts{&rules::feedback_upsert()};
+    return kInserts;
+}
+
 std::expected<Projection, std::string> project_log(uint64_t chain_id, const RawLog& log,
                                                    ContractKind kind, core::ByteView detail) {
     if (log.topics.empty()) return std::unexpected(std::string("anonymous log (no topic0)"));

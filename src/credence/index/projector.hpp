@@ -64,6 +64,26 @@ struct ProjectionStatement {
     std::vector<DbValue> params;
 };
 
+/// A single-row INSERT that commit_batch() may run for several consecutive statements at once,
+/// as one multi-row INSERT: the same rows, far fewer statements (on PostgreSQL each costs a
+/// round of parse-bind-execute on the server; docs/benchmarks.md §Sync speed). `sql`, the text
+/// the projection's statements carry, is head + row + tail; the row holds $1..$params, of which
+/// the first key_params are the ON CONFLICT key, and the tail names no parameter (only
+/// `excluded.` columns and constants), so it reads the same for any number of rows. Two rows
+/// with one key never share a statement: PostgreSQL refuses an ON CONFLICT DO UPDATE that meets
+/// one row twice, and SQLite would apply them in order anyway.
+struct MultiRowInsert {
+    std::string_view head;  ///< "INSERT INTO t (a, b) VALUES "
+    std::string_view row;   ///< "($1, $2)"
+    std::string_view tail;  ///< " ON CONFLICT (a) DO UPDATE SET b = excluded.b", or ""
+    size_t params = 0;
+    size_t key_params = 0;
+    std::string sql;  ///< head + row + tail
+};
+
+/// The projections' inserts that may run several rows at once (see MultiRowInsert).
+[[nodiscard]] std::span<const MultiRowInsert* const> multi_row_inserts();
+
 struct Projection {
     std::string_view event;  // the event's name, e.g. "NewFeedback"
     core::Bytes entity;      // the entity's id within the emitting contract (see above)

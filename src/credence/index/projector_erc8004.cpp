@@ -214,15 +214,17 @@ RuleResult on_domain_changed(const LogInput& in) {
 
 // ---- reputation ----
 
-constexpr std::string_view kFeedbackUpsert =
+constexpr std::string_view kFeedbackUpsertHead =
     "INSERT INTO feedback (chain_id, registry, agent_id, client, feedback_index, value, "
     "value_decimals, value_wad, normalized, tag1, tag2, endpoint, feedback_uri, feedback_hash, "
-    "revoked, revoked_block_num, block_num, log_index, txn_hash) VALUES ($1, $2, $3, $4, $5, $6, "
-    "$7, $8, $9, $10, $11, $12, $13, $14, 0, NULL, $15, $16, $17) ON CONFLICT (chain_id, registry, "
-    "agent_id, client, feedback_index) DO UPDATE SET value = excluded.value, "
-    "value_decimals = excluded.value_decimals, value_wad = excluded.value_wad, "
-    "normalized = excluded.normalized, tag1 = excluded.tag1, tag2 = excluded.tag2, "
-    "endpoint = excluded.endpoint, feedback_uri = excluded.feedback_uri, "
+    "revoked, revoked_block_num, block_num, log_index, txn_hash) VALUES ";
+constexpr std::string_view kFeedbackUpsertRow =
+    "($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 0, NULL, $15, $16, $17)";
+constexpr std::string_view kFeedbackUpsertTail =
+    " ON CONFLICT (chain_id, registry, agent_id, client, feedback_index) DO UPDATE SET "
+    "value = excluded.value, value_decimals = excluded.value_decimals, "
+    "value_wad = excluded.value_wad, normalized = excluded.normalized, tag1 = excluded.tag1, "
+    "tag2 = excluded.tag2, endpoint = excluded.endpoint, feedback_uri = excluded.feedback_uri, "
     "feedback_hash = excluded.feedback_hash, revoked = 0, revoked_block_num = NULL, "
     "block_num = excluded.block_num, log_index = excluded.log_index, txn_hash = excluded.txn_hash";
 constexpr std::string_view kFeedbackRevoke =
@@ -263,7 +265,7 @@ RuleResult on_new_feedback(const LogInput& in) {
     p.emplace_back(integer(in.log->block_num));
     p.emplace_back(integer(in.log->log_index));
     p.emplace_back(blob(in.log->txn_hash));
-    out.statements.push_back({kFeedbackUpsert, std::move(p)});
+    out.statements.push_back({feedback_upsert().sql, std::move(p)});
     return out;
 }
 
@@ -391,6 +393,19 @@ RuleResult project_validation(const LogInput& in) {
     if (t == val::kValidationRequestTopic) return on_validation_request(in);
     if (t == val::kValidationResponseTopic) return on_validation_response(in);
     return std::unexpected(unknown_event("validation", *in.log));
+}
+
+const MultiRowInsert& feedback_upsert() {
+    // The key: chain_id, registry, agent_id, client, feedback_index ($1-$5).
+    static const MultiRowInsert kUpsert{kFeedbackUpsertHead,
+                                        kFeedbackUpsertRow,
+                                        kFeedbackUpsertTail,
+                                        17,
+                                        5,
+                                        std::string(kFeedbackUpsertHead) +
+                                            std::string(kFeedbackUpsertRow) +
+                                            std::string(kFeedbackUpsertTail)};
+    return kUpsert;
 }
 
 }  // namespace credence::index::rules

@@ -30,6 +30,9 @@ struct LogInput {
 
 using RuleResult = std::expected<Projection, std::string>;
 
+/// NewFeedback's upsert of its feedback row (projector_erc8004.cpp), run several rows at once.
+[[nodiscard]] const MultiRowInsert& feedback_upsert();
+
 [[nodiscard]] RuleResult project_identity(const LogInput& in);
 [[nodiscard]] RuleResult project_reputation(const LogInput& in);
 [[nodiscard]] RuleResult project_validation(const LogInput& in);

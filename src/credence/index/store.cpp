@@ -4,10 +4,13 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cstddef>
 #include <deque>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include <fmt/format.h>
@@ -198,6 +201,139 @@ private:
     std::vector<DbValue> params_;
 };
 
+/// Runs projection statements in order, the consecutive ones of one MultiRowInsert as multi-row
+/// statements of up to kMaxMergedRows rows (projector.hpp): the rows and their order are the
+/// same as one statement each. A row whose key the pending rows already hold starts a new
+/// statement.
+class StatementRunner {
+public:
+    static constexpr size_t kMaxMergedRows = 256;  // a power of two
+
+    explicit StatementRunner(Database& db) : db_(&db) {}
+
+    DbResult<void> run(const ProjectionStatement& st) {
+        const MultiRowInsert* insert = multi_row_of(st.sql);
+        if (insert == nullptr || st.params.size() != insert->params) {
+            if (auto r = flush(); !r) return r;
+            return db_->exec(st.sql, st.params);
+        }
+        const uint64_t key = key_hash(*insert, st.params);
+        if (insert != pending_ || rows_ == kMaxMergedRows ||
+            std::ranges::find(keys_, key) != keys_.end()) {
+            if (auto r = flush(); !r) return r;
+        }
+        pending_ = insert;
+        params_.insert(params_.end(), st.params.begin(), st.params.end());
+        keys_.push_back(key);
+        ++rows_;
+        return {};
+    }
+
+    /// Runs the pending rows: power-of-two statements, largest first (few distinct texts, each
+    /// prepared once per connection).
+    DbResult<void> flush() {
+        if (rows_ == 0) return {};
+        const size_t width = pending_->params;
+        size_t at = 0;
+        for (size_t n = kMaxMergedRows; n > 0; n /= 2) {
+            while (rows_ - at >= n) {
+                const std::span<const DbValue> part(params_.data() + at * width, n * width);
+                if (auto r = db_->exec(merged_sql(*pending_, n), part); !r) return r;
+                at += n;
+            }
+        }
+        params_.clear();
+        keys_.clear();
+        rows_ = 0;
+        pending_ = nullptr;
+        return {};
+    }
+
+private:
+    static const MultiRowInsert* multi_row_of(std::string_view sql) {
+        for (const MultiRowInsert* insert : multi_row_inserts()) {
+            if (insert->sql.data() == sql.data()) return insert;
+        }
+        return nullptr;
+    }
+
+    /// A hash of the row's key parameters: equal keys, equal hashes (a collision only splits a
+    /// statement early).
+    static uint64_t key_hash(const MultiRowInsert& insert, std::span<const DbValue> params) {
+        uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a
+        const auto mix = [&h](std::span<const std::byte> bytes) {
+            for (const std::byte b : bytes)
+                h = (h ^ std::to_integer<uint64_t>(b)) * 0x100000001b3ULL;
+        };
+        for (size_t i = 0; i < insert.key_params; ++i) {
+            std::visit(
+                [&](const auto& v) {
+                    using V = std::decay_t<decltype(v)>;
+                    if constexpr (std::is_same_v<V, std::string> ||
+                                  std::is_same_v<V, core::Bytes>) {
+                        mix(std::as_bytes(std::span(v.data(), v.size())));
+                    } else if constexpr (!std::is_same_v<V, std::monostate>) {
+                        mix(std::as_bytes(std::span(&v, 1)));
+                    }
+                },
+                params[i]);
+            h = (h ^ (0x100 + i)) * 0x100000001b3ULL;  // a field boundary
+        }
+        return h;
+    }
+
+    /// `insert` for n rows (n a power of two up to kMaxMergedRows), each row's parameters
+    /// numbered after the previous row's.
+    static const std::string& merged_sql(const MultiRowInsert& insert, size_t n) {
+        static constexpr size_t kSizes = std::countr_zero(kMaxMergedRows) + 1;
+        using Texts = std::array<std::string, kSizes>;
+        static const std::vector<Texts> kTexts = [] {
+            std::vector<Texts> out;
+            for (const MultiRowInsert* m : multi_row_inserts()) {
+                Texts texts;
+                for (size_t i = 0; i < kSizes; ++i) texts[i] = build(*m, size_t{1} << i);
+                out.push_back(std::move(texts));
+            }
+            return out;
+        }();
+        const auto inserts = multi_row_inserts();
+        const auto which =
+            static_cast<size_t>(std::ranges::find(inserts, &insert) - inserts.begin());
+        return kTexts[which][static_cast<size_t>(std::countr_zero(n))];
+    }
+
+    static std::string build(const MultiRowInsert& insert, size_t rows) {
+        std::string sql(insert.head);
+        for (size_t r = 0; r < rows; ++r) {
+            if (r > 0) sql += ", ";
+            // The row's text with each $k renumbered $(r * params + k).
+            const std::string_view row = insert.row;
+            for (size_t i = 0; i < row.size();) {
+                if (row[i] != '$') {
+                    sql += row[i++];
+                    continue;
+                }
+                size_t j = i + 1;
+                size_t k = 0;
+                while (j < row.size() && row[j] >= '0' && row[j] <= '9') {
+                    k = k * 10 + static_cast<size_t>(row[j] - '0');
+                    ++j;
+                }
+                sql += fmt::format("${}", r * insert.params + k);
+                i = j;
+            }
+        }
+        sql += insert.tail;
+        return sql;
+    }
+
+    Database* db_;
+    const MultiRowInsert* pending_ = nullptr;
+    std::vector<DbValue> params_;
+    std::vector<uint64_t> keys_;
+    size_t rows_ = 0;
+};
+
 /// The up to 8 bytes of `bytes` from `at`, as a big-endian number (zero-padded on the right).
 uint64_t big_endian_u64(std::span<const uint8_t> bytes, size_t at) {
     uint64_t v = 0;
@@ -368,11 +504,15 @@ DbResult<BatchOutcome> IndexStore::commit_batch(const Batch& batch) {
     // the same as in chain order, and one entity's writes land on neighbouring B-tree pages
     // instead of a random page per log (docs/benchmarks.md).
     std::sort(order.begin(), order.end());
+    StatementRunner statements(*db_);
     for (const RunKey& key : order) {
-        if (auto r = run_projection(*db_, *key.projection); !r) {
-            return abort_tx<BatchOutcome>(*db_, r.error());
+        for (const auto& statement : key.projection->statements) {
+            if (auto r = statements.run(statement); !r) {
+                return abort_tx<BatchOutcome>(*db_, r.error());
+            }
         }
     }
+    if (auto r = statements.flush(); !r) return abort_tx<BatchOutcome>(*db_, r.error());
     // One row per block that holds a log (logs are in chain order).
     std::optional<uint64_t> timed_block;
     for (const IngestLog& in : batch.logs) {

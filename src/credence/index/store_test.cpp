@@ -971,6 +971,42 @@ TEST_P(index_store, undecodable_logs_are_rejected_and_not_stored) {
               1);
 }
 
+// Consecutive feedback rows commit as multi-row statements (projector.hpp MultiRowInsert). A
+// registry may emit one feedback key twice (any contract can be followed as a reputation
+// registry): the later row wins, as one statement each would give, and PostgreSQL, which refuses
+// an upsert that meets one row twice, is never handed both in one statement.
+TEST_P(index_store, one_feedback_key_twice_in_a_batch_keeps_the_later_row) {
+    REQUIRE_SCENARIO();
+    const IngestLog first = sc.first_log(sc.reputation, rep::kNewFeedbackTopic);
+    std::vector<IngestLog> logs;
+    for (uint64_t i = 0; i < 600; ++i) {  // more rows than one statement holds
+        IngestLog copy = first;
+        copy.log.log_index = first.log.log_index + 1 + i;
+        // 300 clients (the indexed clientAddress), each giving the same feedback twice in a row.
+        copy.log.topics.at(2)[30] = static_cast<uint8_t>((i / 2) >> 8);
+        copy.log.topics.at(2)[31] = static_cast<uint8_t>(i / 2);
+        logs.push_back(std::move(copy));
+    }
+    Batch batch;
+    batch.chain_id = sc.chain_id;
+    batch.to_block = first.log.block_num;
+    batch.logs = logs;
+    auto r = store().commit_batch(batch);
+    ASSERT_TRUE(r.has_value()) << r.error().to_string();
+    EXPECT_EQ(r->stored, 600U);
+    const auto rows_of = rows("SELECT COUNT(*), MAX(log_index) FROM feedback WHERE chain_id = $1",
+                              {i64(static_cast<int64_t>(sc.chain_id))});
+    ASSERT_EQ(rows_of.size(), 1U);
+    EXPECT_EQ(rows_of[0][0], DbValue(int64_t{300}));
+    EXPECT_EQ(rows_of[0][1], DbValue(static_cast<int64_t>(first.log.log_index + 600)));
+    // Each client's row is its later log's.
+    EXPECT_EQ(count("SELECT COUNT(*) FROM feedback WHERE chain_id = $1 AND (log_index - $2) % 2 "
+                    "= 0",
+                    {i64(static_cast<int64_t>(sc.chain_id)),
+                     i64(static_cast<int64_t>(first.log.log_index))}),
+              300);
+}
+
 TEST_P(index_store, cursor_is_empty_then_follows_batches) {
     auto c = store().cursor(7);
     ASSERT_TRUE(c.has_value()) << c.error().to_string();
