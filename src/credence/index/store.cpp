@@ -201,18 +201,18 @@ private:
     std::vector<DbValue> params_;
 };
 
-/// Runs projection statements in order, the consecutive ones of one MultiRowInsert as multi-row
-/// statements of up to kMaxMergedRows rows (projector.hpp): the rows and their order are the
-/// same as one statement each. A row whose key the pending rows already hold starts a new
+/// Runs projection statements in order; on PostgreSQL the consecutive ones of one MultiRowInsert
+/// as multi-row statements of up to kMaxMergedRows rows (projector.hpp): the rows and their order
+/// are the same as one statement each. A row whose key the pending rows already hold starts a new
 /// statement.
 class StatementRunner {
 public:
     static constexpr size_t kMaxMergedRows = 256;  // a power of two
 
-    explicit StatementRunner(Database& db) : db_(&db) {}
+    explicit StatementRunner(Database& db) : db_(&db), merge_(db.dialect() == Dialect::postgres) {}
 
     DbResult<void> run(const ProjectionStatement& st) {
-        const MultiRowInsert* insert = multi_row_of(st.sql);
+        const MultiRowInsert* insert = merge_ ? multi_row_of(st.sql) : nullptr;
         if (insert == nullptr || st.params.size() != insert->params) {
             if (auto r = flush(); !r) return r;
             return db_->exec(st.sql, st.params);
@@ -328,6 +328,10 @@ private:
     }
 
     Database* db_;
+    // PostgreSQL only: there each statement costs a parse-bind-execute on the server, while on
+    // SQLite a multi-row upsert measured slower than its rows one statement each (79.4-79.8k
+    // against 81.7-84.0k logs/s, docs/benchmarks.md §Sync speed).
+    bool merge_;
     const MultiRowInsert* pending_ = nullptr;
     std::vector<DbValue> params_;
     std::vector<uint64_t> keys_;
