@@ -38,6 +38,13 @@ std::string DbError::to_string() const {
     return fmt::format("database {} error: {}", index::to_string(kind), message);
 }
 
+DbResult<void> Database::copy_in(std::string_view table,
+                                 std::span<const std::string_view> /*columns*/,
+                                 std::span<const DbValue> /*values*/) {
+    return std::unexpected(DbError{DbErrorKind::misuse,
+                                   fmt::format("copy_in({}): not a path this backend has", table)});
+}
+
 std::string apply_dialect(std::string_view sql, Dialect dialect) {
     struct Token {
         std::string_view token;

@@ -98,6 +98,15 @@ public:
         std::string_view sql, std::span<const DbValue> params = {}) = 0;
     /// Several statements without parameters (DDL, migrations). Schema tokens already applied.
     [[nodiscard]] virtual DbResult<void> exec_script(std::string_view sql) = 0;
+    /// Appends rows to `table` by the fastest path the backend has (PostgreSQL: COPY ... FROM
+    /// STDIN in binary format, no statement per row); `values` holds the rows one after another,
+    /// columns.size() values each, typed as the columns are (int64_t for BIGINT, core::Bytes for
+    /// {{BLOB}}, std::string for TEXT, double for {{REAL}}, monostate for NULL). Rows, not
+    /// upserts: a key already there fails the call (and the transaction). SQLite has no such path
+    /// and answers misuse (its inserts are statements already prepared, in process).
+    [[nodiscard]] virtual DbResult<void> copy_in(std::string_view table,
+                                                 std::span<const std::string_view> columns,
+                                                 std::span<const DbValue> values);
     /// Makes the statement running on this connection fail soon (SQLite: sqlite3_interrupt).
     /// The one member that may be called from another thread; a no-op where unsupported.
     virtual void interrupt() noexcept {}

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <atomic>
 #include <limits>
 #include <string>
@@ -259,6 +260,75 @@ TEST_P(database, failed_exec_in_transaction_makes_commit_fail_and_stores_nothing
     exec_ok("INSERT INTO f VALUES ($1)", {int64_t{6}});
     ASSERT_TRUE(db_->commit().has_value());
     EXPECT_EQ(count("f"), 2);
+}
+
+// copy_in (database.hpp): on PostgreSQL a binary COPY in the middle of a pipelined transaction,
+// every value type round-tripping as an INSERT stores it; a key already there fails the copy and
+// the transaction, and the connection goes on. SQLite has no such path and says so.
+TEST_P(database, copy_in_appends_rows_inside_a_transaction) {
+    script_ok("CREATE TABLE c (k BIGINT PRIMARY KEY, i BIGINT, r {{REAL}}, s TEXT, b {{BLOB}})");
+    const std::array<std::string_view, 5> columns{"k", "i", "r", "s", "b"};
+    Bytes large(300'000);
+    for (size_t i = 0; i < large.size(); ++i) large[i] = static_cast<uint8_t>(i * 131 + 7);
+    std::vector<DbValue> values{int64_t{1},
+                                std::monostate{},
+                                std::monostate{},
+                                std::monostate{},
+                                std::monostate{},
+                                int64_t{2},
+                                std::numeric_limits<int64_t>::min(),
+                                -1.5e300,
+                                std::string(),
+                                Bytes{},
+                                int64_t{3},
+                                int64_t{-1},
+                                0.1,
+                                std::string("h\xc3\xa9llo\ttab\\ nl\n"),
+                                large};
+    for (int64_t k = 4; k < 3000; ++k) {  // more than one 1 MiB chunk of data
+        values.insert(values.end(), {k, k * k, 1.0 / static_cast<double>(k),
+                                     std::string(static_cast<size_t>(k % 50), 'x'),
+                                     Bytes(static_cast<size_t>(k % 700), 0xab)});
+    }
+    ASSERT_TRUE(db_->begin().has_value());
+    exec_ok("INSERT INTO c (k) VALUES ($1)", {int64_t{5000}});  // queued in the pipeline
+    auto copied = db_->copy_in("c", columns, values);
+    if (GetParam() == Dialect::sqlite) {
+        ASSERT_FALSE(copied.has_value());
+        EXPECT_EQ(copied.error().kind, DbErrorKind::misuse);
+        ASSERT_TRUE(db_->rollback().has_value());
+        return;
+    }
+    ASSERT_TRUE(copied.has_value()) << copied.error().to_string();
+    exec_ok("INSERT INTO c (k) VALUES ($1)", {int64_t{5001}});  // back in the pipeline
+    ASSERT_TRUE(db_->commit().has_value());
+    EXPECT_EQ(count("c"), 2999 + 2);
+    const auto got = rows("SELECT k, i, r, s, b FROM c WHERE k <= 3 OR k = 2999 ORDER BY k");
+    ASSERT_EQ(got.size(), 4U);
+    for (size_t r = 0; r < 3; ++r) {
+        for (size_t c = 0; c < columns.size(); ++c)
+            EXPECT_EQ(got[r][c], values[r * columns.size() + c]) << "row " << r << " column " << c;
+    }
+    EXPECT_EQ(got[3][1], DbValue(int64_t{2999} * 2999));
+    EXPECT_EQ(got[3][4], DbValue(Bytes(2999 % 700, 0xab)));
+
+    // A key already there: the copy fails as a constraint, the transaction with it.
+    ASSERT_TRUE(db_->begin().has_value());
+    exec_ok("INSERT INTO c (k) VALUES ($1)", {int64_t{6000}});
+    const std::vector<DbValue> twice{
+        int64_t{7000}, std::monostate{}, std::monostate{}, std::monostate{}, std::monostate{},
+        int64_t{1},    std::monostate{}, std::monostate{}, std::monostate{}, std::monostate{}};
+    auto dup = db_->copy_in("c", columns, twice);
+    ASSERT_FALSE(dup.has_value());
+    EXPECT_EQ(dup.error().kind, DbErrorKind::constraint) << dup.error().to_string();
+    EXPECT_FALSE(db_->commit().has_value());
+    EXPECT_EQ(count("c"), 2999 + 2);
+    // Values that do not fill whole rows are refused before anything is sent.
+    auto ragged = db_->copy_in("c", columns, std::span<const DbValue>(values).first(7));
+    ASSERT_FALSE(ragged.has_value());
+    EXPECT_EQ(ragged.error().kind, DbErrorKind::misuse);
+    exec_ok("INSERT INTO c (k) VALUES ($1)", {int64_t{8000}});
+    EXPECT_EQ(count("c"), 2999 + 3);
 }
 
 // A script as a transaction's last statement (IndexStore::build_secondary_indexes): commit() must

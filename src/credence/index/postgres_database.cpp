@@ -17,6 +17,10 @@
 // core::Bytes, bool -> 0/1, numeric -> int64_t when integral else double, anything else (text,
 // varchar, ...) -> std::string, NULL -> monostate.
 //
+// copy_in: COPY ... FROM STDIN in binary format, for rows by the thousand (the indexer's raw logs).
+// COPY is not allowed in pipeline mode, so the queued statements are settled first; the
+// transaction's next statement goes back into the pipeline.
+//
 // A lost connection is DbErrorKind::connection on the failing call and every later one; there is
 // no automatic reconnect (the indexer restarts from its committed cursor instead).
 #include <libpq-fe.h>
@@ -28,11 +32,14 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <credence/index/database.hpp>
 #include <credence/index/detail/sql_text.hpp>
@@ -199,7 +206,92 @@ public:
         return check(PQexec(conn_, text.c_str()), sql, nullptr);
     }
 
+    DbResult<void> copy_in(std::string_view table, std::span<const std::string_view> columns,
+                           std::span<const DbValue> values) override {
+        if (columns.empty() || values.size() % columns.size() != 0)
+            return misuse(fmt::format("copy_in({}): {} values for {} columns", table, values.size(),
+                                      columns.size()));
+        if (auto r = usable(); !r) return r;
+        // COPY is not allowed in pipeline mode: settle what is queued first (exec() goes back in).
+        if (auto r = leave_pipeline(); !r) return r;
+        const std::string sql =
+            fmt::format("COPY {} ({}) FROM STDIN (FORMAT binary)", table, fmt::join(columns, ", "));
+        PGresult* started = PQexec(conn_, sql.c_str());
+        if (PQresultStatus(started) != PGRES_COPY_IN) return check(started, sql, nullptr);
+        PQclear(started);
+        // The binary COPY format (PostgreSQL docs, COPY §Binary Format): signature, flags,
+        // extension length; per row the field count, then per field its length (-1: NULL) and
+        // its bytes in the type's binary form (int8 and float8 big-endian); -1 ends the data.
+        std::string data("PGCOPY\n\377\r\n\0", 11);
+        const auto put32 = [&data](uint32_t v) {
+            for (int shift = 24; shift >= 0; shift -= 8)
+                data.push_back(static_cast<char>(v >> shift));
+        };
+        const auto put64 = [&data](uint64_t v) {
+            for (int shift = 56; shift >= 0; shift -= 8)
+                data.push_back(static_cast<char>(v >> shift));
+        };
+        put32(0);
+        put32(0);
+        const auto send = [&](bool all) -> DbResult<void> {
+            constexpr size_t kChunk = size_t{1} << 20;
+            if (!all && data.size() < kChunk) return {};
+            if (PQputCopyData(conn_, data.data(), static_cast<int>(data.size())) != 1)
+                return fail(conn_error(sql));
+            data.clear();
+            return {};
+        };
+        for (size_t at = 0; at < values.size(); at += columns.size()) {
+            data.push_back(static_cast<char>(columns.size() >> 8));
+            data.push_back(static_cast<char>(columns.size()));
+            for (size_t c = 0; c < columns.size(); ++c) {
+                std::visit(
+                    [&](const auto& v) {
+                        using V = std::decay_t<decltype(v)>;
+                        if constexpr (std::is_same_v<V, std::monostate>) {
+                            put32(0xffffffffU);
+                        } else if constexpr (std::is_same_v<V, int64_t>) {
+                            put32(8);
+                            put64(static_cast<uint64_t>(v));
+                        } else if constexpr (std::is_same_v<V, double>) {
+                            put32(8);
+                            put64(std::bit_cast<uint64_t>(v));
+                        } else {
+                            put32(static_cast<uint32_t>(v.size()));
+                            data.append(reinterpret_cast<const char*>(v.data()), v.size());
+                        }
+                    },
+                    values[at + c]);
+            }
+            if (auto r = send(false); !r) {
+                ignore_failure(end_copy("copy_in: the data could not be sent"));
+                return r;
+            }
+        }
+        data.push_back('\xff');
+        data.push_back('\xff');
+        if (auto r = send(true); !r) {
+            ignore_failure(end_copy("copy_in: the data could not be sent"));
+            return r;
+        }
+        return end_copy(nullptr, sql);
+    }
+
 private:
+    // Ends a COPY IN (`abort_reason`: cancels it with that message) and reads its outcome.
+    DbResult<void> end_copy(const char* abort_reason, std::string_view sql = "COPY") {
+        if (PQputCopyEnd(conn_, abort_reason) != 1) return fail(conn_error(sql));
+        DbResult<void> outcome;
+        while (PGresult* res = PQgetResult(conn_)) {
+            if (outcome) {
+                outcome = check(res, sql, nullptr);
+            } else {
+                PQclear(res);
+            }
+        }
+        return outcome;
+    }
+
     // BEGIN is pipelined too: a transaction costs one round trip, at commit() (a read snapshot:
     // none more than its queries, the first of which syncs).
     DbResult<void> start(const char* begin_sql) {
