@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <credence/index/funding_table.hpp>
 #include <credence/index/projector.hpp>
@@ -29,34 +30,98 @@ constexpr size_t kRawLogColumns = 15;
 // On SQLite raw logs are inserted kMaxRawLogRows to a statement (docs/benchmarks.md; PostgreSQL
 // takes them by COPY, RawLogWriter): one statement per log was a third of PostgreSQL's
 // per-statement work. A batch's remainder goes in statements of
-// 32, 16, ..., 1 rows, so at most seven texts are ever prepared. 64 x 15 parameters stays far
-// below both backends' limits (SQLite 32,766, PostgreSQL 65,535).
+// 32, 16, ..., 1 rows, so at most seven texts are ever prepared.
 constexpr size_t kMaxRawLogRows = 64;
 
-/// "INSERT INTO raw_logs (...) VALUES ($1, ..., $15), ($16, ...), ..." for `rows` rows.
-std::string insert_raw_logs_sql(size_t rows) {
-    std::string sql =
-        "INSERT INTO raw_logs (chain_id, block_num, log_index, block_hash, txn_hash, txn_index, "
-        "address, kind, topic0, topic1, topic2, topic3, data, detail, entity) VALUES ";
-    for (size_t r = 0; r < rows; ++r) {
-        sql += r == 0 ? "(" : ", (";
+/// raw_logs' columns, in the order RawLogWriter::add() gives their values.
+constexpr std::array<std::string_view, kRawLogColumns> kRawLogColumnNames{
+    "chain_id", "block_num", "log_index", "block_hash", "txn_hash", "txn_index", "address", "kind",
+    "topic0",   "topic1",    "topic2",    "topic3",     "data",     "detail",    "entity"};
+
+/// The most rows in one multi-row statement (exec_rows): a power of two. 256 x 17 parameters
+/// stays far below both backends' limits (SQLite 32,766, PostgreSQL 65,535).
+constexpr size_t kMaxRowsPerStatement = 256;
+
+/// raw_logs' single-row INSERT as a MultiRowInsert (projector.hpp), for exec_rows().
+const MultiRowInsert& raw_log_insert() {
+    static const std::string kHead =
+        fmt::format("INSERT INTO raw_logs ({}) VALUES ", fmt::join(kRawLogColumnNames, ", "));
+    static const std::string kRow = [] {
+        std::string out = "(";
         for (size_t c = 0; c < kRawLogColumns; ++c) {
-            sql += fmt::format("{}${}", c == 0 ? "" : ", ", r * kRawLogColumns + c + 1);
+            out += fmt::format("{}${}", c == 0 ? "" : ", ", c + 1);
         }
-        sql += ')';
+        return out + ")";
+    }();
+    static const MultiRowInsert kRawLogInsert{kHead, kRow, "", kRawLogColumns, 0, kHead + kRow};
+    return kRawLogInsert;
+}
+
+/// `insert` for `rows` rows, each row's parameters numbered after the previous row's.
+std::string rows_sql(const MultiRowInsert& insert, size_t rows) {
+    std::string sql(insert.head);
+    for (size_t r = 0; r < rows; ++r) {
+        if (r > 0) sql += ", ";
+        // The row's text with each $k renumbered $(r * params + k).
+        const std::string_view row = insert.row;
+        for (size_t i = 0; i < row.size();) {
+            if (row[i] != '$') {
+                sql += row[i++];
+                continue;
+            }
+            size_t j = i + 1;
+            size_t k = 0;
+            while (j < row.size() && row[j] >= '0' && row[j] <= '9') {
+                k = k * 10 + static_cast<size_t>(row[j] - '0');
+                ++j;
+            }
+            sql += fmt::format("${}", r * insert.params + k);
+            i = j;
+        }
     }
+    sql += insert.tail;
     return sql;
 }
 
-/// The statement for `rows` rows, rows a power of two <= kMaxRawLogRows.
-const std::string& insert_raw_logs_text(size_t rows) {
-    static const std::array<std::string, 7> kTexts = [] {
-        std::array<std::string, 7> out;
-        for (size_t i = 0; i < out.size(); ++i) out[i] = insert_raw_logs_sql(size_t{1} << i);
+/// rows_sql() of the raw logs' insert and of the projections' (multi_row_inserts()) for each
+/// power of two up to kMaxRowsPerStatement, made once.
+const std::string& rows_text(const MultiRowInsert& insert, size_t rows) {
+    static constexpr size_t kSizes = std::countr_zero(kMaxRowsPerStatement) + 1;
+    using Texts = std::array<std::string, kSizes>;
+    static const std::vector<std::pair<const MultiRowInsert*, Texts>> kTexts = [] {
+        std::vector<const MultiRowInsert*> inserts{&raw_log_insert()};
+        for (const MultiRowInsert* m : multi_row_inserts()) inserts.push_back(m);
+        std::vector<std::pair<const MultiRowInsert*, Texts>> out;
+        for (const MultiRowInsert* m : inserts) {
+            Texts texts;
+            for (size_t i = 0; i < kSizes; ++i) texts[i] = rows_sql(*m, size_t{1} << i);
+            out.emplace_back(m, std::move(texts));
+        }
         return out;
     }();
-    return kTexts[static_cast<size_t>(std::countr_zero(rows))];
+    const auto it =
+        std::ranges::find(kTexts, &insert, &std::pair<const MultiRowInsert*, Texts>::first);
+    return it->second[static_cast<size_t>(std::countr_zero(rows))];
 }
+
+/// Runs `values` (rows of insert.params values, one after another) as multi-row statements of
+/// power-of-two sizes up to `max_rows`, largest first: few distinct texts, each prepared once
+/// per connection.
+DbResult<void> exec_rows(Database& db, const MultiRowInsert& insert,
+                         std::span<const DbValue> values, size_t max_rows) {
+    const size_t width = insert.params;
+    const size_t rows = values.size() / width;
+    size_t at = 0;
+    for (size_t n = max_rows; n > 0; n /= 2) {
+        while (rows - at >= n) {
+            if (auto r = db.exec(rows_text(insert, n), values.subspan(at * width, n * width)); !r)
+                return r;
+            at += n;
+        }
+    }
+    return {};
+}
+
 constexpr std::string_view kUpsertHeader =
     "INSERT INTO block_hashes (chain_id, block_num, hash, parent_hash, timestamp) VALUES ($1, $2, "
     "$3, $4, $5) ON CONFLICT (chain_id, block_num) DO UPDATE SET hash = excluded.hash, "
@@ -155,12 +220,8 @@ DbResult<T> abort_tx(Database& db, DbError error) {
     return std::unexpected(std::move(error));
 }
 
-/// Buffers a batch's raw_logs rows and inserts them kMaxRawLogRows to a statement.
-/// raw_logs' columns, in the order RawLogWriter::add() gives their values.
-constexpr std::array<std::string_view, kRawLogColumns> kRawLogColumnNames{
-    "chain_id", "block_num", "log_index", "block_hash", "txn_hash", "txn_index", "address", "kind",
-    "topic0",   "topic1",    "topic2",    "topic3",     "data",     "detail",    "entity"};
-
+/// Buffers a batch's raw_logs rows and inserts them kMaxRawLogRows to a statement (PostgreSQL:
+/// kCopyRows to a COPY).
 class RawLogWriter {
 public:
     // On PostgreSQL the rows go by COPY, kCopyRows at a time: no statement per row to parse,
@@ -196,23 +257,11 @@ public:
 
     /// Inserts every buffered row.
     DbResult<void> flush() {
-        if (copy_) {
-            if (params_.empty()) return {};
-            auto copied = db_->copy_in("raw_logs", kRawLogColumnNames, params_);
-            params_.clear();
-            return copied;
-        }
-        size_t at = 0;
-        const size_t rows = params_.size() / kRawLogColumns;
-        for (size_t n = kMaxRawLogRows; n > 0; n /= 2) {
-            while (rows - at / kRawLogColumns >= n) {
-                const std::span<const DbValue> part(params_.data() + at, n * kRawLogColumns);
-                if (auto r = db_->exec(insert_raw_logs_text(n), part); !r) return r;
-                at += n * kRawLogColumns;
-            }
-        }
+        if (params_.empty()) return {};
+        auto done = copy_ ? db_->copy_in("raw_logs", kRawLogColumnNames, params_)
+                          : exec_rows(*db_, raw_log_insert(), params_, kMaxRawLogRows);
         params_.clear();
-        return {};
+        return done;
     }
 
 private:
@@ -223,13 +272,11 @@ private:
 };
 
 /// Runs projection statements in order; on PostgreSQL the consecutive ones of one MultiRowInsert
-/// as multi-row statements of up to kMaxMergedRows rows (projector.hpp): the rows and their order
-/// are the same as one statement each. A row whose key the pending rows already hold starts a new
-/// statement.
+/// as multi-row statements of up to kMaxRowsPerStatement rows (projector.hpp): the rows and their
+/// order are the same as one statement each. A row whose key the pending rows already hold starts a
+/// new statement.
 class StatementRunner {
 public:
-    static constexpr size_t kMaxMergedRows = 256;  // a power of two
-
     explicit StatementRunner(Database& db) : db_(&db), merge_(db.dialect() == Dialect::postgres) {}
 
     DbResult<void> run(const ProjectionStatement& st) {
@@ -239,35 +286,24 @@ public:
             return db_->exec(st.sql, st.params);
         }
         const uint64_t key = key_hash(*insert, st.params);
-        if (insert != pending_ || rows_ == kMaxMergedRows ||
+        if (insert != pending_ || keys_.size() == kMaxRowsPerStatement ||
             std::ranges::find(keys_, key) != keys_.end()) {
             if (auto r = flush(); !r) return r;
         }
         pending_ = insert;
         params_.insert(params_.end(), st.params.begin(), st.params.end());
         keys_.push_back(key);
-        ++rows_;
         return {};
     }
 
-    /// Runs the pending rows: power-of-two statements, largest first (few distinct texts, each
-    /// prepared once per connection).
+    /// Runs the pending rows.
     DbResult<void> flush() {
-        if (rows_ == 0) return {};
-        const size_t width = pending_->params;
-        size_t at = 0;
-        for (size_t n = kMaxMergedRows; n > 0; n /= 2) {
-            while (rows_ - at >= n) {
-                const std::span<const DbValue> part(params_.data() + at * width, n * width);
-                if (auto r = db_->exec(merged_sql(*pending_, n), part); !r) return r;
-                at += n;
-            }
-        }
+        if (keys_.empty()) return {};
+        auto done = exec_rows(*db_, *pending_, params_, kMaxRowsPerStatement);
         params_.clear();
         keys_.clear();
-        rows_ = 0;
         pending_ = nullptr;
-        return {};
+        return done;
     }
 
 private:
@@ -303,51 +339,6 @@ private:
         return h;
     }
 
-    /// `insert` for n rows (n a power of two up to kMaxMergedRows), each row's parameters
-    /// numbered after the previous row's.
-    static const std::string& merged_sql(const MultiRowInsert& insert, size_t n) {
-        static constexpr size_t kSizes = std::countr_zero(kMaxMergedRows) + 1;
-        using Texts = std::array<std::string, kSizes>;
-        static const std::vector<Texts> kTexts = [] {
-            std::vector<Texts> out;
-            for (const MultiRowInsert* m : multi_row_inserts()) {
-                Texts texts;
-                for (size_t i = 0; i < kSizes; ++i) texts[i] = build(*m, size_t{1} << i);
-                out.push_back(std::move(texts));
-            }
-            return out;
-        }();
-        const auto inserts = multi_row_inserts();
-        const auto which =
-            static_cast<size_t>(std::ranges::find(inserts, &insert) - inserts.begin());
-        return kTexts[which][static_cast<size_t>(std::countr_zero(n))];
-    }
-
-    static std::string build(const MultiRowInsert& insert, size_t rows) {
-        std::string sql(insert.head);
-        for (size_t r = 0; r < rows; ++r) {
-            if (r > 0) sql += ", ";
-            // The row's text with each $k renumbered $(r * params + k).
-            const std::string_view row = insert.row;
-            for (size_t i = 0; i < row.size();) {
-                if (row[i] != '$') {
-                    sql += row[i++];
-                    continue;
-                }
-                size_t j = i + 1;
-                size_t k = 0;
-                while (j < row.size() && row[j] >= '0' && row[j] <= '9') {
-                    k = k * 10 + static_cast<size_t>(row[j] - '0');
-                    ++j;
-                }
-                sql += fmt::format("${}", r * insert.params + k);
-                i = j;
-            }
-        }
-        sql += insert.tail;
-        return sql;
-    }
-
     Database* db_;
     // PostgreSQL only: there each statement costs a parse-bind-execute on the server, while on
     // SQLite a multi-row upsert measured slower than its rows one statement each (79.4-79.8k
@@ -355,8 +346,7 @@ private:
     bool merge_;
     const MultiRowInsert* pending_ = nullptr;
     std::vector<DbValue> params_;
-    std::vector<uint64_t> keys_;
-    size_t rows_ = 0;
+    std::vector<uint64_t> keys_;  // one per pending row
 };
 
 /// The up to 8 bytes of `bytes` from `at`, as a big-endian number (zero-padded on the right).

@@ -52,8 +52,7 @@ struct Node::Impl {
 
     std::unique_ptr<api::RestApi> rest;
     std::unique_ptr<api::McpEndpoint> mcp;
-    std::unique_ptr<api::GraphqlEndpoint> graphql;  ///< the default chain's
-    /// The other chains' graphs, in the order of `chains` (nullptr for the default chain's).
+    /// The chains' agent0 subgraphs, in the order of `chains` (the default chain's first).
     std::vector<std::unique_ptr<api::GraphqlEndpoint>> graphs;
     std::unique_ptr<api::HttpServer> http;
 
@@ -243,7 +242,6 @@ std::expected<void, std::string> Node::Impl::serve(Node* node) {
     rest_options.node_health = [this] { return health(); };
     rest_options.degraded_status = config.health.degraded_status;
     rest_options.log = [this](std::string_view line) { say(line); };
-    const api::ApiScope first = rest_options.scope;
     const std::vector<api::ApiScope> chain_scopes = rest_options.chains;
     rest = std::make_unique<api::RestApi>(std::move(rest_options));
     mcp = std::make_unique<api::McpEndpoint>(*rest, api::McpOptions{"credence", "0.1.0"});
@@ -264,16 +262,13 @@ std::expected<void, std::string> Node::Impl::serve(Node* node) {
         graph_options.log = [this](std::string_view line) { say(line); };
         return std::make_unique<api::GraphqlEndpoint>(std::move(graph_options));
     };
-    for (const api::ApiScope& scope : chain_scopes) {
-        graphs.push_back(scope.chain_id == first.chain_id ? nullptr : graph_of(scope));
-    }
-    graphql = graph_of(first);
+    for (const api::ApiScope& scope : chain_scopes) graphs.push_back(graph_of(scope));
     api::HttpServerOptions http_options;
     // A writer serves its operators only: the API nodes answer the rest (docs/scale.md).
-    http_options.graphql = writer_only ? nullptr : graphql.get();
-    for (size_t i = 0; i < chain_scopes.size() && !writer_only; ++i) {
-        http_options.graphql_chains[chain_scopes[i].chain_id] =
-            graphs[i] ? graphs[i].get() : graphql.get();
+    if (!writer_only) {
+        http_options.graphql = graphs.front().get();
+        for (size_t i = 0; i < chain_scopes.size(); ++i)
+            http_options.graphql_chains[chain_scopes[i].chain_id] = graphs[i].get();
     }
     http_options.bind_address = config.http.bind;
     http_options.port = config.http.port;

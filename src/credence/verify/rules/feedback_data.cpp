@@ -162,6 +162,12 @@ private:
     DraftFeedbackData& data_;
 };
 
+/// The entry's FeedbackAuthID names an eip155 account on `chain_id`.
+bool on_chain(const DraftFeedbackEntry& e, uint64_t chain_id) {
+    const auto cid = core::eip155_chain_id(e.feedback_auth_id.chain);
+    return cid && *cid == chain_id;
+}
+
 }  // namespace
 
 std::string_view to_string(FeedbackDataError e) noexcept {
@@ -207,7 +213,7 @@ size_t match_authorizations(DraftFeedbackData& data, uint64_t chain_id,
         if (!e.auth_id) continue;  // unmatchable_auth_id says why already
         const std::string path = "/" + std::to_string(e.position) + "/FeedbackAuthID";
         const core::ChainId& on = e.feedback_auth_id.chain;
-        if (const auto cid = core::eip155_chain_id(on); !cid || *cid != chain_id) {
+        if (!on_chain(e, chain_id)) {
             data.issues.push_back({FeedbackDataReason::other_chain, IssueSeverity::warning, path,
                                    fmt::format("a FeedbackAuthID of {}:{}, not of this chain "
                                                "(eip155:{}): not matched here",
@@ -251,8 +257,7 @@ std::vector<size_t> entries_for_auth(const DraftFeedbackData& data, uint64_t cha
     std::vector<size_t> out;
     for (size_t i = 0; i < data.entries.size(); ++i) {
         const DraftFeedbackEntry& e = data.entries[i];
-        const auto cid = core::eip155_chain_id(e.feedback_auth_id.chain);
-        if (cid && *cid == chain_id && e.auth_id && *e.auth_id == auth_id) out.push_back(i);
+        if (on_chain(e, chain_id) && e.auth_id && *e.auth_id == auth_id) out.push_back(i);
     }
     return out;
 }

@@ -102,7 +102,6 @@ std::vector<VerificationRecord> check_draft_agents(std::span<const DueSubject> d
                 out[i].detail = ids.error().to_string();
                 continue;
             }
-            agent->feedback_client = !ids->empty();
             agent->feedback_auth_ids = std::move(*ids);
         }
         agents.push_back(std::move(*agent));

@@ -202,7 +202,7 @@ void judge_draft_card_bytes(core::ByteView body, DraftAgentVerification& out) {
     out.card = std::move(*card);
     // ERC-8004 first draft §Feedback Data Structure: each feedback-providing Client Agent's card
     // MUST include a FeedbackDataURI. A rule broken, not another identity: the verdict stays.
-    if (a.feedback_client && !out.card->feedback_data_uri) {
+    if (a.feedback_client() && !out.card->feedback_data_uri) {
         out.card->issues.push_back({DraftCardReason::no_feedback_data_uri,
                                     core::IssueSeverity::error, "/FeedbackDataURI",
                                     "the agent gave feedback (AuthFeedback names it as the client) "

@@ -53,14 +53,15 @@ struct DraftOnChainAgent {
     core::Uint256 agent_id;
     std::string agent_domain;
     core::Address agent_address;
-    /// An AuthFeedback names the agent as the client (from the index: the chain has no reverse
-    /// lookup); its card must then carry a FeedbackDataURI (ERC-8004 first draft §Feedback Data
-    /// Structure).
-    bool feedback_client = false;
-    /// The FeedbackAuthIDs of those AuthFeedback events, when the index was read (nullopt: not
-    /// known). Each entry of the card's feedback file must name one (rules/feedback_data.hpp
-    /// match_authorizations).
+    /// The FeedbackAuthIDs of the AuthFeedback events naming the agent as the client, when the
+    /// index was read (nullopt: not known; the chain has no reverse lookup). Each entry of the
+    /// card's feedback file must name one (rules/feedback_data.hpp match_authorizations).
     std::optional<std::vector<core::Hash32>> feedback_auth_ids;
+    /// An AuthFeedback names the agent as the client: its card must then carry a FeedbackDataURI
+    /// (ERC-8004 first draft §Feedback Data Structure).
+    [[nodiscard]] bool feedback_client() const {
+        return feedback_auth_ids && !feedback_auth_ids->empty();
+    }
     /// agentId, identityRegistry ("eip155:<chainId>:<registry>"), revision "draft", agentDomain,
     /// agentAddress: the fields every draft report starts with.
     [[nodiscard]] nlohmann::ordered_json to_json() const;
